@@ -1,0 +1,62 @@
+#include "agents/agent_spec.h"
+
+#include "agents/random_agent.h"
+#include "env/error.h"
+
+namespace morne::agents {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return std::string(s);
+}
+
+}  // namespace
+
+AgentSpec parseAgentSpec(std::string_view text) {
+  AgentSpec spec;
+  const auto colon = text.find(':');
+  spec.name = trim(text.substr(0, colon));
+  if (spec.name.empty()) throw ConfigError("agent spec \"" + std::string(text) + "\": missing agent name");
+  if (colon == std::string_view::npos) return spec;
+  std::string_view rest = text.substr(colon + 1);
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) {
+      throw ConfigError("agent spec \"" + std::string(text) + "\": parameter \"" +
+                        trim(item) + "\" needs the form key=value");
+    }
+    const std::string key = trim(item.substr(0, eq));
+    if (key.empty() || spec.params.count(key)) {
+      throw ConfigError("agent spec \"" + std::string(text) + "\": " +
+                        (key.empty() ? "empty parameter name" : "parameter \"" + key + "\" given twice"));
+    }
+    spec.params[key] = trim(item.substr(eq + 1));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return spec;
+}
+
+std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
+  const AgentSpec spec = parseAgentSpec(text);
+  if (spec.name == "random") {
+    if (!spec.params.empty()) {
+      throw ConfigError("agent spec \"" + std::string(text) + "\": agent \"random\" takes no "
+                        "parameters (its seed comes from the game seed)");
+    }
+    return std::make_unique<RandomAgent>(seed);
+  }
+  throw ConfigError("agent spec \"" + std::string(text) + "\": unknown agent \"" + spec.name +
+                    "\" (available: random)");
+}
+
+std::string agentCatalog() {
+  return "  random    uniform choice among the legal actions; seeded from the game seed\n";
+}
+
+}  // namespace morne::agents

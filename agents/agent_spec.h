@@ -1,0 +1,31 @@
+#pragma once
+// Agent spec strings: NAME or NAME:key=value,key=value. One parser for every place an agent is
+// named (command line, config files, the engine protocol), so a spec means the same thing
+// everywhere.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "agents/agent.h"
+
+namespace morne::agents {
+
+struct AgentSpec {
+  std::string name;
+  std::map<std::string, std::string> params;
+};
+
+// Parses a spec string. Throws ConfigError naming the spec and the problem.
+AgentSpec parseAgentSpec(std::string_view text);
+
+// Builds the agent a spec names, seeded with `seed`. Every parameter must be known to that
+// agent; an unknown agent name or parameter throws ConfigError listing what is accepted.
+std::unique_ptr<Agent> makeAgent(std::string_view spec, uint64_t seed);
+
+// One line per agent kind: name, parameters, what it does (for `morne help` and docs).
+std::string agentCatalog();
+
+}  // namespace morne::agents

@@ -1,0 +1,16 @@
+#include "agents/random_agent.h"
+
+#include <cassert>
+
+#include "env/rules.h"
+
+namespace morne::agents {
+
+env::Action RandomAgent::chooseAction(const env::GameState& s) {
+  env::ActionList legal;
+  env::legalActions(s, legal);
+  assert(!legal.empty());
+  return legal[rng_.below(static_cast<uint32_t>(legal.size()))];
+}
+
+}  // namespace morne::agents

@@ -1,0 +1,154 @@
+// `morne bench env`: the engine's speed on each scenario, single-threaded: state size, copy
+// time against a memcpy of the same size measured in the same run, legal-action generation
+// time, and random-playout throughput (legal-action generation included).
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "env/error.h"
+#include "env/rules.h"
+#include "env/scenario_library.h"
+
+namespace morne::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Keeps the compiler from dropping a store it cannot see being read.
+inline void clobber(void* p) { asm volatile("" : : "g"(p) : "memory"); }
+
+struct PlayoutStats {
+  uint64_t decisions = 0;
+  uint64_t chance = 0;
+  uint64_t games = 0;
+  double seconds = 0;
+};
+
+// Random playouts until `budget` seconds have passed (whole games only).
+PlayoutStats randomPlayouts(const env::Scenario& sc, double budget, uint64_t seed,
+                            std::vector<env::GameState>* samples) {
+  PlayoutStats st;
+  env::Rng rng(seed);
+  env::ActionList legal;
+  const auto t0 = Clock::now();
+  while (st.games == 0 || secondsSince(t0) < budget) {
+    env::GameState s = env::newGame(sc);
+    while (!s.isTerminal()) {
+      if (s.isChanceNode()) {
+        env::applyChance(s, env::sampleChance(s, rng));
+        ++st.chance;
+        continue;
+      }
+      env::legalActions(s, legal);
+      if (samples && samples->size() < 4096 && (rng.next() & 7) == 0) samples->push_back(s);
+      env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+      ++st.decisions;
+    }
+    ++st.games;
+  }
+  st.seconds = secondsSince(t0);
+  return st;
+}
+
+// Nanoseconds per copy, by assignment and by memcpy, over the same source and targets.
+void copyTimes(const std::vector<env::GameState>& src, double& assign_ns, double& memcpy_ns) {
+  constexpr size_t kTargets = 8;
+  constexpr uint64_t kCopies = 4'000'000;
+  std::vector<env::GameState> dst(kTargets);
+  const size_t n = src.size();
+  for (int round = 0; round < 2; ++round) {  // the first round warms the caches
+    auto t0 = Clock::now();
+    for (uint64_t i = 0; i < kCopies; ++i) {
+      dst[i % kTargets] = src[i % n];
+      clobber(&dst[i % kTargets]);
+    }
+    assign_ns = secondsSince(t0) * 1e9 / kCopies;
+    t0 = Clock::now();
+    for (uint64_t i = 0; i < kCopies; ++i) {
+      std::memcpy(static_cast<void*>(&dst[i % kTargets]), &src[i % n], sizeof(env::GameState));
+      clobber(&dst[i % kTargets]);
+    }
+    memcpy_ns = secondsSince(t0) * 1e9 / kCopies;
+  }
+}
+
+double legalNs(const std::vector<env::GameState>& states, double& avg_actions) {
+  env::ActionList legal;
+  uint64_t calls = 0;
+  uint64_t actions = 0;
+  const auto t0 = Clock::now();
+  while (calls < 200'000) {
+    for (const env::GameState& s : states) {
+      env::legalActions(s, legal);
+      actions += legal.size();
+      ++calls;
+    }
+  }
+  avg_actions = static_cast<double>(actions) / static_cast<double>(calls);
+  return secondsSince(t0) * 1e9 / static_cast<double>(calls);
+}
+
+int benchEnv(const po::variables_map& vm) {
+  std::vector<std::string> names = vm["scenario"].as<std::vector<std::string>>();
+  if (names.empty()) {
+    for (const env::BuiltinScenario& b : env::builtinScenarios()) names.push_back(b.name);
+  }
+  const double budget = vm["seconds"].as<double>();
+  if (budget <= 0) throw ConfigError("--seconds must be positive");
+  std::cout << versionLine() << "\nbench env: one thread, " << budget
+            << " s of random playouts per scenario; sizeof(GameState) = "
+            << sizeof(env::GameState) << " bytes\n\n";
+  std::printf("%-10s %8s %8s %6s %9s %8s %12s %10s %10s\n", "scenario", "copy ns", "memcpy", "ratio",
+              "legal ns", "actions", "actions/s", "plies/s", "games/s");
+  for (const std::string& name : names) {
+    const auto sc = env::loadScenario(name);
+    std::vector<env::GameState> samples;
+    randomPlayouts(*sc, std::min(0.3, budget), vm["seed"].as<uint64_t>(), &samples);  // warm-up
+    double assign_ns = 0;
+    double memcpy_ns = 0;
+    copyTimes(samples, assign_ns, memcpy_ns);
+    double avg_actions = 0;
+    const double legal = legalNs(samples, avg_actions);
+    const PlayoutStats st = randomPlayouts(*sc, budget, vm["seed"].as<uint64_t>() + 1, nullptr);
+    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %8.1f %12.0f %10.0f %10.1f\n", name.c_str(),
+                assign_ns, memcpy_ns, assign_ns / memcpy_ns, legal, avg_actions,
+                static_cast<double>(st.decisions) / st.seconds,
+                static_cast<double>(st.decisions + st.chance) / st.seconds,
+                static_cast<double>(st.games) / st.seconds);
+  }
+  std::cout << "\ncopy: GameState assignment vs memcpy of the same bytes (ratio 1.00 = as fast);\n"
+               "legal: legalActions() per call on positions sampled from random games, with the\n"
+               "average number of legal actions; actions/s: random-playout decisions per second\n"
+               "(legal-action generation included), plies/s adds chance outcomes.\n";
+  return 0;
+}
+
+}  // namespace
+
+int runBench(const Args& args) {
+  po::options_description own("Options of `morne bench env`");
+  own.add_options()
+      ("scenario", po::value<std::vector<std::string>>()->default_value({}, "all built-in")->composing(),
+       "scenario to measure (repeatable)")
+      ("seconds", po::value<double>()->default_value(3.0), "random-playout time per scenario")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the random playouts");
+  const ParsedCommand cmd = parseCommand("bench", args, own, 1);
+  if (cmd.help || cmd.positional.empty()) {
+    std::cout << usageText("morne bench env [options]", own);
+    return cmd.help ? 0 : 1;
+  }
+  if (cmd.positional[0] == "env") return benchEnv(cmd.vm);
+  throw ConfigError("bench: unknown target \"" + cmd.positional[0] + "\" (available: env)");
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,39 @@
+// `morne engine`: serves the JSON-lines engine protocol (docs/protocol.md) on stdin/stdout
+// until "quit" or end of input.
+
+#include <iostream>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/engine_session.h"
+#include "cli/options.h"
+
+namespace morne::cli {
+
+int runEngine(const Args& args) {
+  po::options_description own("Options of `morne engine`");
+  own.add_options()
+      ("scenario", po::value<std::string>()->default_value(""),
+       "load this scenario (built-in name or file) before the first request")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the dice drawn by \"roll\"");
+  const ParsedCommand cmd = parseCommand("engine", args, own, 0);
+  if (cmd.help) {
+    std::cout << usageText("morne engine [options]   (then one JSON request per line)", own);
+    return 0;
+  }
+  EngineSession session(cmd.vm["seed"].as<uint64_t>());
+  bool quit = false;
+  if (const std::string preload = cmd.vm["scenario"].as<std::string>(); !preload.empty()) {
+    nlohmann::json req = {{"cmd", "load"}, {"scenario", preload}};
+    std::cout << session.handle(req.dump(), &quit) << std::endl;
+  }
+  std::string line;
+  while (!quit && std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    std::cout << session.handle(line, &quit) << std::endl;
+  }
+  return 0;
+}
+
+}  // namespace morne::cli

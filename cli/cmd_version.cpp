@@ -1,0 +1,32 @@
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/version_info.h"
+#include "env/game_state.h"
+
+namespace morne::cli {
+
+std::string versionLine() {
+  return std::string("morne ") + kVersion + " (git " + kGitRevision + ", " + kBuildType + ")";
+}
+
+int runVersion(const Args& args) {
+  po::options_description own("Options of `morne version`");
+  const ParsedCommand cmd = parseCommand("version", args, own, 0);
+  if (cmd.help) {
+    std::cout << usageText("morne version", own);
+    return 0;
+  }
+  std::cout << versionLine() << "\n"
+            << "git revision:     " << kGitRevision << "\n"
+            << "build type:       " << kBuildType << "\n"
+            << "compiler:         " << kCompiler << "\n"
+            << "sanitizers:       " << (*kSanitizers ? kSanitizers : "none") << "\n"
+            << "max cells/units:  " << kBuildMaxCells << " / " << kBuildMaxUnits << "\n"
+            << "sizeof GameState: " << sizeof(env::GameState) << " bytes\n"
+            << "LibTorch:         not linked (network agents arrive later)\n";
+  return 0;
+}
+
+}  // namespace morne::cli

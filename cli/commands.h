@@ -1,0 +1,22 @@
+#pragma once
+// The subcommands of the `morne` binary. Each takes the arguments after its name and returns
+// the process exit code; bad input is reported by throwing morne::Error (main prints it).
+
+#include <string>
+#include <vector>
+
+namespace morne::cli {
+
+using Args = std::vector<std::string>;
+
+int runVersion(const Args& args);
+int runScenario(const Args& args);
+int runPlay(const Args& args);
+int runPerft(const Args& args);
+int runEngine(const Args& args);
+int runBench(const Args& args);
+
+// "morne 0.1.0 (git abc123, Release)" for logs and the protocol.
+std::string versionLine();
+
+}  // namespace morne::cli

@@ -1,0 +1,383 @@
+#include "cli/engine_session.h"
+
+#include <exception>
+
+#include "cli/commands.h"
+#include "env/action.h"
+#include "env/ascii_map.h"
+#include "env/error.h"
+#include "env/event_text.h"
+#include "env/notation.h"
+#include "env/reachable.h"
+#include "env/rules.h"
+#include "env/scenario_json.h"
+#include "env/scenario_library.h"
+#include "env/state_json.h"
+
+namespace morne::cli {
+
+using nlohmann::json;
+
+namespace {
+
+// A request that cannot be served; becomes {"ok":false,"error":{...}}.
+struct RequestError {
+  std::string code;
+  std::string message;
+  json details = nullptr;
+};
+
+constexpr const char* kCommands[] = {"protocol", "load",  "scenario", "state",     "set_state",
+                                     "legal",    "apply", "chance",   "roll",      "reachable",
+                                     "result",   "show",  "quit"};
+
+// Checks that every key of the request is `cmd`, `id` or one of `allowed`.
+void expectKeys(const json& req, std::initializer_list<const char*> allowed) {
+  for (auto it = req.begin(); it != req.end(); ++it) {
+    if (it.key() == "cmd" || it.key() == "id") continue;
+    bool known = false;
+    for (const char* k : allowed) known = known || it.key() == k;
+    if (!known) {
+      throw RequestError{"bad_request", "unknown key \"" + it.key() + "\" for \"" +
+                                            req["cmd"].get<std::string>() + "\""};
+    }
+  }
+}
+
+json problemsJson(const ValidationError& e) {
+  json out = json::array();
+  for (const Problem& p : e.problems()) out.push_back({{"path", p.path}, {"message", p.message}});
+  return out;
+}
+
+json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
+  json out = json::array();
+  for (const env::Event& e : log) {
+    json j = env::eventJson(sc, e);
+    j["text"] = env::eventText(sc, e);
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string pendingKindName(env::ChanceKind k) {
+  switch (k) {
+    case env::ChanceKind::kMarshTest:
+      return "marsh_test";
+    case env::ChanceKind::kChargeTest:
+      return "charge_test";
+    case env::ChanceKind::kNone:
+      break;
+  }
+  return "none";
+}
+
+}  // namespace
+
+EngineSession::EngineSession(uint64_t seed) : rng_(seed) {}
+
+const env::GameState& EngineSession::game() const {
+  if (!state_) throw RequestError{"no_game", "no scenario loaded; send {\"cmd\":\"load\"} first"};
+  return *state_;
+}
+
+std::string EngineSession::handle(const std::string& line, bool* quit) {
+  json reply;
+  json id = nullptr;
+  try {
+    json req;
+    try {
+      req = json::parse(line);
+    } catch (const json::parse_error& e) {
+      throw RequestError{"parse_error", std::string("malformed JSON: ") + e.what()};
+    }
+    if (!req.is_object()) throw RequestError{"bad_request", "a request must be a JSON object"};
+    if (req.contains("id")) id = req["id"];
+    if (!req.contains("cmd") || !req["cmd"].is_string()) {
+      throw RequestError{"bad_request", "missing \"cmd\" (a string naming the command)"};
+    }
+    reply = dispatch(req, quit);
+    reply["ok"] = true;
+    reply["cmd"] = req["cmd"];
+  } catch (const RequestError& e) {
+    reply = {{"ok", false}, {"error", {{"code", e.code}, {"message", e.message}}}};
+    if (!e.details.is_null()) reply["error"]["details"] = e.details;
+  } catch (const ValidationError& e) {
+    reply = {{"ok", false},
+             {"error", {{"code", "invalid_input"}, {"message", e.what()}, {"details", problemsJson(e)}}}};
+  } catch (const Error& e) {
+    reply = {{"ok", false}, {"error", {{"code", "invalid_input"}, {"message", e.what()}}}};
+  } catch (const std::exception& e) {
+    reply = {{"ok", false}, {"error", {{"code", "internal_error"}, {"message", e.what()}}}};
+  }
+  if (!id.is_null()) reply["id"] = id;
+  return reply.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+json EngineSession::dispatch(const json& req, bool* quit) {
+  const std::string cmd = req["cmd"].get<std::string>();
+  if (cmd == "protocol") {
+    expectKeys(req, {});
+    return {{"protocol", "morne-engine"}, {"version", kProtocolVersion}, {"engine", versionLine()},
+            {"commands", kCommands}};
+  }
+  if (cmd == "load") return load(req);
+  if (cmd == "quit") {
+    expectKeys(req, {});
+    *quit = true;
+    return json::object();
+  }
+  if (cmd == "scenario") {
+    expectKeys(req, {});
+    game();
+    return scenarioInfo();
+  }
+  if (cmd == "state") {
+    expectKeys(req, {});
+    return {{"state", env::stateToJson(game())}};
+  }
+  if (cmd == "set_state") {
+    setState(req);
+    return {{"status", status()}};
+  }
+  if (cmd == "legal") {
+    expectKeys(req, {});
+    return legal();
+  }
+  if (cmd == "apply") return apply(req);
+  if (cmd == "chance") {
+    expectKeys(req, {});
+    return chance();
+  }
+  if (cmd == "roll") {
+    expectKeys(req, {});
+    return roll();
+  }
+  if (cmd == "reachable") return reachable(req);
+  if (cmd == "result") {
+    expectKeys(req, {});
+    return result();
+  }
+  if (cmd == "show") {
+    expectKeys(req, {});
+    return {{"text", env::renderMap(game())}};
+  }
+  std::string known;
+  for (const char* c : kCommands) known += (known.empty() ? "" : ", ") + std::string(c);
+  throw RequestError{"unknown_command", "unknown command \"" + cmd + "\" (known: " + known + ")"};
+}
+
+json EngineSession::load(const json& req) {
+  expectKeys(req, {"scenario", "path", "json", "seed"});
+  const int sources = static_cast<int>(req.contains("scenario")) + static_cast<int>(req.contains("path")) +
+                      static_cast<int>(req.contains("json"));
+  if (sources != 1) {
+    throw RequestError{"bad_request",
+                       "give exactly one of \"scenario\" (built-in name), \"path\" (file) or "
+                       "\"json\" (inline scenario object)"};
+  }
+  std::shared_ptr<const env::Scenario> sc;
+  if (req.contains("json")) {
+    if (!req["json"].is_object()) throw RequestError{"bad_request", "\"json\" must be a scenario object"};
+    sc = env::parseScenario(req["json"].dump(), "<inline>");
+  } else {
+    const char* key = req.contains("scenario") ? "scenario" : "path";
+    if (!req[key].is_string()) throw RequestError{"bad_request", std::string("\"") + key + "\" must be a string"};
+    const std::string name = req[key].get<std::string>();
+    sc = req.contains("path") ? env::loadScenarioFile(name) : env::loadScenario(name);
+  }
+  if (req.contains("seed")) {
+    if (!req["seed"].is_number_unsigned()) throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
+    rng_ = env::Rng(req["seed"].get<uint64_t>());
+  }
+  env::EventLog log;
+  scenario_ = sc;
+  state_ = env::newGame(*scenario_, &log);
+  json out = scenarioInfo();
+  out.erase("scenario");
+  out["events"] = eventsJson(*scenario_, log);
+  out["status"] = status();
+  return out;
+}
+
+json EngineSession::scenarioInfo() const {
+  const env::Scenario& sc = *scenario_;
+  json units = json::array();
+  for (const env::UnitInfo& u : sc.units()) {
+    json j = {{"id", u.id}, {"name", u.name}, {"side", env::sideColor(u.side)},
+              {"type", env::unitTypeName(u.type)}, {"vc", u.vc}, {"mo", u.mo}, {"ma", u.ma}};
+    if (u.corps >= 0) j["corps"] = sc.corps()[static_cast<size_t>(u.corps)].id;
+    if (env::isArtillery(u.type)) {
+      j["vt"] = u.vt;
+      j["range"] = u.range;
+    }
+    if (env::isGeneral(u.type)) j["radius"] = u.radius;
+    units.push_back(j);
+  }
+  return {{"name", sc.name()},
+          {"title", sc.title()},
+          {"turns", sc.turns()},
+          {"width", sc.width()},
+          {"height", sc.height()},
+          {"cells", sc.numCells()},
+          {"sides", {sc.sideNames()[0], sc.sideNames()[1]}},
+          {"units", units},
+          {"rules", json::parse(env::ruleSwitchesJson(sc.rules()))},
+          {"action_space", {{"size", env::actionSpaceSize(sc)}, {"planes", env::actionPlanes(sc)}}},
+          {"scenario", json::parse(sc.sourceText())}};
+}
+
+json EngineSession::status() const {
+  const env::GameState& s = game();
+  return {{"turn", s.turn},
+          {"side", env::sideColor(s.side)},
+          {"phase", env::phaseName(s.phase)},
+          {"chance", s.isChanceNode()},
+          {"terminal", s.isTerminal()}};
+}
+
+void EngineSession::setState(const json& req) {
+  expectKeys(req, {"state"});
+  const env::GameState& current = game();
+  if (!req.contains("state")) throw RequestError{"bad_request", "missing \"state\""};
+  state_ = env::stateFromJson(current.sc(), req["state"], "state");
+}
+
+json EngineSession::legal() const {
+  const env::GameState& s = game();
+  env::ActionList list;
+  env::legalActions(s, list);
+  json actions = json::array();
+  for (const env::Action& a : list) {
+    actions.push_back({{"action", env::actionJson(s, a)},
+                       {"text", env::actionText(s, a)},
+                       {"index", env::actionIndex(s.sc(), a)}});
+  }
+  return {{"actions", actions}, {"count", list.size()}, {"status", status()}};
+}
+
+json EngineSession::apply(const json& req) {
+  expectKeys(req, {"action", "text", "index", "outcome"});
+  game();
+  env::GameState& s = *state_;
+  const int given = static_cast<int>(req.contains("action")) + static_cast<int>(req.contains("text")) +
+                    static_cast<int>(req.contains("index")) + static_cast<int>(req.contains("outcome"));
+  if (given != 1) {
+    throw RequestError{"bad_request",
+                       "give exactly one of \"action\" (object), \"text\", \"index\" or "
+                       "\"outcome\" (at a chance event)"};
+  }
+  env::EventLog log;
+  json out;
+  if (req.contains("outcome")) {
+    if (!s.isChanceNode()) throw RequestError{"illegal_action", "no chance event is pending"};
+    if (!req["outcome"].is_number_integer()) throw RequestError{"bad_request", "\"outcome\" must be an integer"};
+    const int value = req["outcome"].get<int>();
+    env::ChanceList outcomes;
+    env::chanceOutcomes(s, outcomes);
+    bool valid = false;
+    for (const env::ChanceOutcome& o : outcomes) valid = valid || o.value == value;
+    if (!valid) {
+      throw RequestError{"illegal_action", "outcome " + std::to_string(value) + " is not possible; "
+                                           "the pending " + pendingKindName(s.pending.kind) +
+                                           " draws 1.." + std::to_string(outcomes.size())};
+    }
+    env::applyChance(s, value, &log);
+  } else {
+    if (s.isChanceNode()) {
+      throw RequestError{"illegal_action", "a " + pendingKindName(s.pending.kind) +
+                                               " is pending: send {\"cmd\":\"apply\",\"outcome\":N} "
+                                               "or {\"cmd\":\"roll\"} first"};
+    }
+    std::optional<env::Action> action;
+    std::string error;
+    if (req.contains("text")) {
+      if (!req["text"].is_string()) throw RequestError{"bad_request", "\"text\" must be a string"};
+      action = env::parseActionText(s, req["text"].get<std::string>(), &error);
+      if (!action) throw RequestError{"bad_request", "text: " + error};
+    } else if (req.contains("index")) {
+      if (!req["index"].is_number_integer()) throw RequestError{"bad_request", "\"index\" must be an integer"};
+      action = env::actionFromIndex(s.sc(), req["index"].get<int>());
+      if (!action) {
+        throw RequestError{"bad_request", "index out of range 0.." +
+                                              std::to_string(env::actionSpaceSize(s.sc()) - 1)};
+      }
+    } else {
+      action = env::parseActionJson(s, req["action"], &error);
+      if (!action) throw RequestError{"bad_request", "action" + error};
+    }
+    if (const std::string why = env::explainIllegal(s, *action); !why.empty()) {
+      throw RequestError{"illegal_action", env::actionText(s, *action) + ": " + why};
+    }
+    out["applied"] = env::actionJson(s, *action);
+    env::applyAction(s, *action, &log);
+  }
+  out["events"] = eventsJson(s.sc(), log);
+  out["status"] = status();
+  if (s.isTerminal()) out["result"] = result();
+  return out;
+}
+
+json EngineSession::chance() const {
+  const env::GameState& s = game();
+  if (!s.isChanceNode()) return {{"chance", false}};
+  env::ChanceList outcomes;
+  env::chanceOutcomes(s, outcomes);
+  json list = json::array();
+  for (const env::ChanceOutcome& o : outcomes) {
+    list.push_back({{"value", o.value}, {"num", o.num}, {"den", o.den}, {"probability", o.probability()}});
+  }
+  json event = {{"kind", pendingKindName(s.pending.kind)}, {"unit", s.sc().unit(s.pending.unit).id}};
+  if (s.pending.target >= 0) event["target"] = s.sc().unit(s.pending.target).id;
+  return {{"chance", true}, {"event", event}, {"outcomes", list}};
+}
+
+json EngineSession::roll() {
+  game();
+  env::GameState& s = *state_;
+  if (!s.isChanceNode()) throw RequestError{"illegal_action", "no chance event is pending"};
+  const int value = env::sampleChance(s, rng_);
+  env::EventLog log;
+  env::applyChance(s, value, &log);
+  json out = {{"outcome", value}, {"events", eventsJson(s.sc(), log)}, {"status", status()}};
+  if (s.isTerminal()) out["result"] = result();
+  return out;
+}
+
+json EngineSession::reachable(const json& req) const {
+  expectKeys(req, {"unit", "hex"});
+  const env::GameState& s = game();
+  const env::Scenario& sc = s.sc();
+  int u = -1;
+  if (req.contains("unit") && req["unit"].is_string()) {
+    u = sc.unitIndex(req["unit"].get<std::string>());
+    if (u < 0) throw RequestError{"bad_request", "no unit \"" + req["unit"].get<std::string>() + "\""};
+  } else if (req.contains("hex") && req["hex"].is_string()) {
+    const env::CellId c = sc.cellOfLabel(req["hex"].get<std::string>());
+    if (c == env::kNoCell) throw RequestError{"bad_request", "\"hex\" is not a hex of this map"};
+    u = s.unitAt(c);
+    if (u < 0) throw RequestError{"bad_request", "no unit at " + sc.label(c)};
+  } else {
+    throw RequestError{"bad_request", "give \"unit\" (an id) or \"hex\" (a label) as a string"};
+  }
+  json hexes = json::array();
+  for (const env::ReachableHex& r : env::reachableHexes(s, u)) {
+    json path = json::array();
+    for (env::CellId c : r.path) path.push_back(sc.label(c));
+    hexes.push_back({{"hex", sc.label(r.cell)}, {"cost", r.cost}, {"stops", r.stops},
+                     {"through_marsh", r.through_marsh}, {"path", path}});
+  }
+  return {{"unit", sc.unit(u).id}, {"mp", s.unit(u).mp}, {"hexes", hexes}};
+}
+
+json EngineSession::result() const {
+  const env::GameState& s = game();
+  const env::GameResult r = env::gameResult(s);
+  return {{"final", s.isTerminal()},
+          {"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},
+          {"winner", r.winner == env::kNoSide ? json(nullptr) : json(env::sideColor(r.winner))},
+          {"level", r.level},
+          {"level_name", env::victoryLevelName(r.level)}};
+}
+
+}  // namespace morne::cli

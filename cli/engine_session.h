@@ -1,0 +1,51 @@
+#pragma once
+// The engine protocol (docs/protocol.md): one JSON request per line in, one JSON reply per line
+// out. A session holds the loaded scenario, the current state and the dice generator. Every
+// request may carry an "id", echoed in its reply. Bad input of any kind gets
+// {"ok":false,"error":{"code":...,"message":...}} and the session keeps serving.
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "env/game_state.h"
+#include "env/rng.h"
+#include "env/scenario.h"
+
+namespace morne::cli {
+
+// Version of the protocol; bumped only for changes that break existing clients.
+inline constexpr int kProtocolVersion = 1;
+
+class EngineSession {
+ public:
+  // `seed` seeds the generator used by "roll" until a "load" gives another.
+  explicit EngineSession(uint64_t seed);
+
+  // Handles one request line and returns the reply line (without newline). Sets *quit when the
+  // request was "quit". Never throws.
+  std::string handle(const std::string& line, bool* quit);
+
+ private:
+  using json = nlohmann::json;
+  json dispatch(const json& request, bool* quit);
+  json load(const json& req);
+  json scenarioInfo() const;
+  json legal() const;
+  json apply(const json& req);
+  json chance() const;
+  json roll();
+  json reachable(const json& req) const;
+  json result() const;
+  json status() const;
+  void setState(const json& req);
+  const env::GameState& game() const;
+
+  std::shared_ptr<const env::Scenario> scenario_;
+  std::optional<env::GameState> state_;
+  env::Rng rng_;
+};
+
+}  // namespace morne::cli

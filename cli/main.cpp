@@ -1,0 +1,85 @@
+// morne: one binary, explicit subcommand dispatch (no static registrars).
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "env/error.h"
+
+namespace {
+
+using morne::cli::Args;
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const Args&);
+};
+
+int runHelp(const Args& args);
+
+constexpr Command kCommands[] = {
+    {"help", "list the subcommands, or `morne help CMD` for one of them", runHelp},
+    {"version", "print the version, git revision and build options", morne::cli::runVersion},
+    {"scenario", "validate, show or list scenarios and rule switches", morne::cli::runScenario},
+    {"play", "play one game between two agents and print it turn by turn", morne::cli::runPlay},
+    {"perft", "count legal action sequences to a depth (move-generation oracle)",
+     morne::cli::runPerft},
+    {"engine", "serve the JSON-lines engine protocol on stdin/stdout", morne::cli::runEngine},
+    {"bench", "measure the engine: `morne bench env`", morne::cli::runBench},
+};
+
+void printCommands() {
+  std::cout << "morne: computer opponents for the Morne Plaine wargame\n\n"
+               "usage: morne <command> [options]   (morne <command> --help for its options)\n\n"
+               "commands:\n";
+  for (const Command& c : kCommands) std::printf("  %-10s %s\n", c.name, c.summary);
+}
+
+const Command* findCommand(const std::string& name) {
+  for (const Command& c : kCommands) {
+    if (name == c.name) return &c;
+  }
+  return nullptr;
+}
+
+int runHelp(const Args& args) {
+  if (args.empty()) {
+    printCommands();
+    return 0;
+  }
+  const Command* c = findCommand(args[0]);
+  if (!c || c->run == runHelp) {
+    printCommands();
+    return c ? 0 : 1;
+  }
+  return c->run({"--help"});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args all(argv + 1, argv + argc);
+  if (all.empty()) {
+    printCommands();
+    return 1;
+  }
+  const Command* command = findCommand(all[0]);
+  if (!command) {
+    std::cerr << "morne: unknown command \"" << all[0] << "\"\n\n";
+    printCommands();
+    return 1;
+  }
+  try {
+    return command->run(Args(all.begin() + 1, all.end()));
+  } catch (const morne::Error& e) {
+    std::cerr << "morne " << command->name << ": error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "morne " << command->name << ": internal error: " << e.what() << "\n";
+    return 3;
+  }
+}

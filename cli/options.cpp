@@ -1,0 +1,154 @@
+#include "cli/options.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "env/error.h"
+
+namespace morne::cli {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+std::string knownKeys(const po::options_description& own) {
+  std::string keys;
+  for (const auto& opt : own.options()) keys += (keys.empty() ? "" : ", ") + opt->long_name();
+  return keys;
+}
+
+// Stores one key/value pair into `vm` (first stored wins), checking the key and the value.
+void storeEntry(const std::string& command, const po::options_description& own,
+                const ConfigEntry& entry, po::variables_map& vm,
+                std::vector<std::string>& settings) {
+  if (!own.find_nothrow(entry.key, false)) {
+    throw ConfigError(entry.origin + ": unknown key \"" + entry.key + "\" for `morne " + command +
+                      "` (known: " + knownKeys(own) + ")");
+  }
+  po::parsed_options parsed(&own);
+  po::option opt;
+  opt.string_key = entry.key;
+  opt.value = {entry.value};
+  opt.original_tokens = {entry.key, entry.value};
+  parsed.options.push_back(opt);
+  try {
+    const bool already = vm.count(entry.key) && !vm[entry.key].defaulted();
+    po::store(parsed, vm);
+    if (!already) settings.push_back(entry.key + " = " + entry.value + "  (" + entry.origin + ")");
+  } catch (const po::error& e) {
+    throw ConfigError(entry.origin + ": " + entry.key + " = \"" + entry.value + "\": " + e.what());
+  }
+}
+
+}  // namespace
+
+std::vector<ConfigEntry> readConfigFile(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) throw IoError(path + ": cannot open config file");
+  std::vector<ConfigEntry> entries;
+  std::string section;
+  std::string line;
+  for (int number = 1; std::getline(file, line); ++number) {
+    const std::string origin = path + ":" + std::to_string(number);
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    if (line.front() == '[') {
+      if (line.back() != ']' || line.size() < 3) throw ConfigError(origin + ": malformed section header");
+      section = trim(line.substr(1, line.size() - 2)) + ".";
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) throw ConfigError(origin + ": expected `key = value`");
+    const std::string key = trim(line.substr(0, eq));
+    if (key.empty()) throw ConfigError(origin + ": missing key before `=`");
+    entries.push_back({section + key, trim(line.substr(eq + 1)), origin});
+  }
+  return entries;
+}
+
+ParsedCommand parseCommand(const std::string& command, const std::vector<std::string>& args,
+                           const po::options_description& own, int max_positional) {
+  po::options_description shared("Shared options");
+  shared.add_options()
+      ("config", po::value<std::string>(), "read options from a `key = value` config file")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "override one option, `--set key=value` (repeatable; wins over everything)")
+      ("help,h", "show this help");
+  po::options_description all;
+  all.add(own).add(shared);
+  all.add_options()("positional", po::value<std::vector<std::string>>(), "");
+  po::positional_options_description pos;
+  pos.add("positional", -1);
+
+  ParsedCommand out;
+  po::variables_map cmdline;
+  po::parsed_options parsed(&all);
+  try {
+    parsed = po::command_line_parser(args).options(all).positional(pos).run();
+    po::store(parsed, cmdline);
+  } catch (const po::error& e) {
+    throw ConfigError(std::string(e.what()) + " (see `morne " + command + " --help`)");
+  }
+  out.help = cmdline.count("help") > 0;
+  if (cmdline.count("positional")) out.positional = cmdline["positional"].as<std::vector<std::string>>();
+  if (max_positional >= 0 && static_cast<int>(out.positional.size()) > max_positional) {
+    throw ConfigError("unexpected argument \"" + out.positional[static_cast<size_t>(max_positional)] +
+                      "\" (see `morne " + command + " --help`)");
+  }
+
+  // 1. --set overrides.
+  if (cmdline.count("set")) {
+    for (const std::string& item : cmdline["set"].as<std::vector<std::string>>()) {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos) throw ConfigError("--set " + item + ": expected key=value");
+      storeEntry(command, own, {trim(item.substr(0, eq)), trim(item.substr(eq + 1)), "--set"}, out.vm,
+                 out.settings);
+    }
+  }
+  // 2. Command-line flags of the subcommand itself.
+  for (const po::option& opt : parsed.options) {
+    if (opt.string_key == "positional" || opt.string_key == "set" || opt.string_key == "config" ||
+        opt.string_key == "help" || opt.unregistered) {
+      continue;
+    }
+    const std::string value = opt.value.empty() ? "true" : opt.value.front();
+    if (out.vm.count(opt.string_key) && !out.vm[opt.string_key].defaulted()) continue;
+    po::parsed_options one(&own);
+    one.options.push_back(opt);
+    po::store(one, out.vm);
+    out.settings.push_back(opt.string_key + " = " + value + "  (command line)");
+  }
+  // 3. The config file.
+  if (cmdline.count("config")) {
+    for (const ConfigEntry& e : readConfigFile(cmdline["config"].as<std::string>())) {
+      storeEntry(command, own, e, out.vm, out.settings);
+    }
+  }
+  // 4. Defaults.
+  po::parsed_options none(&own);
+  po::store(none, out.vm);
+  try {
+    po::notify(out.vm);
+  } catch (const po::error& e) {
+    throw ConfigError(std::string(e.what()) + " (see `morne " + command + " --help`)");
+  }
+  return out;
+}
+
+std::string usageText(const std::string& synopsis, const po::options_description& own) {
+  std::ostringstream out;
+  out << "usage: " << synopsis << "\n\n" << own << "\n";
+  out << "Shared options:\n"
+         "  --config FILE         read options from a `key = value` config file ([section] allowed)\n"
+         "  --set key=value       override one option (repeatable; wins over the file and flags)\n"
+         "  -h [ --help ]         show this help\n";
+  return out.str();
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,47 @@
+#pragma once
+// Option handling shared by every subcommand: Boost.Program_options for the command line, plus
+// KataGo-style config files and --set overrides.
+//
+//   morne play --config configs/play.cfg --set seed=7 --blue random
+//
+// Config files hold `key = value` lines; `#` starts a comment; a `[section]` header prefixes
+// the keys below it with "section.". Every key must be an option of the subcommand: an unknown
+// key is an error that names the file and line. Precedence, highest first: --set overrides,
+// command-line flags, the config file, built-in defaults.
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace morne::cli {
+
+namespace po = boost::program_options;
+
+struct ParsedCommand {
+  po::variables_map vm;
+  std::vector<std::string> positional;
+  bool help = false;
+  // Every option that was set, as "key = value (origin)" lines, for the start-up log.
+  std::vector<std::string> settings;
+};
+
+// Parses the arguments of subcommand `command` (used in messages) against its options `own`.
+// Adds the shared --config, --set and --help. Positional arguments are allowed only when
+// `max_positional` > 0 (or -1 for any number). Throws ConfigError with a precise message.
+ParsedCommand parseCommand(const std::string& command, const std::vector<std::string>& args,
+                           const po::options_description& own, int max_positional);
+
+// The usage text of a subcommand: its synopsis and every option with its help and default.
+std::string usageText(const std::string& synopsis, const po::options_description& own);
+
+// Reads `key = value` pairs from a config file. Each pair carries its origin "FILE:LINE".
+// Throws IoError or ConfigError (malformed line).
+struct ConfigEntry {
+  std::string key;
+  std::string value;
+  std::string origin;
+};
+std::vector<ConfigEntry> readConfigFile(const std::string& path);
+
+}  // namespace morne::cli

@@ -1,0 +1,80 @@
+#pragma once
+// Events: what an action or a chance outcome caused, in the order it happened (steps, dice,
+// tests, retreats, eliminations, phase changes). Rule code records them into a caller-owned
+// EventLog when one is given; search passes none and pays nothing.
+
+#include <cstdint>
+#include <string>
+
+#include "env/fixed_vector.h"
+#include "env/scenario.h"
+
+namespace morne::env {
+
+enum class EventType : uint8_t {
+  kTurnBegins,      // a: game turn, b: phasing side
+  kPhaseBegins,     // a: Phase
+  kPhaseSkipped,    // a: Phase that offered no decision and was passed through
+  kPhaseEnds,       // a: Phase; b: 1 if it ended by itself because no decision was left
+  kOutOfCommand,    // unit: out of command for this player-turn (CMD-2, CMD-3)
+  kPlaced,          // unit placed at `to` (S-2)
+  kStep,            // unit from -> to, a: MP spent, b: MP left, c: 1 for a road step
+  kZocStop,         // unit entered an enemy-controlled hex `to` and stops (MV-ZOC-2)
+  kMarshTest,       // unit: a: d4 drawn, b: stuck threshold, c: 1 if stuck (MV-MARSH-1)
+  kCharge,          // unit (cavalry) charges `other` (MV-CHG-5)
+  kChargeTest,      // unit: charged unit; a: d9, b: modifier, c: 1 if the test failed
+  kRetreat,         // unit from -> to, other: responsible unit (C-RET-*)
+  kNoRetreat,       // unit had no hex to retreat to (C-RET-3)
+  kMoraleChange,    // unit: a: change, b: new MO
+  kVcChange,        // unit: a: change, b: new VC
+  kEliminated,      // unit removed from `from` (U-ELIM-1)
+  kOwnerChange,     // to: tracked hex, a: new owner side (V-HEX-2)
+  kFortControl,     // to: fort hex, a: new controlling side (M-FORT-1)
+  kGameOver,        // a: VP blue, b: VP orange (V-LEVEL-1)
+};
+
+struct Event {
+  EventType type = EventType::kTurnBegins;
+  int8_t unit = -1;
+  int8_t other = -1;
+  CellId from = kNoCell;
+  CellId to = kNoCell;
+  int16_t a = 0;
+  int16_t b = 0;
+  int16_t c = 0;
+};
+
+// A bounded event buffer. One action causes at most a few dozen events; a log that fills up
+// drops the rest and says so (overflowed()).
+class EventLog {
+ public:
+  void add(const Event& e) {
+    if (events_.size() < events_.capacity()) {
+      events_.push_back(e);
+    } else {
+      overflowed_ = true;
+    }
+  }
+  void clear() {
+    events_.clear();
+    overflowed_ = false;
+  }
+  size_t size() const { return events_.size(); }
+  const Event& operator[](size_t i) const { return events_[i]; }
+  const Event* begin() const { return events_.begin(); }
+  const Event* end() const { return events_.end(); }
+  bool overflowed() const { return overflowed_; }
+
+ private:
+  FixedVector<Event, 256> events_;
+  bool overflowed_ = false;
+};
+
+// Records `e` if `log` is not null.
+inline void record(EventLog* log, const Event& e) {
+  if (log) log->add(e);
+}
+
+std::string_view eventTypeName(EventType t);
+
+}  // namespace morne::env

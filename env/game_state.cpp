@@ -1,0 +1,27 @@
+#include "env/game_state.h"
+
+namespace morne::env {
+
+const char* unit_flag::name(int bit) {
+  static constexpr const char* kNames[kCount] = {
+      "eliminated", "awaiting_setup", "in_command", "moved",      "stepped",
+      "halted",     "stuck",          "road_free",  "fired",      "attacked",
+      "defended",   "charged",        "victorious", "reaction_used", "stuck_held"};
+  return bit >= 0 && bit < kCount ? kNames[bit] : "?";
+}
+
+uint64_t computeHash(const GameState& s) {
+  uint64_t h = zobrist::header(s.turn, s.side, s.phase, s.pending.bits());
+  for (int u = 0; u < s.num_units; ++u) {
+    const UnitState& us = s.unit(u);
+    h ^= zobrist::unitCell(u, us.cell) ^ zobrist::unitVc(u, us.vc) ^ zobrist::unitMo(u, us.mo) ^
+         zobrist::unitMp(u, us.mp) ^ zobrist::unitFlags(u, us.flags);
+  }
+  for (size_t i = 0; i < s.owner.size(); ++i) h ^= zobrist::owner(static_cast<int>(i), s.owner[i]);
+  for (size_t i = 0; i < s.fort_control.size(); ++i) {
+    h ^= zobrist::fortControl(static_cast<int>(i), s.fort_control[i]);
+  }
+  return h;
+}
+
+}  // namespace morne::env

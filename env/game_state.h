@@ -1,0 +1,183 @@
+#pragma once
+// GameState: one complete position of a game, as a flat, fixed-capacity, trivially copyable
+// value. Search copies it (copy-make); nothing in it lives on the heap, and advancing it never
+// allocates. Everything that never changes stays in the shared Scenario.
+//
+// Layout (kMaxUnits = 64, kMaxCells = 512 by default):
+//
+//   header   scenario pointer, Zobrist hash, turn, phasing side, phase, pending chance event
+//   units    UnitState[kMaxUnits]   8 bytes each: cell, VC, MO, MP left, flags
+//   unit_at  int8_t[kMaxCells]      unit index on each cell, -1 if empty (U-STACK-1)
+//   owners   int8_t[kMaxTracked]    side owning each tracked (passing) hex (V-HEX-2)
+//   forts    int8_t[kMaxForts]      side controlling each fort (M-FORT-1)
+//
+// The hash covers every field that matters to the rules (unit_at is derived from units); it is
+// kept up to date by the mutators below, which are the only way rule code changes a state.
+
+#include <array>
+#include <cstdint>
+#include <type_traits>
+
+#include "env/scenario.h"
+#include "env/zobrist.h"
+
+namespace morne::env {
+
+// Per-unit status flags (G-TURN-4 bookkeeping and unit states).
+namespace unit_flag {
+inline constexpr uint16_t kEliminated = 1u << 0;    // removed from the map (U-ELIM-1)
+inline constexpr uint16_t kAwaitingSetup = 1u << 1; // off map until placed (S-2)
+inline constexpr uint16_t kInCommand = 1u << 2;     // result of this player-turn's check (CMD-2)
+inline constexpr uint16_t kMoved = 1u << 3;         // moved this player-turn by any means
+inline constexpr uint16_t kStepped = 1u << 4;       // made a movement step this phase (MV-CHG-5)
+inline constexpr uint16_t kHalted = 1u << 5;        // its movement is over this phase
+inline constexpr uint16_t kStuck = 1u << 6;         // stuck in a marsh (MV-MARSH-1)
+inline constexpr uint16_t kRoadFree = 1u << 7;      // next road step is free (MV-ROAD-2)
+inline constexpr uint16_t kFired = 1u << 8;         // fired in this bombardment phase (F-GEN-1)
+inline constexpr uint16_t kAttacked = 1u << 9;      // made its attack this combat phase (C-GEN-1)
+inline constexpr uint16_t kDefended = 1u << 10;     // was attacked this combat phase (C-GEN-1)
+inline constexpr uint16_t kCharged = 1u << 11;      // charged this player-turn (MV-CHG-5)
+inline constexpr uint16_t kVictorious = 1u << 12;   // victorious unit (C-VIC-1)
+inline constexpr uint16_t kReactionUsed = 1u << 13; // reaction fire used this game turn (F-REACT-1)
+inline constexpr uint16_t kStuckHeld = 1u << 14;    // cannot move next movement phase (switch)
+inline constexpr int kCount = 15;
+// Name of flag bit i ("eliminated", "in_command", ...), used in JSON and logs.
+const char* name(int bit);
+}  // namespace unit_flag
+
+// Mutable state of one unit.
+struct UnitState {
+  CellId cell = kNoCell;  // kNoCell when eliminated or awaiting set-up
+  int8_t vc = 0;          // current combat value (U-ATTR-1)
+  int8_t mo = 0;          // current morale; always 0 for generals (U-ATTR-3)
+  int8_t mp = 0;          // movement points left in this movement phase
+  uint8_t reserved = 0;   // keeps the struct at 8 bytes; always 0
+  uint16_t flags = 0;     // unit_flag bits
+  friend bool operator==(const UnitState&, const UnitState&) = default;
+};
+static_assert(sizeof(UnitState) == 8);
+
+// The kinds of pending random events (ENG-2). A state with a pending event is a chance node:
+// no player acts until the outcome is applied (env/rules.h: chanceOutcomes, applyChance).
+enum class ChanceKind : uint8_t {
+  kNone,
+  kMarshTest,   // d4 for `unit` after it entered a marsh hex (MV-MARSH-1)
+  kChargeTest,  // d9 morale test of `target`, charged by cavalry `unit` (MV-CHG-5)
+};
+
+struct Pending {
+  ChanceKind kind = ChanceKind::kNone;
+  int8_t unit = -1;
+  int8_t target = -1;
+  uint8_t reserved = 0;
+  friend bool operator==(const Pending&, const Pending&) = default;
+  // The fields packed into one word for hashing.
+  uint32_t bits() const {
+    return static_cast<uint32_t>(kind) | static_cast<uint32_t>(static_cast<uint8_t>(unit)) << 8 |
+           static_cast<uint32_t>(static_cast<uint8_t>(target)) << 16;
+  }
+};
+
+struct GameState {
+  const Scenario* scenario = nullptr;  // non-owning; the owner keeps the shared_ptr alive
+  uint64_t hash = 0;
+  int16_t turn = 1;         // game turn, 1..scenario->turns()
+  uint8_t side = 0;         // phasing side (G-TURN-1)
+  Phase phase = Phase::kMovement;
+  Pending pending;
+  uint8_t num_units = 0;
+  uint8_t reserved[3] = {};
+  std::array<UnitState, kMaxUnits> units;
+  std::array<int8_t, kMaxCells> unit_at;
+  std::array<int8_t, kMaxTracked> owner;
+  std::array<int8_t, kMaxForts> fort_control;
+
+  friend bool operator==(const GameState&, const GameState&) = default;
+
+  const Scenario& sc() const { return *scenario; }
+  const UnitState& unit(int u) const { return units[static_cast<size_t>(u)]; }
+  // Unit index at a cell, or -1.
+  int unitAt(CellId c) const { return unit_at[static_cast<size_t>(c)]; }
+  bool has(int u, uint16_t flag) const { return (unit(u).flags & flag) != 0; }
+  bool onMap(int u) const { return unit(u).cell != kNoCell; }
+  int sideOf(int u) const { return scenario->unit(u).side; }
+  UnitType typeOf(int u) const { return scenario->unit(u).type; }
+  // MO = 0 on a unit that has morale (U-DEM-1). Generals are never demoralised.
+  bool demoralised(int u) const { return unit(u).mo == 0 && !isGeneral(typeOf(u)); }
+  bool isChanceNode() const { return pending.kind != ChanceKind::kNone; }
+  bool isTerminal() const { return phase == Phase::kGameOver; }
+};
+
+static_assert(std::is_trivially_copyable_v<GameState>, "GameState must copy like memcpy");
+static_assert(zobrist::kUnits == kMaxUnits && zobrist::kCells == kMaxCells &&
+              zobrist::kTracked == kMaxTracked && zobrist::kForts == kMaxForts);
+static_assert(sizeof(GameState) <= 2048, "GameState grew; check the copy cost in bench env");
+
+// --- mutators that keep the hash in step (the only writers of a state) ---
+
+inline void setUnitCell(GameState& s, int u, CellId cell) {
+  UnitState& us = s.units[static_cast<size_t>(u)];
+  s.hash ^= zobrist::unitCell(u, us.cell) ^ zobrist::unitCell(u, cell);
+  if (us.cell != kNoCell) s.unit_at[static_cast<size_t>(us.cell)] = -1;
+  if (cell != kNoCell) s.unit_at[static_cast<size_t>(cell)] = static_cast<int8_t>(u);
+  us.cell = cell;
+}
+
+inline void setUnitVc(GameState& s, int u, int vc) {
+  UnitState& us = s.units[static_cast<size_t>(u)];
+  s.hash ^= zobrist::unitVc(u, us.vc) ^ zobrist::unitVc(u, vc);
+  us.vc = static_cast<int8_t>(vc);
+}
+
+inline void setUnitMo(GameState& s, int u, int mo) {
+  UnitState& us = s.units[static_cast<size_t>(u)];
+  s.hash ^= zobrist::unitMo(u, us.mo) ^ zobrist::unitMo(u, mo);
+  us.mo = static_cast<int8_t>(mo);
+}
+
+inline void setUnitMp(GameState& s, int u, int mp) {
+  UnitState& us = s.units[static_cast<size_t>(u)];
+  s.hash ^= zobrist::unitMp(u, us.mp) ^ zobrist::unitMp(u, mp);
+  us.mp = static_cast<int8_t>(mp);
+}
+
+inline void setUnitFlags(GameState& s, int u, uint16_t flags) {
+  UnitState& us = s.units[static_cast<size_t>(u)];
+  s.hash ^= zobrist::unitFlags(u, us.flags ^ flags);
+  us.flags = flags;
+}
+inline void addUnitFlags(GameState& s, int u, uint16_t f) {
+  setUnitFlags(s, u, static_cast<uint16_t>(s.unit(u).flags | f));
+}
+inline void clearUnitFlags(GameState& s, int u, uint16_t f) {
+  setUnitFlags(s, u, static_cast<uint16_t>(s.unit(u).flags & ~f));
+}
+
+inline void setOwner(GameState& s, int tracked, int side) {
+  int8_t& owner = s.owner[static_cast<size_t>(tracked)];
+  s.hash ^= zobrist::owner(tracked, owner) ^ zobrist::owner(tracked, side);
+  owner = static_cast<int8_t>(side);
+}
+
+inline void setFortControl(GameState& s, int fort, int side) {
+  int8_t& ctl = s.fort_control[static_cast<size_t>(fort)];
+  s.hash ^= zobrist::fortControl(fort, ctl) ^ zobrist::fortControl(fort, side);
+  ctl = static_cast<int8_t>(side);
+}
+
+// Turn, side, phase and the pending event hash together as one "header" key.
+inline void setHeader(GameState& s, int turn, int side, Phase phase, Pending pending) {
+  s.hash ^= zobrist::header(s.turn, s.side, s.phase, s.pending.bits()) ^
+            zobrist::header(turn, side, phase, pending.bits());
+  s.turn = static_cast<int16_t>(turn);
+  s.side = static_cast<uint8_t>(side);
+  s.phase = phase;
+  s.pending = pending;
+}
+inline void setPhase(GameState& s, Phase phase) { setHeader(s, s.turn, s.side, phase, s.pending); }
+inline void setPending(GameState& s, Pending p) { setHeader(s, s.turn, s.side, s.phase, p); }
+
+// The hash of a state recomputed from scratch (the oracle for the incremental one).
+uint64_t computeHash(const GameState& s);
+
+}  // namespace morne::env

@@ -1,0 +1,25 @@
+#pragma once
+// Perft: the number of distinct sequences of plies of a given length, where a ply is one legal
+// action or one outcome of a pending chance event (each outcome is a branch, whatever its
+// probability). The counts are the oracle for move generation (tests/golden/perft.txt).
+// A game that ends before `depth` plies contributes no sequence, as in chess perft.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "env/game_state.h"
+
+namespace morne::env {
+
+uint64_t perft(const GameState& s, int depth);
+
+// Per-first-ply counts (Stockfish's "divide"): the text of each root action or chance outcome
+// and the number of sequences that start with it.
+struct PerftBranch {
+  std::string first_ply;
+  uint64_t count = 0;
+};
+std::vector<PerftBranch> perftDivide(const GameState& s, int depth);
+
+}  // namespace morne::env

@@ -1,0 +1,119 @@
+#pragma once
+// Rule switches: every gap-filling ([proposed]) decision of the rules specification that has a
+// meaningful alternative is a named switch here, with the specification's choice as default
+// (ENG-4). A scenario's "rules" block may set any of them; unknown names are an error.
+//
+// Each switch is an integer underneath (booleans are 0/1, choices are indexes into the choice
+// list), described once in kRuleSwitchTable so that parsing, printing, the JSON form of a
+// scenario and docs/scenario-format.md all come from one place.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace morne::env {
+
+enum class GeneralMoves : uint8_t { kAsCavalry, kAsInfantry };
+enum class HalfRounding : uint8_t { kDown, kUp };
+enum class ChargeModifier : uint8_t { kFull, kHalf };
+enum class RetreatDistance : uint8_t { kEuclidean, kHex };
+enum class FinalTiebreak : uint8_t { kSmallerQ, kLargerQ };
+enum class FortControl : uint8_t { kLastOccupant, kEnemyZoc };
+enum class VictoriousUntil : uint8_t { kEndOfCombatPhase, kEndOfGameTurn };
+enum class FireLossSplit : uint8_t { kCoinPerPoint, kSingleCoin };
+enum class ReactionOrder : uint8_t { kAscendingId, kDescendingId };
+enum class StreamSupports : uint8_t { kOffensive, kAll, kNone };
+enum class SupportHex : uint8_t { kOwn, kDefender };
+enum class VcModifierOrder : uint8_t { kDoubleHalveStream, kStreamHalveDouble };
+enum class ZeroStrengthAttack : uint8_t { kOneToEight, kForbidden };
+enum class AdvanceObjectives : uint8_t { kEitherSide, kOwnSide };
+enum class GeneralAdvance : uint8_t { kAsMounted, kNever };
+enum class DromedaryRanks : uint8_t { kInfantry, kMounted };
+enum class RallySides : uint8_t { kPhasing, kBoth };
+
+// The values of all switches. Defaults are the specification's choices.
+struct RuleSwitches {
+  // --- movement (§5) ---
+  GeneralMoves general_moves_as = GeneralMoves::kAsCavalry;
+  int slope_up_cost = 1;
+  int slope_down_cost = 0;
+  bool free_road_step_ignores_hexside = true;
+  int marsh_stuck_dromedary = 2;
+  bool marsh_stuck_holds_next_turn = false;
+  bool generals_exert_zoc = true;
+  bool zoc_across_rivers_and_cliffs = false;
+  bool minimum_move_one_hex = false;
+  HalfRounding horse_artillery_fired_ma = HalfRounding::kDown;
+  ChargeModifier charge_vc_modifier = ChargeModifier::kFull;
+  int charge_passed_mo_loss = 1;
+  bool charge_requires_move = true;
+  // --- command (§9) ---
+  bool independent_units_in_command = true;
+  bool leaderless_corps_in_command = false;
+  // --- retreat (§6.8), shared by charges and combat ---
+  RetreatDistance retreat_distance = RetreatDistance::kEuclidean;
+  FinalTiebreak retreat_final_tiebreak = FinalTiebreak::kSmallerQ;
+  bool retreat_across_ford = true;
+  bool retreat_zoc_loss_spills_to_vc = false;
+  bool retreat_counts_as_moved = true;
+  bool passing_hex_by_retreat_and_advance = true;
+  FortControl fort_control = FortControl::kLastOccupant;
+  // --- turn structure (§0, §3) ---
+  bool first_turn_setup_only = false;
+  VictoriousUntil victorious_until = VictoriousUntil::kEndOfCombatPhase;
+  // --- bombardment (§4) ---
+  FireLossSplit fire_loss_split = FireLossSplit::kCoinPerPoint;
+  bool artillery_fires_when_adjacent = true;
+  bool artillery_fires_when_demoralised = true;
+  int los_obstacle_height = 1;
+  bool reaction_fire_on_retreat = false;
+  ReactionOrder reaction_fire_order = ReactionOrder::kAscendingId;
+  // --- combat (§6) ---
+  bool artillery_and_generals_attack = true;
+  bool artillery_and_generals_support = true;
+  bool support_blocked_by_any_enemy = true;
+  bool victorious_demoralised_supports = false;
+  StreamSupports stream_divides_supports = StreamSupports::kOffensive;
+  SupportHex support_doubling_hex = SupportHex::kOwn;
+  bool fort_halves_cavalry_support = true;
+  VcModifierOrder vc_modifier_order = VcModifierOrder::kDoubleHalveStream;
+  ZeroStrengthAttack zero_strength_attack = ZeroStrengthAttack::kOneToEight;
+  bool both_retreat_both_victorious = true;
+  bool advance_rank_counts_elevation = false;
+  AdvanceObjectives advance_objective_hexes = AdvanceObjectives::kEitherSide;
+  GeneralAdvance general_advances = GeneralAdvance::kAsMounted;
+  DromedaryRanks dromedary_advance_ranks = DromedaryRanks::kInfantry;
+  bool ford_allows_combat = false;
+  // --- rally (§7) ---
+  RallySides rally_sides = RallySides::kPhasing;
+  bool rally_bridge_connects = true;
+
+  friend bool operator==(const RuleSwitches&, const RuleSwitches&) = default;
+};
+
+// Description of one switch.
+struct RuleSwitchInfo {
+  const char* name;        // key in the scenario's "rules" block
+  const char* rule_ids;    // rule IDs of the specification it implements
+  const char* phase;       // part of the game it changes: "movement", "combat", ...
+  const char* help;        // one sentence: what the default does and what the alternative does
+  enum class Kind : uint8_t { kBool, kInt, kChoice } kind;
+  int min_value;           // kInt only
+  int max_value;           // kInt only
+  std::span<const char* const> choices;  // kChoice only; the enum's order
+  int (*get)(const RuleSwitches&);
+  void (*set)(RuleSwitches&, int);
+};
+
+// All switches in documentation order.
+std::span<const RuleSwitchInfo> ruleSwitchTable();
+
+// The switch named `name`, or nullptr.
+const RuleSwitchInfo* findRuleSwitch(std::string_view name);
+
+// Text form of a switch value: "true"/"false", the integer, or the choice name.
+std::string ruleSwitchValueText(const RuleSwitchInfo& info, int value);
+
+}  // namespace morne::env

@@ -1,0 +1,323 @@
+#include "env/state_json.h"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "env/json_reader.h"
+
+namespace morne::env {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kPendingNames[] = {"none", "marsh_test", "charge_test"};
+constexpr int kNumPendingKinds = 3;
+
+std::string hashText(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+json sideOrNull(int side) { return side == kNoSide ? json(nullptr) : json(sideColor(side)); }
+
+class StateReader {
+ public:
+  StateReader(const Scenario& sc, std::vector<Problem>& problems) : sc_(sc), in_(problems) {}
+
+  GameState read(const json& j) {
+    GameState s;
+    s.scenario = &sc_;
+    s.num_units = static_cast<uint8_t>(sc_.numUnits());
+    s.unit_at.fill(-1);
+    s.owner.fill(kNoSide);
+    s.fort_control.fill(kNoSide);
+    if (!in_.expectObject(j, "", {"format", "scenario", "turn", "side", "phase", "pending",
+                                  "units", "owners", "forts", "hash"})) {
+      return s;
+    }
+    readHeader(j, s);
+    if (const json* u = in_.required(j, "", "units")) readUnits(*u, s);
+    if (const json* o = JsonReader::optional(j, "owners")) readOwners(*o, s);
+    if (const json* f = JsonReader::optional(j, "forts")) readForts(*f, s);
+    if (const json* p = JsonReader::optional(j, "pending"); p && in_.ok()) readPending(*p, s);
+    s.hash = computeHash(s);
+    if (const json* h = JsonReader::optional(j, "hash"); h && in_.ok()) {
+      auto text = in_.string(*h, "/hash");
+      if (text && *text != hashText(s.hash)) {
+        in_.fail("/hash", "does not match the state (" + hashText(s.hash) +
+                              "); remove \"hash\" to load an edited state");
+      }
+    }
+    return s;
+  }
+
+ private:
+  void readHeader(const json& j, GameState& s) {
+    if (const json* f = in_.required(j, "", "format")) {
+      if (auto v = in_.string(*f, "/format"); v && *v != kStateFormat) {
+        in_.fail("/format", "unsupported format \"" + *v + "\" (expected " + kStateFormat + ")");
+      }
+    }
+    if (const json* n = JsonReader::optional(j, "scenario")) {
+      if (auto v = in_.string(*n, "/scenario"); v && *v != sc_.name()) {
+        in_.fail("/scenario", "state of scenario \"" + *v + "\", but \"" + sc_.name() +
+                                  "\" is loaded");
+      }
+    }
+    if (const json* t = in_.required(j, "", "turn")) {
+      s.turn = static_cast<int16_t>(in_.integer(*t, "/turn", 1, sc_.turns()).value_or(1));
+    }
+    if (const json* sd = in_.required(j, "", "side")) {
+      auto v = in_.string(*sd, "/side");
+      if (v && parseSideColor(*v)) {
+        s.side = static_cast<uint8_t>(*parseSideColor(*v));
+      } else if (v) {
+        in_.fail("/side", "unknown side \"" + *v + "\" (blue or orange)");
+      }
+    }
+    if (const json* p = in_.required(j, "", "phase")) {
+      auto v = in_.string(*p, "/phase");
+      if (v && parsePhaseName(*v)) {
+        s.phase = *parsePhaseName(*v);
+      } else if (v) {
+        in_.fail("/phase", "unknown phase \"" + *v +
+                               "\" (setup, bombardment, movement, combat, game_over)");
+      }
+    }
+  }
+
+  void readUnits(const json& units, GameState& s) {
+    if (!in_.expectArray(units, "/units")) return;
+    std::vector<bool> seen(static_cast<size_t>(sc_.numUnits()), false);
+    for (size_t i = 0; i < units.size(); ++i) {
+      const std::string p = JsonReader::child("/units", i);
+      const json& v = units[i];
+      if (!in_.expectObject(v, p, {"id", "hex", "vc", "mo", "mp", "flags"})) continue;
+      const json* id = in_.required(v, p, "id");
+      auto text = id ? in_.string(*id, p + "/id") : std::nullopt;
+      if (!text) continue;
+      const int u = sc_.unitIndex(*text);
+      if (u < 0) {
+        in_.fail(p + "/id", "no unit \"" + *text + "\" in scenario " + sc_.name());
+        continue;
+      }
+      if (seen[static_cast<size_t>(u)]) {
+        in_.fail(p + "/id", "unit \"" + *text + "\" is listed twice");
+        continue;
+      }
+      seen[static_cast<size_t>(u)] = true;
+      readUnit(v, p, u, s);
+    }
+    for (int u = 0; u < sc_.numUnits(); ++u) {
+      if (!seen[static_cast<size_t>(u)]) in_.fail("/units", "unit \"" + sc_.unit(u).id + "\" is missing");
+    }
+  }
+
+  void readUnit(const json& v, const std::string& p, int u, GameState& s) {
+    const UnitInfo& info = sc_.unit(u);
+    UnitState& us = s.units[static_cast<size_t>(u)];
+    if (const json* f = in_.required(v, p, "flags"); f && in_.expectArray(*f, p + "/flags")) {
+      for (size_t k = 0; k < f->size(); ++k) {
+        auto name = in_.string((*f)[k], JsonReader::child(p + "/flags", k));
+        if (!name) continue;
+        int bit = -1;
+        for (int b = 0; b < unit_flag::kCount; ++b) {
+          if (*name == unit_flag::name(b)) bit = b;
+        }
+        if (bit < 0) {
+          in_.fail(JsonReader::child(p + "/flags", k), "unknown flag \"" + *name + "\"");
+        } else {
+          us.flags = static_cast<uint16_t>(us.flags | (1u << bit));
+        }
+      }
+    }
+    const bool off_map = (us.flags & (unit_flag::kEliminated | unit_flag::kAwaitingSetup)) != 0;
+    if (const json* h = in_.required(v, p, "hex")) {
+      if (h->is_null()) {
+        if (!off_map) in_.fail(p + "/hex", "null hex needs the flag eliminated or awaiting_setup");
+      } else if (auto label = in_.string(*h, p + "/hex")) {
+        const CellId c = sc_.cellOfLabel(*label);
+        if (c == kNoCell) {
+          in_.fail(p + "/hex", "hex \"" + *label + "\" is not on the map");
+        } else if (off_map) {
+          in_.fail(p + "/hex", "an eliminated or unplaced unit has hex null");
+        } else if (s.unit_at[static_cast<size_t>(c)] >= 0) {
+          in_.fail(p + "/hex", "hex " + *label + " already holds " +
+                                   sc_.unit(s.unit_at[static_cast<size_t>(c)]).id + " (U-STACK-1)");
+        } else {
+          us.cell = c;
+          s.unit_at[static_cast<size_t>(c)] = static_cast<int8_t>(u);
+        }
+      }
+    }
+    const int min_vc = off_map ? 0 : 1;
+    if (const json* x = in_.required(v, p, "vc")) {
+      us.vc = static_cast<int8_t>(in_.integer(*x, p + "/vc", min_vc, info.vc).value_or(info.vc));
+    }
+    if (const json* x = in_.required(v, p, "mo")) {
+      us.mo = static_cast<int8_t>(in_.integer(*x, p + "/mo", 0, info.mo).value_or(0));
+    }
+    if (const json* x = in_.required(v, p, "mp")) {
+      us.mp = static_cast<int8_t>(in_.integer(*x, p + "/mp", 0, zobrist::kMaxValue - 1).value_or(0));
+    }
+  }
+
+  void readOwners(const json& owners, GameState& s) {
+    if (!in_.expectArray(owners, "/owners")) return;
+    for (size_t i = 0; i < owners.size(); ++i) {
+      const std::string p = JsonReader::child("/owners", i);
+      if (!in_.expectObject(owners[i], p, {"hex", "owner"})) continue;
+      const json* h = in_.required(owners[i], p, "hex");
+      auto label = h ? in_.string(*h, p + "/hex") : std::nullopt;
+      const CellId c = label ? sc_.cellOfLabel(*label) : kNoCell;
+      const int t = c == kNoCell ? -1 : sc_.trackedIndex(c);
+      if (label && t < 0) {
+        in_.fail(p + "/hex", "\"" + *label + "\" is not a passing objective or passing-zone hex");
+        continue;
+      }
+      if (const json* o = in_.required(owners[i], p, "owner"); o && t >= 0) {
+        s.owner[static_cast<size_t>(t)] = static_cast<int8_t>(readSide(*o, p + "/owner"));
+      }
+    }
+  }
+
+  void readForts(const json& forts, GameState& s) {
+    if (!in_.expectArray(forts, "/forts")) return;
+    for (size_t i = 0; i < forts.size(); ++i) {
+      const std::string p = JsonReader::child("/forts", i);
+      if (!in_.expectObject(forts[i], p, {"hex", "control"})) continue;
+      const json* h = in_.required(forts[i], p, "hex");
+      auto label = h ? in_.string(*h, p + "/hex") : std::nullopt;
+      const CellId c = label ? sc_.cellOfLabel(*label) : kNoCell;
+      const int f = c == kNoCell ? -1 : sc_.fortIndex(c);
+      if (label && f < 0) {
+        in_.fail(p + "/hex", "\"" + *label + "\" is not a fort");
+        continue;
+      }
+      if (const json* o = in_.required(forts[i], p, "control"); o && f >= 0) {
+        s.fort_control[static_cast<size_t>(f)] = static_cast<int8_t>(readSide(*o, p + "/control"));
+      }
+    }
+  }
+
+  int readSide(const json& v, const std::string& p) {
+    if (v.is_null()) return kNoSide;
+    auto text = in_.string(v, p);
+    if (text && parseSideColor(*text)) return *parseSideColor(*text);
+    if (text) in_.fail(p, "unknown side \"" + *text + "\" (blue, orange or null)");
+    return kNoSide;
+  }
+
+  // The pending event must be one the rules could have left in this position.
+  void readPending(const json& v, GameState& s) {
+    if (v.is_null()) return;
+    if (!in_.expectObject(v, "/pending", {"kind", "unit", "target"})) return;
+    const json* k = in_.required(v, "/pending", "kind");
+    auto kind = k ? in_.string(*k, "/pending/kind") : std::nullopt;
+    if (!kind) return;
+    int index = -1;
+    for (int i = 1; i < kNumPendingKinds; ++i) {
+      if (*kind == kPendingNames[i]) index = i;
+    }
+    if (index < 0) {
+      in_.fail("/pending/kind", "unknown chance event \"" + *kind + "\" (marsh_test, charge_test)");
+      return;
+    }
+    const int unit = unitRef(v, "unit");
+    if (unit < 0) return;
+    s.pending.kind = static_cast<ChanceKind>(index);
+    s.pending.unit = static_cast<int8_t>(unit);
+    if (s.phase != Phase::kMovement || sc_.unit(unit).side != s.side || s.unit(unit).cell == kNoCell) {
+      in_.fail("/pending/unit", "a pending test concerns a unit of the phasing side, on the map, "
+                                "in the movement phase");
+      return;
+    }
+    if (s.pending.kind == ChanceKind::kMarshTest) {
+      if (sc_.terrain(s.unit(unit).cell) != Terrain::kMarsh) {
+        in_.fail("/pending/unit", "a marsh test needs the unit on a marsh hex");
+      }
+      return;
+    }
+    const int target = unitRef(v, "target");
+    if (target < 0) return;
+    s.pending.target = static_cast<int8_t>(target);
+    const CellId a = s.unit(unit).cell;
+    const CellId b = s.unit(target).cell;
+    if (sc_.unit(unit).type != UnitType::kCavalry || sc_.unit(target).side == s.side ||
+        b == kNoCell || sc_.distance(a, b) != 1) {
+      in_.fail("/pending/target", "a charge test needs a cavalry unit next to an enemy target");
+    }
+  }
+
+  int unitRef(const json& v, const char* key) {
+    const std::string p = std::string("/pending/") + key;
+    const json* r = in_.required(v, "/pending", key);
+    auto id = r ? in_.string(*r, p) : std::nullopt;
+    if (!id) return -1;
+    const int u = sc_.unitIndex(*id);
+    if (u < 0) in_.fail(p, "no unit \"" + *id + "\"");
+    return u;
+  }
+
+  const Scenario& sc_;
+  JsonReader in_;
+};
+
+}  // namespace
+
+json stateToJson(const GameState& s) {
+  const Scenario& sc = s.sc();
+  json j;
+  j["format"] = kStateFormat;
+  j["scenario"] = sc.name();
+  j["turn"] = s.turn;
+  j["side"] = sideColor(s.side);
+  j["phase"] = phaseName(s.phase);
+  if (s.isChanceNode()) {
+    json p;
+    p["kind"] = kPendingNames[static_cast<int>(s.pending.kind)];
+    p["unit"] = sc.unit(s.pending.unit).id;
+    if (s.pending.target >= 0) p["target"] = sc.unit(s.pending.target).id;
+    j["pending"] = p;
+  } else {
+    j["pending"] = nullptr;
+  }
+  json units = json::array();
+  for (int u = 0; u < s.num_units; ++u) {
+    const UnitState& us = s.unit(u);
+    json flags = json::array();
+    for (int b = 0; b < unit_flag::kCount; ++b) {
+      if (us.flags & (1u << b)) flags.push_back(unit_flag::name(b));
+    }
+    units.push_back({{"id", sc.unit(u).id},
+                     {"hex", us.cell == kNoCell ? json(nullptr) : json(sc.label(us.cell))},
+                     {"vc", us.vc},
+                     {"mo", us.mo},
+                     {"mp", us.mp},
+                     {"flags", flags}});
+  }
+  j["units"] = units;
+  json owners = json::array();
+  for (size_t i = 0; i < sc.trackedCells().size(); ++i) {
+    owners.push_back({{"hex", sc.label(sc.trackedCells()[i])}, {"owner", sideOrNull(s.owner[i])}});
+  }
+  j["owners"] = owners;
+  json forts = json::array();
+  for (size_t f = 0; f < sc.fortCells().size(); ++f) {
+    forts.push_back({{"hex", sc.label(sc.fortCells()[f])}, {"control", sideOrNull(s.fort_control[f])}});
+  }
+  j["forts"] = forts;
+  j["hash"] = hashText(s.hash);
+  return j;
+}
+
+GameState stateFromJson(const Scenario& sc, const json& j, const std::string& source) {
+  std::vector<Problem> problems;
+  GameState s = StateReader(sc, problems).read(j);
+  if (!problems.empty()) throw ValidationError(source, std::move(problems));
+  return s;
+}
+
+}  // namespace morne::env

@@ -1,0 +1,70 @@
+#include <algorithm>
+
+#include "env/rules.h"
+
+namespace morne::env {
+
+namespace {
+
+// Side holding cell c for victory purposes: the side of a non-general unit on it (V-HEX-1,
+// V-HEX-3), or of its owner for passing hexes (V-HEX-2).
+int holder(const GameState& s, CellId c, bool passing) {
+  if (passing) {
+    const int t = s.sc().trackedIndex(c);
+    return t >= 0 ? s.owner[static_cast<size_t>(t)] : kNoSide;
+  }
+  const int u = s.unitAt(c);
+  return u >= 0 && !isGeneral(s.typeOf(u)) ? s.sideOf(u) : kNoSide;
+}
+
+// V-ZONE-1: whether `side` scores zone z. majority: more than half of its hexes; all: every
+// hex; any: at least one hex and more than the other side.
+bool scoresZone(const Zone& z, const std::array<int, kNumSides>& held, int side) {
+  const int mine = held[static_cast<size_t>(side)];
+  const int theirs = held[static_cast<size_t>(otherSide(side))];
+  const int size = static_cast<int>(z.cells.size());
+  switch (z.criterion) {
+    case ZoneCriterion::kMajority:
+      return 2 * mine > size;
+    case ZoneCriterion::kAll:
+      return mine == size;
+    case ZoneCriterion::kAny:
+      return mine > 0 && mine > theirs;
+  }
+  return false;
+}
+
+}  // namespace
+
+GameResult gameResult(const GameState& s) {
+  const Scenario& sc = s.sc();
+  GameResult r;
+  for (const Objective& o : sc.objectives()) {
+    const int side = holder(s, o.cell, o.passing);
+    if (side != kNoSide) r.vp[static_cast<size_t>(side)] += o.vp[static_cast<size_t>(side)];
+  }
+  for (const Zone& z : sc.zones()) {
+    std::array<int, kNumSides> held = {};
+    for (CellId c : z.cells) {
+      const int side = holder(s, c, z.passing);
+      if (side != kNoSide) ++held[static_cast<size_t>(side)];
+    }
+    for (int side = 0; side < kNumSides; ++side) {
+      if (scoresZone(z, held, side)) {
+        r.vp[static_cast<size_t>(side)] += z.vp[static_cast<size_t>(side)];
+      }
+    }
+  }
+  const int delta = r.vp[0] - r.vp[1];  // V-LEVEL-1
+  r.winner = delta > 0 ? 0 : (delta < 0 ? 1 : kNoSide);
+  r.level = std::min(4, delta < 0 ? -delta : delta);
+  return r;
+}
+
+const char* victoryLevelName(int level) {
+  static constexpr const char* kNames[] = {"draw", "minor victory", "tactical victory",
+                                           "major victory", "total victory"};
+  return kNames[std::clamp(level, 0, 4)];
+}
+
+}  // namespace morne::env

@@ -1,0 +1,72 @@
+#pragma once
+// Zobrist keys for GameState hashing. The tables are filled once at start-up from a fixed seed,
+// so hashes are identical across runs and machines (they may be written to files and compared).
+// Lookups are inline: hashing sits on the hot path of every action.
+
+#include <cstdint>
+
+#include "env/types.h"
+
+#ifndef MORNE_MAX_CELLS
+#define MORNE_MAX_CELLS 512
+#endif
+#ifndef MORNE_MAX_UNITS
+#define MORNE_MAX_UNITS 64
+#endif
+
+namespace morne::env::zobrist {
+
+// Limits of the hashed values; the loaders keep VC, MO and MP inside 0..kMaxValue-1.
+inline constexpr int kMaxValue = 32;
+inline constexpr int kUnits = MORNE_MAX_UNITS;
+inline constexpr int kCells = MORNE_MAX_CELLS;
+inline constexpr int kTracked = 32;
+inline constexpr int kForts = 16;
+
+struct Tables {
+  uint64_t cell[kUnits][kCells + 1];  // index 0 is "off map" and holds 0
+  uint64_t vc[kUnits][kMaxValue];
+  uint64_t mo[kUnits][kMaxValue];
+  uint64_t mp[kUnits][kMaxValue];
+  uint64_t flag[kUnits][16];
+  uint64_t owner[kTracked][kNumSides + 1];  // index 0 is "no side" and holds 0
+  uint64_t fort[kForts][kNumSides + 1];
+};
+
+// The key tables, filled before main() runs.
+extern const Tables& kTables;
+
+// SplitMix64 finaliser: a strong 64-bit mixer, used for the small header key.
+constexpr uint64_t mix(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+inline uint64_t unitCell(int u, int c) { return kTables.cell[u][c + 1]; }
+inline uint64_t unitVc(int u, int vc) { return kTables.vc[u][vc]; }
+inline uint64_t unitMo(int u, int mo) { return kTables.mo[u][mo]; }
+inline uint64_t unitMp(int u, int mp) { return kTables.mp[u][mp]; }
+// XOR of the keys of the flag bits set in `bits`.
+inline uint64_t unitFlags(int u, unsigned bits) {
+  uint64_t k = 0;
+  while (bits) {
+    k ^= kTables.flag[u][__builtin_ctz(bits)];
+    bits &= bits - 1;
+  }
+  return k;
+}
+inline uint64_t owner(int tracked, int side) { return kTables.owner[tracked][side + 1]; }
+inline uint64_t fortControl(int fort, int side) { return kTables.fort[fort][side + 1]; }
+
+// Key of the (turn, phasing side, phase, pending event) header, packed into one word.
+inline uint64_t header(int turn, int side, Phase phase, uint32_t pending_bits) {
+  const uint64_t packed = static_cast<uint64_t>(static_cast<uint16_t>(turn)) |
+                          static_cast<uint64_t>(side & 0xff) << 16 |
+                          static_cast<uint64_t>(phase) << 24 |
+                          static_cast<uint64_t>(pending_bits) << 32;
+  return mix(packed ^ 0x6D6F726E65ull);
+}
+
+}  // namespace morne::env::zobrist

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs every build and run dependency of morne from Debian 12 packages, then configures
+# and builds. Idempotent: packages already present are skipped, the build is incremental.
+#
+#   scripts/setup.sh            install (when needed) + configure + build (Release, build/)
+#   scripts/setup.sh --deps     install only
+#
+# Needs root or sudo for apt-get. No download happens outside apt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build ccache git ca-certificates pkg-config
+  libtorch-dev libopenblas0-pthread
+  libtbb-dev libhdf5-dev libboost-program-options-dev
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+  python3-h5py python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${#missing[@]} Debian package(s): ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all Debian packages present"
+fi
+
+[ "${1:-}" = "--deps" ] && exit 0
+
+build_dir=${MORNE_BUILD_DIR:-build}
+if [ ! -f "$build_dir/build.ninja" ]; then
+  cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+cmake --build "$build_dir" -j"$(nproc)"
