@@ -23,6 +23,8 @@ class JsonReader {
     problems_.push_back({path, std::move(message)});
   }
   bool ok() const { return problems_.empty(); }
+  // Number of problems so far (to tell whether one part of a document added any).
+  size_t count() const { return problems_.size(); }
 
   // Pointer of a child: child("/a", "b") == "/a/b", child("/a", 3) == "/a/3".
   static std::string child(const std::string& path, std::string_view key) {

@@ -149,6 +149,7 @@ class ScenarioLoader {
   }
 
   bool readMap(const json& m, const Path& path) {
+    const size_t before = in_.count();
     if (!in_.expectObject(m, path, {"width", "height", "layout", "terrain", "elevation",
                                     "watercourses", "crossings", "roads", "tracks"})) {
       return false;
@@ -173,15 +174,16 @@ class ScenarioLoader {
     if (!readTerrain(m, path)) return false;
     readElevation(m, path);
     buildHexsides();
-    if (!in_.ok()) return false;
+    if (in_.count() != before) return false;
     if (const json* v = JsonReader::optional(m, "watercourses")) readWatercourses(*v, path);
     if (const json* v = JsonReader::optional(m, "crossings")) readCrossings(*v, path);
     if (const json* v = JsonReader::optional(m, "tracks")) readTracks(*v, path);
     if (const json* v = JsonReader::optional(m, "roads")) readRoads(*v, path);
-    return in_.ok();
+    return in_.count() == before;
   }
 
   bool readTerrain(const json& m, const Path& path) {
+    const size_t before = in_.count();
     const json* rows = in_.required(m, path, "terrain");
     const Path tp = path + "/terrain";
     if (!rows || !in_.expectArray(*rows, tp)) return false;
@@ -220,8 +222,8 @@ class ScenarioLoader {
         sc_->terrain_.push_back(*t);
       }
     }
-    if (in_.ok() && sc_->hexes_.empty()) in_.fail(tp, "the map has no hexes");
-    return in_.ok();
+    if (in_.count() == before && sc_->hexes_.empty()) in_.fail(tp, "the map has no hexes");
+    return in_.count() == before;
   }
 
   void readElevation(const json& m, const Path& path) {

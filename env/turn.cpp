@@ -36,19 +36,6 @@ bool inCommand(const GameState& s, int u) {
   return sc.distance(s.unit(u).cell, s.unit(general).cell) <= sc.unit(general).radius;
 }
 
-void commandCheck(GameState& s, EventLog* log) {
-  for (int u = 0; u < s.num_units; ++u) {
-    if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
-    if (inCommand(s, u)) {
-      addUnitFlags(s, u, unit_flag::kInCommand);
-    } else {
-      clearUnitFlags(s, u, unit_flag::kInCommand);
-      record(log, {.type = EventType::kOutOfCommand, .unit = static_cast<int8_t>(u),
-                   .from = s.unit(u).cell});
-    }
-  }
-}
-
 // G-TURN-4 bookkeeping at the start of a player-turn.
 void startPlayerTurn(GameState& s, EventLog* log) {
   const RuleSwitches& rules = s.sc().rules();
@@ -72,19 +59,6 @@ void startPlayerTurn(GameState& s, EventLog* log) {
   }
 }
 
-// MV-GEN-3 and MV-ROAD-2 at the start of the movement phase.
-void prepareMovement(GameState& s) {
-  for (int u = 0; u < s.num_units; ++u) {
-    if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
-    setUnitMp(s, u, movementAllowance(s, u));
-    uint16_t flags = static_cast<uint16_t>(s.unit(u).flags & ~unit_flag::kStuckHeld);
-    flags = s.sc().isRoadHex(s.unit(u).cell)
-                ? static_cast<uint16_t>(flags | unit_flag::kRoadFree)
-                : static_cast<uint16_t>(flags & ~unit_flag::kRoadFree);
-    setUnitFlags(s, u, flags);
-  }
-}
-
 // End-of-combat-phase bookkeeping (G-TURN-4).
 void closeCombatPhase(GameState& s) {
   const bool clear_victorious =
@@ -101,7 +75,7 @@ void closeCombatPhase(GameState& s) {
 bool enterPhase(GameState& s, Phase p, EventLog* log) {
   setPhase(s, p);
   record(log, {.type = EventType::kPhaseBegins, .a = static_cast<int16_t>(p)});
-  if (p == Phase::kMovement) prepareMovement(s);
+  if (p == Phase::kMovement) prepareMovementPhase(s);
   if (hasDecision(s)) return true;
   record(log, {.type = EventType::kPhaseSkipped, .a = static_cast<int16_t>(p)});
   return false;
@@ -133,7 +107,7 @@ void run(GameState& s, Stage stage, EventLog* log) {
           stage = Stage::kEndTurn;
           break;
         }
-        commandCheck(s, log);  // CMD-2, after set-up (S-6)
+        checkCommand(s, log);  // CMD-2, after set-up (S-6)
         stage = Stage::kBombardment;
         break;
       case Stage::kBombardment:
@@ -200,6 +174,32 @@ bool hasDecision(const GameState& s) {
 }
 
 void startGame(GameState& s, EventLog* log) { run(s, Stage::kStartTurn, log); }
+
+void checkCommand(GameState& s, EventLog* log) {
+  for (int u = 0; u < s.num_units; ++u) {
+    if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
+    if (inCommand(s, u)) {
+      addUnitFlags(s, u, unit_flag::kInCommand);
+    } else {
+      clearUnitFlags(s, u, unit_flag::kInCommand);
+      record(log, {.type = EventType::kOutOfCommand, .unit = static_cast<int8_t>(u),
+                   .from = s.unit(u).cell});
+    }
+  }
+}
+
+// MV-GEN-3 and MV-ROAD-2 at the start of the movement phase.
+void prepareMovementPhase(GameState& s) {
+  for (int u = 0; u < s.num_units; ++u) {
+    if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
+    setUnitMp(s, u, movementAllowance(s, u));
+    uint16_t flags = static_cast<uint16_t>(s.unit(u).flags & ~unit_flag::kStuckHeld);
+    flags = s.sc().isRoadHex(s.unit(u).cell)
+                ? static_cast<uint16_t>(flags | unit_flag::kRoadFree)
+                : static_cast<uint16_t>(flags & ~unit_flag::kRoadFree);
+    setUnitFlags(s, u, flags);
+  }
+}
 
 void endPhase(GameState& s, EventLog* log) {
   record(log, {.type = EventType::kPhaseEnds, .a = static_cast<int16_t>(s.phase)});

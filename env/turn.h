@@ -25,6 +25,13 @@ void endPhase(GameState& s, EventLog* log);
 // Whether the phasing player has any action other than ending the phase.
 bool hasDecision(const GameState& s);
 
+// The command check of the phasing side (CMD-2): sets or clears each unit's in_command flag.
+void checkCommand(GameState& s, EventLog* log);
+
+// Start of the movement phase: movement points (MV-GEN-3) and road flags (MV-ROAD-2) of the
+// phasing side's units.
+void prepareMovementPhase(GameState& s);
+
 // Resumes the sequence after a resolution that may have left the phasing player nothing to
 // decide (for instance the last unit placed at set-up).
 void continueIfIdle(GameState& s, EventLog* log);

@@ -1,0 +1,128 @@
+// The engine protocol, request by request, through EngineSession (the same object
+// `morne engine` serves). tests/cli/morne_binary_test.cpp drives the real process.
+
+#include <gtest/gtest.h>
+
+#include "cli/engine_session.h"
+#include "env/scenario_library.h"
+
+namespace morne::test {
+namespace {
+
+using nlohmann::json;
+
+class Session {
+ public:
+  json send(const json& request) { return json::parse(session_.handle(request.dump(), &quit)); }
+  json sendRaw(const std::string& line) { return json::parse(session_.handle(line, &quit)); }
+  bool quit = false;
+
+ private:
+  cli::EngineSession session_{1};
+};
+
+std::string errorCode(const json& reply) {
+  return reply.value("ok", true) ? "" : reply["error"]["code"].get<std::string>();
+}
+
+TEST(EngineSession, LoadLegalApplyState) {
+  Session s;
+  const json loaded = s.send({{"cmd", "load"}, {"scenario", "duel"}, {"id", 7}});
+  ASSERT_TRUE(loaded["ok"]) << loaded.dump();
+  EXPECT_EQ(loaded["id"], 7);
+  EXPECT_EQ(loaded["name"], "duel");
+  EXPECT_EQ(loaded["status"]["phase"], "movement");
+  EXPECT_EQ(loaded["units"].size(), 8u);
+
+  const json legal = s.send({{"cmd", "legal"}});
+  ASSERT_TRUE(legal["ok"]);
+  ASSERT_GT(legal["count"].get<int>(), 5);
+  const json first_move = legal["actions"][1];
+  EXPECT_EQ(first_move["action"]["type"], "move");
+
+  const json applied = s.send({{"cmd", "apply"}, {"action", first_move["action"]}});
+  ASSERT_TRUE(applied["ok"]) << applied.dump();
+  EXPECT_EQ(applied["events"][0]["event"], "step");
+  EXPECT_EQ(applied["events"][0]["unit"], first_move["action"]["unit"]);
+
+  const json by_text = s.send({{"cmd", "apply"}, {"text", "end"}});
+  ASSERT_TRUE(by_text["ok"]) << by_text.dump();
+  EXPECT_EQ(by_text["status"]["side"], "orange");
+
+  const json state = s.send({{"cmd", "state"}});
+  ASSERT_TRUE(state["ok"]);
+  EXPECT_EQ(state["state"]["format"], "morne-state/1");
+  const json restored = s.send({{"cmd", "set_state"}, {"state", state["state"]}});
+  EXPECT_TRUE(restored["ok"]) << restored.dump();
+  EXPECT_EQ(s.send({{"cmd", "state"}})["state"], state["state"]);
+}
+
+TEST(EngineSession, ChanceEventsAndRoll) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}, {"seed", 3}})["ok"]);
+  // B-C1 at 0707 walks north into the marsh at 0704: 0706, 0705, then 0704.
+  for (const char* step : {"move 0707>0706", "move 0706>0705", "move 0705>0704"}) {
+    const json r = s.send({{"cmd", "apply"}, {"text", step}});
+    ASSERT_TRUE(r["ok"]) << step << ": " << r.dump();
+  }
+  const json chance = s.send({{"cmd", "chance"}});
+  ASSERT_TRUE(chance["chance"]);
+  EXPECT_EQ(chance["event"]["kind"], "marsh_test");
+  EXPECT_EQ(chance["outcomes"].size(), 4u);
+  EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"text", "end"}})), "illegal_action");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"outcome", 7}})), "illegal_action");
+  const json rolled = s.send({{"cmd", "roll"}});
+  ASSERT_TRUE(rolled["ok"]) << rolled.dump();
+  EXPECT_EQ(rolled["events"][0]["event"], "marsh_test");
+  EXPECT_EQ(rolled["events"][0]["die"], rolled["outcome"]);
+  EXPECT_FALSE(s.send({{"cmd", "chance"}})["chance"]);
+}
+
+TEST(EngineSession, Reachable) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
+  const json r = s.send({{"cmd", "reachable"}, {"unit", "B-I1"}});
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  EXPECT_EQ(r["mp"], 3);
+  bool found = false;
+  for (const json& h : r["hexes"]) {
+    EXPECT_LE(h["cost"].get<int>(), 3);
+    EXPECT_EQ(h["path"].back(), h["hex"]);
+    if (h["hex"] == "0304") {  // three road hexes north of 0307: 0, 1, 0 MP
+      found = true;
+      EXPECT_EQ(h["cost"], 1);
+    }
+  }
+  EXPECT_TRUE(found) << r.dump();
+  EXPECT_EQ(errorCode(s.send({{"cmd", "reachable"}, {"unit", "nobody"}})), "bad_request");
+}
+
+TEST(EngineSession, BadInputGetsPreciseErrorsAndTheSessionGoesOn) {
+  Session s;
+  EXPECT_EQ(errorCode(s.sendRaw("{not json")), "parse_error");
+  EXPECT_EQ(errorCode(s.sendRaw("[1,2]")), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"id", 1}})), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "legal"}})), "no_game");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "fly"}})), "unknown_command");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "load"}, {"scenario", "atlantis"}})), "invalid_input");
+  const json invalid = s.send({{"cmd", "load"}, {"json", {{"format", "morne-scenario/1"}}}});
+  EXPECT_EQ(errorCode(invalid), "invalid_input");
+  EXPECT_FALSE(invalid["error"]["details"].empty());
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
+  const json stacked = s.send({{"cmd", "apply"}, {"text", "move 0507>0408"}, {"id", "x"}});
+  EXPECT_EQ(errorCode(stacked), "illegal_action");
+  EXPECT_EQ(stacked["id"], "x");
+  EXPECT_NE(stacked["error"]["message"].get<std::string>().find("U-STACK-1"), std::string::npos);
+  EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"text", "move 0202>0302"}})), "illegal_action");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"action", {{"type", "move"}}}})), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"index", -4}})), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"text", "end"}, {"index", 0}})), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "legal"}, {"verbose", true}})), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "set_state"}, {"state", {{"format", "x"}}}})), "invalid_input");
+  EXPECT_TRUE(s.send({{"cmd", "legal"}})["ok"]) << "still serving";
+  EXPECT_TRUE(s.send({{"cmd", "quit"}})["ok"]);
+  EXPECT_TRUE(s.quit);
+}
+
+}  // namespace
+}  // namespace morne::test

@@ -1,0 +1,113 @@
+// The `morne` binary driven as a user drives it: the engine protocol over stdin/stdout (bad
+// input included), the subcommands' exit codes and messages.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/cli/test_process.h"
+
+namespace morne::test {
+namespace {
+
+using nlohmann::json;
+
+std::vector<json> replies(const std::string& output) {
+  std::vector<json> out;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) out.push_back(json::parse(line));
+  return out;
+}
+
+TEST(MorneBinary, EngineProtocolSession) {
+  const std::string input =
+      "{\"cmd\":\"protocol\",\"id\":1}\n"
+      "this is not json\n"
+      "\n"
+      "{\"cmd\":\"load\",\"scenario\":\"duel\",\"id\":2}\n"
+      "{\"cmd\":\"teleport\",\"id\":3}\n"
+      "{\"cmd\":\"apply\",\"text\":\"move 0507>0408\",\"id\":4}\n"
+      "{\"cmd\":\"apply\",\"text\":\"move 0307>0306\",\"id\":5}\n"
+      "{\"cmd\":\"legal\",\"id\":6}\n"
+      "{\"cmd\":\"quit\",\"id\":7}\n"
+      "{\"cmd\":\"legal\",\"id\":8}\n";
+  const ProcessResult r = runMorne("engine", input);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<json> out = replies(r.output);
+  ASSERT_EQ(out.size(), 8u) << r.output;  // the blank line gets no reply, nothing after quit
+  EXPECT_EQ(out[0]["protocol"], "morne-engine");
+  EXPECT_EQ(out[0]["version"], 1);
+  EXPECT_EQ(out[1]["error"]["code"], "parse_error");
+  EXPECT_TRUE(out[2]["ok"]);
+  EXPECT_EQ(out[3]["error"]["code"], "unknown_command");
+  EXPECT_EQ(out[3]["id"], 3);
+  EXPECT_EQ(out[4]["error"]["code"], "illegal_action");
+  EXPECT_NE(out[4]["error"]["message"].get<std::string>().find("holds B-G"), std::string::npos);
+  EXPECT_TRUE(out[5]["ok"]) << out[5].dump();
+  EXPECT_TRUE(out[6]["ok"]);
+  EXPECT_EQ(out[7]["cmd"], "quit");
+}
+
+TEST(MorneBinary, PlayPrintsTheGameAndTheResult) {
+  const ProcessResult r = runMorne("play --scenario duel --seed 4");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("== game turn 1, blue"), std::string::npos);
+  EXPECT_NE(r.output.find("== game turn 6, orange"), std::string::npos);
+  EXPECT_NE(r.output.find("result: blue"), std::string::npos);
+  // Same seed, same game: identical logs once the timing line is dropped.
+  auto withoutTiming = [](const std::string& text) {
+    return text.substr(0, text.find(" plies ("));
+  };
+  EXPECT_EQ(withoutTiming(runMorne("play --scenario duel --seed 4").output), withoutTiming(r.output));
+  EXPECT_NE(withoutTiming(runMorne("play --scenario duel --seed 5").output), withoutTiming(r.output));
+}
+
+TEST(MorneBinary, ScenarioValidateReportsProblems) {
+  const std::string bad = writeTempFile("bad.json", R"({"format": "morne-scenario/1", "name": "x",
+    "turns": 3, "map": {"width": 2, "height": 1, "terrain": [". z"]}, "sides": []})");
+  const ProcessResult r = runMorne("scenario validate duel " + bad);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("duel: ok"), std::string::npos);
+  EXPECT_NE(r.output.find("bad.json: /map/terrain/0: hex 0201: unknown terrain code \"z\""),
+            std::string::npos)
+      << r.output;
+  const ProcessResult missing = runMorne("scenario validate no_such_file.json");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.output.find("no such file"), std::string::npos);
+}
+
+TEST(MorneBinary, ConfigFilesAndOverrides) {
+  const std::string cfg = writeTempFile("play.cfg", "# comment\nscenario = duel\nseed = 9\n");
+  const ProcessResult ok = runMorne("play --quiet --config " + cfg + " --set seed=10");
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_NE(ok.output.find("scenario duel"), std::string::npos);
+  EXPECT_NE(ok.output.find("seed 10"), std::string::npos) << "--set wins over the file";
+
+  const std::string bad = writeTempFile("bad.cfg", "scenario = duel\n\nspeed = 3\n");
+  const ProcessResult unknown = runMorne("play --config " + bad);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("bad.cfg:3: unknown key \"speed\""), std::string::npos) << unknown.output;
+
+  const ProcessResult bad_set = runMorne("play --set colour=red");
+  EXPECT_EQ(bad_set.exit_code, 2);
+  EXPECT_NE(bad_set.output.find("--set: unknown key \"colour\""), std::string::npos);
+  const ProcessResult bad_value = runMorne("play --set seed=many");
+  EXPECT_EQ(bad_value.exit_code, 2);
+  EXPECT_NE(bad_value.output.find("seed = \"many\""), std::string::npos) << bad_value.output;
+  EXPECT_EQ(runMorne("nonsense").exit_code, 1);
+  EXPECT_EQ(runMorne("help").exit_code, 0);
+  EXPECT_NE(runMorne("version").output.find("git revision"), std::string::npos);
+}
+
+TEST(MorneBinary, PerftAndBenchRun) {
+  const ProcessResult perft = runMorne("perft --depth 3");
+  ASSERT_EQ(perft.exit_code, 0) << perft.output;
+  EXPECT_NE(perft.output.find("depth  3"), std::string::npos);
+  const ProcessResult bench = runMorne("bench env --scenario duel --seconds 0.2");
+  ASSERT_EQ(bench.exit_code, 0) << bench.output;
+  EXPECT_NE(bench.output.find("duel"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace morne::test

@@ -1,0 +1,20 @@
+#pragma once
+// Runs the real `morne` binary as a user would, with stdin from a string, and captures its
+// output and exit status.
+
+#include <string>
+
+namespace morne::test {
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `morne ARGS` (ARGS is shell text) with `input` on stdin.
+ProcessResult runMorne(const std::string& args, const std::string& input = "");
+
+// Writes `text` to a fresh temporary file and returns its path.
+std::string writeTempFile(const std::string& name, const std::string& text);
+
+}  // namespace morne::test

@@ -1,0 +1,119 @@
+// Generic property test over many seeded random games on every built-in scenario (after
+// OpenSpiel's RandomSimTest): invariants checked at every state of every game.
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "env/rules.h"
+#include "env/scenario_library.h"
+#include "env/state_json.h"
+#include "tests/env/reference_rules.h"
+
+namespace morne::test {
+namespace {
+
+void checkInvariants(const env::GameState& s) {
+  const env::Scenario& sc = s.sc();
+  // Copy equals original, bit for bit.
+  const env::GameState copy = s;
+  ASSERT_EQ(copy, s);
+  ASSERT_EQ(std::memcmp(&copy, &s, sizeof s), 0);
+  // Incremental hash equals the hash recomputed from scratch.
+  ASSERT_EQ(s.hash, env::computeHash(s));
+  // No stacking, consistent occupancy, values within limits.
+  int on_map = 0;
+  for (int u = 0; u < s.num_units; ++u) {
+    const env::UnitState& us = s.unit(u);
+    ASSERT_GE(us.mp, 0);
+    ASSERT_GE(us.mo, 0);
+    ASSERT_LE(us.mo, sc.unit(u).mo);
+    if (us.cell == env::kNoCell) continue;
+    ++on_map;
+    ASSERT_EQ(s.unitAt(us.cell), u) << "unit_at out of step";
+    ASSERT_GE(us.vc, 1);
+    ASSERT_LE(us.vc, sc.unit(u).vc);
+  }
+  int occupied = 0;
+  for (env::CellId c = 0; c < sc.numCells(); ++c) occupied += s.unitAt(c) >= 0;
+  ASSERT_EQ(occupied, on_map) << "two units share a hex";
+  ASSERT_LE(s.turn, sc.turns());
+  if (s.isChanceNode()) {
+    env::ChanceList outcomes;
+    env::chanceOutcomes(s, outcomes);
+    ASSERT_FALSE(outcomes.empty());
+    int num = 0;
+    for (const env::ChanceOutcome& o : outcomes) {
+      ASSERT_EQ(o.den, outcomes[0].den);
+      num += o.num;
+    }
+    ASSERT_EQ(num, outcomes[0].den) << "chance probabilities must sum to 1";
+  } else if (!s.isTerminal()) {
+    env::ActionList legal;
+    env::legalActions(s, legal);
+    ASSERT_FALSE(legal.empty());
+    for (size_t i = 1; i < legal.size(); ++i) ASSERT_LT(legal[i - 1], legal[i]) << "sorted, unique";
+  }
+}
+
+void randomGames(const std::string& name, int games, uint64_t seed) {
+  const auto sc = env::loadScenario(name);
+  env::Rng rng(seed);
+  for (int g = 0; g < games; ++g) {
+    env::GameState s = env::newGame(*sc);
+    int plies = 0;
+    while (!s.isTerminal()) {
+      checkInvariants(s);
+      if (::testing::Test::HasFatalFailure()) return;
+      const nlohmann::json j = env::stateToJson(s);
+      ASSERT_EQ(env::stateFromJson(*sc, j, "round trip"), s) << "JSON round trip";
+      if (plies % 37 == 0) {
+        env::ActionList legal;
+        env::legalActions(s, legal);
+        ASSERT_EQ(std::vector<env::Action>(legal.begin(), legal.end()), referenceLegalActions(s))
+            << name << " game " << g << " ply " << plies << "\n" << j.dump();
+      }
+      if (s.isChanceNode()) {
+        env::applyChance(s, env::sampleChance(s, rng));
+      } else {
+        env::ActionList legal;
+        env::legalActions(s, legal);
+        env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+      }
+      ASSERT_LT(++plies, 200000) << "a game must end within the turn limit";
+    }
+    checkInvariants(s);
+    const env::GameResult r = env::gameResult(s);
+    ASSERT_GE(r.level, 0);
+    ASSERT_LE(r.level, 4);
+    ASSERT_EQ(s.turn, sc->turns());
+  }
+}
+
+TEST(Property, RandomGamesDuel) { randomGames("duel", 60, 1); }
+TEST(Property, RandomGamesCrossing) { randomGames("crossing", 12, 2); }
+TEST(Property, RandomGamesPyramids) { randomGames("pyramids", 15, 3); }
+
+TEST(Property, SameSeedSameGame) {
+  const auto sc = env::loadScenario("crossing");
+  auto play = [&](uint64_t seed) {
+    env::Rng rng(seed);
+    env::GameState s = env::newGame(*sc);
+    while (!s.isTerminal()) {
+      if (s.isChanceNode()) {
+        env::applyChance(s, env::sampleChance(s, rng));
+      } else {
+        env::ActionList legal;
+        env::legalActions(s, legal);
+        env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+      }
+    }
+    return s.hash;
+  };
+  EXPECT_EQ(play(42), play(42));
+  EXPECT_NE(play(42), play(43));
+}
+
+}  // namespace
+}  // namespace morne::test
