@@ -75,7 +75,12 @@ TestMap& TestMap::road(const std::vector<env::Hex>& hexes) {
 }
 
 TestMap& TestMap::unit(const UnitSpec& u) {
-  json j = {{"id", u.id}, {"type", u.type}, {"hex", label(u.at)}, {"vc", u.vc}, {"ma", u.ma}};
+  json j = {{"id", u.id}, {"type", u.type}, {"vc", u.vc}, {"ma", u.ma}};
+  if (u.placed_at_setup) {
+    j["placement"] = "zone";
+  } else {
+    j["hex"] = label(u.at);
+  }
   if (u.type != "general") j["mo"] = u.mo;
   if (u.type == "general") j["radius"] = u.radius;
   if (u.type == "foot_artillery" || u.type == "horse_artillery") {
@@ -89,6 +94,11 @@ TestMap& TestMap::unit(const UnitSpec& u) {
 
 TestMap& TestMap::corps(int side, const std::string& id) {
   corps_[side].push_back({{"id", id}});
+  return *this;
+}
+
+TestMap& TestMap::setupZone(int side, const std::vector<env::Hex>& hexes) {
+  for (env::Hex h : hexes) zones_[side].push_back(label(h));
   return *this;
 }
 
@@ -126,6 +136,7 @@ json TestMap::toJson() const {
   for (int s = 0; s < 2; ++s) {
     nlohmann::json side = {{"name", s == 0 ? "Blue" : "Orange"}, {"units", units_[s]}};
     if (!corps_[s].empty()) side["corps"] = corps_[s];
+    if (!zones_[s].empty()) side["setup_zone"] = zones_[s];
     sides.push_back(side);
   }
   return {{"format", "morne-scenario/1"},

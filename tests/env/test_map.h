@@ -27,6 +27,7 @@ struct UnitSpec {
   int radius = 3;     // generals
   int vt = 4;         // artillery
   int range = 3;      // artillery
+  bool placed_at_setup = false;  // "placement": "zone"; `at` is then ignored
 };
 
 class TestMap {
@@ -47,6 +48,7 @@ class TestMap {
   TestMap& road(const std::vector<env::Hex>& hexes);
   TestMap& unit(const UnitSpec& u);
   TestMap& corps(int side, const std::string& id);
+  TestMap& setupZone(int side, const std::vector<env::Hex>& hexes);
   TestMap& objective(env::Hex h, bool passing, int vp_blue, int vp_orange);
   TestMap& rule(const std::string& name, const nlohmann::json& value);
   TestMap& turns(int n);
@@ -65,6 +67,7 @@ class TestMap {
   nlohmann::json roads_ = nlohmann::json::array();
   nlohmann::json units_[2] = {nlohmann::json::array(), nlohmann::json::array()};
   nlohmann::json corps_[2] = {nlohmann::json::array(), nlohmann::json::array()};
+  nlohmann::json zones_[2] = {nlohmann::json::array(), nlohmann::json::array()};
   nlohmann::json objectives_ = nlohmann::json::array();
   nlohmann::json rules_ = nlohmann::json::object();
   int turns_ = 3;
