@@ -2,6 +2,7 @@
 // time against a memcpy of the same size measured in the same run, legal-action generation
 // time, and random-playout throughput (legal-action generation included).
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -82,6 +83,19 @@ void copyTimes(const std::vector<env::GameState>& src, double& assign_ns, double
   }
 }
 
+// Median, 90th percentile and maximum number of legal actions over the sampled decisions.
+std::string legalSpread(const std::vector<env::GameState>& states) {
+  std::vector<size_t> counts;
+  env::ActionList legal;
+  for (const env::GameState& s : states) {
+    env::legalActions(s, legal);
+    counts.push_back(legal.size());
+  }
+  std::sort(counts.begin(), counts.end());
+  const auto at = [&](double q) { return counts[static_cast<size_t>(q * static_cast<double>(counts.size() - 1))]; };
+  return std::to_string(at(0.5)) + "/" + std::to_string(at(0.9)) + "/" + std::to_string(counts.back());
+}
+
 double legalNs(const std::vector<env::GameState>& states, double& avg_actions) {
   env::ActionList legal;
   uint64_t calls = 0;
@@ -108,8 +122,8 @@ int benchEnv(const po::variables_map& vm) {
   std::cout << versionLine() << "\nbench env: one thread, " << budget
             << " s of random playouts per scenario; sizeof(GameState) = "
             << sizeof(env::GameState) << " bytes\n\n";
-  std::printf("%-10s %8s %8s %6s %9s %8s %12s %10s %10s\n", "scenario", "copy ns", "memcpy", "ratio",
-              "legal ns", "actions", "actions/s", "plies/s", "games/s");
+  std::printf("%-10s %8s %8s %6s %9s %7s %12s %12s %10s %9s\n", "scenario", "copy ns", "memcpy",
+              "ratio", "legal ns", "legal", "med/p90/max", "actions/s", "plies/s", "games/s");
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
     std::vector<env::GameState> samples;
@@ -120,15 +134,16 @@ int benchEnv(const po::variables_map& vm) {
     double avg_actions = 0;
     const double legal = legalNs(samples, avg_actions);
     const PlayoutStats st = randomPlayouts(*sc, budget, vm["seed"].as<uint64_t>() + 1, nullptr);
-    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %8.1f %12.0f %10.0f %10.1f\n", name.c_str(),
+    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %7.1f %12s %12.0f %10.0f %9.1f\n", name.c_str(),
                 assign_ns, memcpy_ns, assign_ns / memcpy_ns, legal, avg_actions,
-                static_cast<double>(st.decisions) / st.seconds,
+                legalSpread(samples).c_str(), static_cast<double>(st.decisions) / st.seconds,
                 static_cast<double>(st.decisions + st.chance) / st.seconds,
                 static_cast<double>(st.games) / st.seconds);
   }
   std::cout << "\ncopy: GameState assignment vs memcpy of the same bytes (ratio 1.00 = as fast);\n"
                "legal: legalActions() per call on positions sampled from random games, with the\n"
-               "average number of legal actions; actions/s: random-playout decisions per second\n"
+               "mean, median, 90th percentile and maximum number of legal actions;\n"
+               "actions/s: random-playout decisions per second\n"
                "(legal-action generation included), plies/s adds chance outcomes.\n";
   return 0;
 }

@@ -19,7 +19,7 @@ constexpr const char* kSynopsis =
     "morne scenario validate FILE...   check scenario files, report every problem\n"
     "       morne scenario show NAME|FILE    print the map and orders of battle\n"
     "       morne scenario list              list the built-in scenarios\n"
-    "       morne scenario switches          list the rule switches and their defaults";
+    "       morne scenario switches [--markdown]  list the rule switches and their defaults";
 
 std::string summary(const env::Scenario& sc) {
   int units[2] = {0, 0};
@@ -56,24 +56,34 @@ int show(const std::string& name) {
   return 0;
 }
 
-int switches() {
+int switches(bool markdown) {
+  if (markdown) {
+    std::printf("| switch | rules | default | values | meaning |\n|---|---|---|---|---|\n");
+  }
   for (const env::RuleSwitchInfo& info : env::ruleSwitchTable()) {
     std::string values;
     switch (info.kind) {
       case env::RuleSwitchInfo::Kind::kBool:
-        values = "true|false";
+        values = markdown ? "true, false" : "true|false";
         break;
       case env::RuleSwitchInfo::Kind::kInt:
         values = std::to_string(info.min_value) + ".." + std::to_string(info.max_value);
         break;
       case env::RuleSwitchInfo::Kind::kChoice:
-        for (const char* c : info.choices) values += (values.empty() ? "" : "|") + std::string(c);
+        for (const char* c : info.choices) {
+          values += (values.empty() ? "" : (markdown ? ", " : "|")) + std::string(c);
+        }
         break;
     }
     const env::RuleSwitches defaults;
-    std::printf("%-34s default %-20s (%s) [%s]\n    %s\n", info.name,
-                env::ruleSwitchValueText(info, info.get(defaults)).c_str(), values.c_str(),
-                info.rule_ids, info.help);
+    const std::string value = env::ruleSwitchValueText(info, info.get(defaults));
+    if (markdown) {
+      std::printf("| `%s` | %s | `%s` | %s | %s |\n", info.name, info.rule_ids, value.c_str(),
+                  values.c_str(), info.help);
+    } else {
+      std::printf("%-34s default %-20s (%s) [%s]\n    %s\n", info.name, value.c_str(),
+                  values.c_str(), info.rule_ids, info.help);
+    }
   }
   return 0;
 }
@@ -82,6 +92,7 @@ int switches() {
 
 int runScenario(const Args& args) {
   po::options_description own("Options of `morne scenario`");
+  own.add_options()("markdown", po::bool_switch(), "switches: print a Markdown table");
   const ParsedCommand cmd = parseCommand("scenario", args, own, -1);
   if (cmd.help || cmd.positional.empty()) {
     std::cout << usageText(kSynopsis, own);
@@ -102,7 +113,7 @@ int runScenario(const Args& args) {
     }
     return 0;
   }
-  if (verb == "switches") return switches();
+  if (verb == "switches") return switches(cmd.vm["markdown"].as<bool>());
   throw ConfigError("scenario: unknown action \"" + verb +
                     "\" (validate, show, list or switches)");
 }

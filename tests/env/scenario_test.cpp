@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+
 #include "env/error.h"
 #include "env/rules.h"
 #include "env/scenario_json.h"
@@ -184,6 +187,15 @@ TEST(Scenario, RuleSwitchesDefaultToTheSpecification_ENG_4) {
   EXPECT_EQ(changed->rules().general_moves_as, env::GeneralMoves::kAsInfantry);
   EXPECT_EQ(changed->rules().los_obstacle_height, 2);
   EXPECT_FALSE(changed->rules().generals_exert_zoc);
+}
+
+TEST(Scenario, FormatDocumentListsEverySwitch) {
+  std::ifstream in(MORNE_SOURCE_DIR "/docs/scenario-format.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(doc.empty());
+  for (const env::RuleSwitchInfo& info : env::ruleSwitchTable()) {
+    EXPECT_NE(doc.find("| `" + std::string(info.name) + "` |"), std::string::npos) << info.name;
+  }
 }
 
 TEST(Scenario, LabelsRoundTrip_M_HEX_2) {
