@@ -6,8 +6,8 @@
 #include <memory>
 #include <string>
 
-#include "env/game_state.h"
 #include "env/action.h"
+#include "env/game_state.h"
 
 namespace morne::agents {
 

@@ -19,7 +19,8 @@ AgentSpec parseAgentSpec(std::string_view text) {
   AgentSpec spec;
   const auto colon = text.find(':');
   spec.name = trim(text.substr(0, colon));
-  if (spec.name.empty()) throw ConfigError("agent spec \"" + std::string(text) + "\": missing agent name");
+  if (spec.name.empty())
+    throw ConfigError("agent spec \"" + std::string(text) + "\": missing agent name");
   if (colon == std::string_view::npos) return spec;
   std::string_view rest = text.substr(colon + 1);
   while (!rest.empty()) {
@@ -27,13 +28,14 @@ AgentSpec parseAgentSpec(std::string_view text) {
     const std::string_view item = rest.substr(0, comma);
     const auto eq = item.find('=');
     if (eq == std::string_view::npos) {
-      throw ConfigError("agent spec \"" + std::string(text) + "\": parameter \"" +
-                        trim(item) + "\" needs the form key=value");
+      throw ConfigError("agent spec \"" + std::string(text) + "\": parameter \"" + trim(item) +
+                        "\" needs the form key=value");
     }
     const std::string key = trim(item.substr(0, eq));
     if (key.empty() || spec.params.count(key)) {
-      throw ConfigError("agent spec \"" + std::string(text) + "\": " +
-                        (key.empty() ? "empty parameter name" : "parameter \"" + key + "\" given twice"));
+      throw ConfigError(
+          "agent spec \"" + std::string(text) + "\": " +
+          (key.empty() ? "empty parameter name" : "parameter \"" + key + "\" given twice"));
     }
     spec.params[key] = trim(item.substr(eq + 1));
     if (comma == std::string_view::npos) break;
@@ -46,7 +48,8 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
   const AgentSpec spec = parseAgentSpec(text);
   if (spec.name == "random") {
     if (!spec.params.empty()) {
-      throw ConfigError("agent spec \"" + std::string(text) + "\": agent \"random\" takes no "
+      throw ConfigError("agent spec \"" + std::string(text) +
+                        "\": agent \"random\" takes no "
                         "parameters (its seed comes from the game seed)");
     }
     return std::make_unique<RandomAgent>(seed);

@@ -32,7 +32,7 @@ class GameObserver {
 struct GameSummary {
   std::vector<Ply> plies;
   env::GameResult result;
-  int decisions = 0;      // plies that were agent decisions
+  int decisions = 0;  // plies that were agent decisions
   uint64_t final_hash = 0;
 };
 

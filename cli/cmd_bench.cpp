@@ -92,8 +92,11 @@ std::string legalSpread(const std::vector<env::GameState>& states) {
     counts.push_back(legal.size());
   }
   std::sort(counts.begin(), counts.end());
-  const auto at = [&](double q) { return counts[static_cast<size_t>(q * static_cast<double>(counts.size() - 1))]; };
-  return std::to_string(at(0.5)) + "/" + std::to_string(at(0.9)) + "/" + std::to_string(counts.back());
+  const auto at = [&](double q) {
+    return counts[static_cast<size_t>(q * static_cast<double>(counts.size() - 1))];
+  };
+  return std::to_string(at(0.5)) + "/" + std::to_string(at(0.9)) + "/" +
+         std::to_string(counts.back());
 }
 
 double legalNs(const std::vector<env::GameState>& states, double& avg_actions) {
@@ -120,8 +123,8 @@ int benchEnv(const po::variables_map& vm) {
   const double budget = vm["seconds"].as<double>();
   if (budget <= 0) throw ConfigError("--seconds must be positive");
   std::cout << versionLine() << "\nbench env: one thread, " << budget
-            << " s of random playouts per scenario; sizeof(GameState) = "
-            << sizeof(env::GameState) << " bytes\n\n";
+            << " s of random playouts per scenario; sizeof(GameState) = " << sizeof(env::GameState)
+            << " bytes\n\n";
   std::printf("%-10s %8s %8s %6s %9s %7s %12s %12s %10s %9s\n", "scenario", "copy ns", "memcpy",
               "ratio", "legal ns", "legal", "med/p90/max", "actions/s", "plies/s", "games/s");
   for (const std::string& name : names) {
@@ -152,11 +155,12 @@ int benchEnv(const po::variables_map& vm) {
 
 int runBench(const Args& args) {
   po::options_description own("Options of `morne bench env`");
-  own.add_options()
-      ("scenario", po::value<std::vector<std::string>>()->default_value({}, "all built-in")->composing(),
-       "scenario to measure (repeatable)")
-      ("seconds", po::value<double>()->default_value(3.0), "random-playout time per scenario")
-      ("seed", po::value<uint64_t>()->default_value(1), "seed of the random playouts");
+  own.add_options()(
+      "scenario",
+      po::value<std::vector<std::string>>()->default_value({}, "all built-in")->composing(),
+      "scenario to measure (repeatable)")("seconds", po::value<double>()->default_value(3.0),
+                                          "random-playout time per scenario")(
+      "seed", po::value<uint64_t>()->default_value(1), "seed of the random playouts");
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
     std::cout << usageText("morne bench env [options]", own);

@@ -36,13 +36,12 @@ env::GameState startState(const env::Scenario& sc, const std::string& state_file
 
 int runPerft(const Args& args) {
   po::options_description own("Options of `morne perft`");
-  own.add_options()
-      ("scenario", po::value<std::string>()->default_value("duel"),
-       "built-in scenario name or scenario file")
-      ("depth", po::value<int>()->default_value(4), "number of plies (1..12)")
-      ("divide", po::bool_switch(), "print the count under each first ply at --depth")
-      ("state", po::value<std::string>()->default_value(""),
-       "start from this saved state (JSON, as `state` of the engine protocol)");
+  own.add_options()("scenario", po::value<std::string>()->default_value("duel"),
+                    "built-in scenario name or scenario file")(
+      "depth", po::value<int>()->default_value(4), "number of plies (1..12)")(
+      "divide", po::bool_switch(), "print the count under each first ply at --depth")(
+      "state", po::value<std::string>()->default_value(""),
+      "start from this saved state (JSON, as `state` of the engine protocol)");
   const ParsedCommand cmd = parseCommand("perft", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne perft [options]", own);
@@ -69,7 +68,8 @@ int runPerft(const Args& args) {
     const uint64_t n = env::perft(s, d);
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("depth %2d  %14llu  %8.3f s  %10.0f leaves/s\n", d,
-                static_cast<unsigned long long>(n), sec, sec > 0 ? static_cast<double>(n) / sec : 0.0);
+                static_cast<unsigned long long>(n), sec,
+                sec > 0 ? static_cast<double>(n) / sec : 0.0);
   }
   return 0;
 }

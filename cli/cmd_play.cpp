@@ -30,18 +30,28 @@ class LogPrinter : public agents::GameObserver {
              const env::EventLog& events) override {
     if (quiet_) return;
     if (!ply.chance) {
+      const int unit = ply.action.cell == env::kNoCell ? -1 : before.unitAt(ply.action.cell);
       std::cout << "  " << env::sideColor(before.side) << ": "
+                << (unit >= 0 ? before.sc().unit(unit).id + " " : "")
                 << env::actionText(before, ply.action) << "\n";
     }
     printEvents(after, events);
   }
 
  private:
+  // One line per event, leaving out what the action line already says (the step itself, the
+  // end of a phase the player ended) and folding "phase begins" into "nothing to do".
   void printEvents(const env::GameState& s, const env::EventLog& events) {
     if (quiet_) return;
     const env::Scenario& sc = s.sc();
-    for (const env::Event& e : events) {
-      if (e.type == env::EventType::kStep) continue;  // the action line already says it
+    for (size_t i = 0; i < events.size(); ++i) {
+      const env::Event& e = events[i];
+      const bool skipped_next =
+          i + 1 < events.size() && events[i + 1].type == env::EventType::kPhaseSkipped;
+      if (e.type == env::EventType::kStep || (e.type == env::EventType::kPhaseEnds && !e.b) ||
+          (e.type == env::EventType::kPhaseBegins && skipped_next)) {
+        continue;
+      }
       const bool header = e.type == env::EventType::kTurnBegins;
       std::cout << (header ? "\n" : "    ") << env::eventText(sc, e) << "\n";
       if (header && show_map_) std::cout << env::renderMap(s);
@@ -56,15 +66,14 @@ class LogPrinter : public agents::GameObserver {
 
 int runPlay(const Args& args) {
   po::options_description own("Options of `morne play`");
-  own.add_options()
-      ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
-       "built-in scenario name or scenario file")
-      ("blue", po::value<std::string>()->default_value("random"), "agent spec of the first player")
-      ("orange", po::value<std::string>()->default_value("random"),
-       "agent spec of the second player")
-      ("seed", po::value<uint64_t>()->default_value(1), "game seed (dice and agents)")
-      ("quiet", po::bool_switch(), "print only the result")
-      ("show-map", po::bool_switch(), "print the map at the start of every player-turn");
+  own.add_options()("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
+                    "built-in scenario name or scenario file")(
+      "blue", po::value<std::string>()->default_value("random"), "agent spec of the first player")(
+      "orange", po::value<std::string>()->default_value("random"),
+      "agent spec of the second player")("seed", po::value<uint64_t>()->default_value(1),
+                                         "game seed (dice and agents)")("quiet", po::bool_switch(),
+                                                                        "print only the result")(
+      "show-map", po::bool_switch(), "print the map at the start of every player-turn");
   const ParsedCommand cmd = parseCommand("play", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne play [options]", own) << "\nAgents:\n" << agents::agentCatalog();
@@ -95,9 +104,9 @@ int runPlay(const Args& args) {
     std::cout << env::victoryLevelName(r.level) << " for " << env::sideColor(r.winner) << " ("
               << sc->sideNames()[static_cast<size_t>(r.winner)] << ")";
   }
-  std::cout << "\n" << game.plies.size() << " plies (" << game.decisions << " decisions) in "
-            << seconds << " s; final position hash " << std::hex << game.final_hash << std::dec
-            << "\n";
+  std::cout << "\n"
+            << game.plies.size() << " plies (" << game.decisions << " decisions) in " << seconds
+            << " s; final position hash " << std::hex << game.final_hash << std::dec << "\n";
   return 0;
 }
 

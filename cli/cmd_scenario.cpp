@@ -24,10 +24,9 @@ constexpr const char* kSynopsis =
 std::string summary(const env::Scenario& sc) {
   int units[2] = {0, 0};
   for (const env::UnitInfo& u : sc.units()) ++units[u.side];
-  return sc.name() + ", " + std::to_string(sc.width()) + "x" + std::to_string(sc.height()) +
-         ", " + std::to_string(sc.numCells()) + " hexes, " + std::to_string(sc.turns()) +
-         " turns, " + std::to_string(units[0]) + " blue / " + std::to_string(units[1]) +
-         " orange units";
+  return sc.name() + ", " + std::to_string(sc.width()) + "x" + std::to_string(sc.height()) + ", " +
+         std::to_string(sc.numCells()) + " hexes, " + std::to_string(sc.turns()) + " turns, " +
+         std::to_string(units[0]) + " blue / " + std::to_string(units[1]) + " orange units";
 }
 
 int validate(const std::vector<std::string>& files) {
@@ -114,8 +113,7 @@ int runScenario(const Args& args) {
     return 0;
   }
   if (verb == "switches") return switches(cmd.vm["markdown"].as<bool>());
-  throw ConfigError("scenario: unknown action \"" + verb +
-                    "\" (validate, show, list or switches)");
+  throw ConfigError("scenario: unknown action \"" + verb + "\" (validate, show, list or switches)");
 }
 
 }  // namespace morne::cli

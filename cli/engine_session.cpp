@@ -27,8 +27,8 @@ struct RequestError {
   json details = nullptr;
 };
 
-constexpr const char* kCommands[] = {"protocol", "load",  "scenario", "state",     "set_state",
-                                     "legal",    "apply", "chance",   "roll",      "reachable",
+constexpr const char* kCommands[] = {"protocol", "load",  "scenario", "state", "set_state",
+                                     "legal",    "apply", "chance",   "roll",  "reachable",
                                      "result",   "show",  "quit"};
 
 // Checks that every key of the request is `cmd`, `id` or one of `allowed`.
@@ -104,7 +104,8 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
     if (!e.details.is_null()) reply["error"]["details"] = e.details;
   } catch (const ValidationError& e) {
     reply = {{"ok", false},
-             {"error", {{"code", "invalid_input"}, {"message", e.what()}, {"details", problemsJson(e)}}}};
+             {"error",
+              {{"code", "invalid_input"}, {"message", e.what()}, {"details", problemsJson(e)}}}};
   } catch (const Error& e) {
     reply = {{"ok", false}, {"error", {{"code", "invalid_input"}, {"message", e.what()}}}};
   } catch (const std::exception& e) {
@@ -118,7 +119,9 @@ json EngineSession::dispatch(const json& req, bool* quit) {
   const std::string cmd = req["cmd"].get<std::string>();
   if (cmd == "protocol") {
     expectKeys(req, {});
-    return {{"protocol", "morne-engine"}, {"version", kProtocolVersion}, {"engine", versionLine()},
+    return {{"protocol", "morne-engine"},
+            {"version", kProtocolVersion},
+            {"engine", versionLine()},
             {"commands", kCommands}};
   }
   if (cmd == "load") return load(req);
@@ -169,7 +172,8 @@ json EngineSession::dispatch(const json& req, bool* quit) {
 
 json EngineSession::load(const json& req) {
   expectKeys(req, {"scenario", "path", "json", "seed"});
-  const int sources = static_cast<int>(req.contains("scenario")) + static_cast<int>(req.contains("path")) +
+  const int sources = static_cast<int>(req.contains("scenario")) +
+                      static_cast<int>(req.contains("path")) +
                       static_cast<int>(req.contains("json"));
   if (sources != 1) {
     throw RequestError{"bad_request",
@@ -178,16 +182,19 @@ json EngineSession::load(const json& req) {
   }
   std::shared_ptr<const env::Scenario> sc;
   if (req.contains("json")) {
-    if (!req["json"].is_object()) throw RequestError{"bad_request", "\"json\" must be a scenario object"};
+    if (!req["json"].is_object())
+      throw RequestError{"bad_request", "\"json\" must be a scenario object"};
     sc = env::parseScenario(req["json"].dump(), "<inline>");
   } else {
     const char* key = req.contains("scenario") ? "scenario" : "path";
-    if (!req[key].is_string()) throw RequestError{"bad_request", std::string("\"") + key + "\" must be a string"};
+    if (!req[key].is_string())
+      throw RequestError{"bad_request", std::string("\"") + key + "\" must be a string"};
     const std::string name = req[key].get<std::string>();
     sc = req.contains("path") ? env::loadScenarioFile(name) : env::loadScenario(name);
   }
   if (req.contains("seed")) {
-    if (!req["seed"].is_number_unsigned()) throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
+    if (!req["seed"].is_number_unsigned())
+      throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
     rng_ = env::Rng(req["seed"].get<uint64_t>());
   }
   env::EventLog log;
@@ -204,8 +211,13 @@ json EngineSession::scenarioInfo() const {
   const env::Scenario& sc = *scenario_;
   json units = json::array();
   for (const env::UnitInfo& u : sc.units()) {
-    json j = {{"id", u.id}, {"name", u.name}, {"side", env::sideColor(u.side)},
-              {"type", env::unitTypeName(u.type)}, {"vc", u.vc}, {"mo", u.mo}, {"ma", u.ma}};
+    json j = {{"id", u.id},
+              {"name", u.name},
+              {"side", env::sideColor(u.side)},
+              {"type", env::unitTypeName(u.type)},
+              {"vc", u.vc},
+              {"mo", u.mo},
+              {"ma", u.ma}};
     if (u.corps >= 0) j["corps"] = sc.corps()[static_cast<size_t>(u.corps)].id;
     if (env::isArtillery(u.type)) {
       j["vt"] = u.vt;
@@ -260,8 +272,9 @@ json EngineSession::apply(const json& req) {
   expectKeys(req, {"action", "text", "index", "outcome"});
   game();
   env::GameState& s = *state_;
-  const int given = static_cast<int>(req.contains("action")) + static_cast<int>(req.contains("text")) +
-                    static_cast<int>(req.contains("index")) + static_cast<int>(req.contains("outcome"));
+  const int given =
+      static_cast<int>(req.contains("action")) + static_cast<int>(req.contains("text")) +
+      static_cast<int>(req.contains("index")) + static_cast<int>(req.contains("outcome"));
   if (given != 1) {
     throw RequestError{"bad_request",
                        "give exactly one of \"action\" (object), \"text\", \"index\" or "
@@ -271,23 +284,27 @@ json EngineSession::apply(const json& req) {
   json out;
   if (req.contains("outcome")) {
     if (!s.isChanceNode()) throw RequestError{"illegal_action", "no chance event is pending"};
-    if (!req["outcome"].is_number_integer()) throw RequestError{"bad_request", "\"outcome\" must be an integer"};
+    if (!req["outcome"].is_number_integer())
+      throw RequestError{"bad_request", "\"outcome\" must be an integer"};
     const int value = req["outcome"].get<int>();
     env::ChanceList outcomes;
     env::chanceOutcomes(s, outcomes);
     bool valid = false;
     for (const env::ChanceOutcome& o : outcomes) valid = valid || o.value == value;
     if (!valid) {
-      throw RequestError{"illegal_action", "outcome " + std::to_string(value) + " is not possible; "
-                                           "the pending " + pendingKindName(s.pending.kind) +
-                                           " draws 1.." + std::to_string(outcomes.size())};
+      throw RequestError{"illegal_action", "outcome " + std::to_string(value) +
+                                               " is not possible; "
+                                               "the pending " +
+                                               pendingKindName(s.pending.kind) + " draws 1.." +
+                                               std::to_string(outcomes.size())};
     }
     env::applyChance(s, value, &log);
   } else {
     if (s.isChanceNode()) {
-      throw RequestError{"illegal_action", "a " + pendingKindName(s.pending.kind) +
-                                               " is pending: send {\"cmd\":\"apply\",\"outcome\":N} "
-                                               "or {\"cmd\":\"roll\"} first"};
+      throw RequestError{"illegal_action",
+                         "a " + pendingKindName(s.pending.kind) +
+                             " is pending: send {\"cmd\":\"apply\",\"outcome\":N} "
+                             "or {\"cmd\":\"roll\"} first"};
     }
     std::optional<env::Action> action;
     std::string error;
@@ -296,7 +313,8 @@ json EngineSession::apply(const json& req) {
       action = env::parseActionText(s, req["text"].get<std::string>(), &error);
       if (!action) throw RequestError{"bad_request", "text: " + error};
     } else if (req.contains("index")) {
-      if (!req["index"].is_number_integer()) throw RequestError{"bad_request", "\"index\" must be an integer"};
+      if (!req["index"].is_number_integer())
+        throw RequestError{"bad_request", "\"index\" must be an integer"};
       action = env::actionFromIndex(s.sc(), req["index"].get<int>());
       if (!action) {
         throw RequestError{"bad_request", "index out of range 0.." +
@@ -325,9 +343,11 @@ json EngineSession::chance() const {
   env::chanceOutcomes(s, outcomes);
   json list = json::array();
   for (const env::ChanceOutcome& o : outcomes) {
-    list.push_back({{"value", o.value}, {"num", o.num}, {"den", o.den}, {"probability", o.probability()}});
+    list.push_back(
+        {{"value", o.value}, {"num", o.num}, {"den", o.den}, {"probability", o.probability()}});
   }
-  json event = {{"kind", pendingKindName(s.pending.kind)}, {"unit", s.sc().unit(s.pending.unit).id}};
+  json event = {{"kind", pendingKindName(s.pending.kind)},
+                {"unit", s.sc().unit(s.pending.unit).id}};
   if (s.pending.target >= 0) event["target"] = s.sc().unit(s.pending.target).id;
   return {{"chance", true}, {"event", event}, {"outcomes", list}};
 }
@@ -351,7 +371,8 @@ json EngineSession::reachable(const json& req) const {
   int u = -1;
   if (req.contains("unit") && req["unit"].is_string()) {
     u = sc.unitIndex(req["unit"].get<std::string>());
-    if (u < 0) throw RequestError{"bad_request", "no unit \"" + req["unit"].get<std::string>() + "\""};
+    if (u < 0)
+      throw RequestError{"bad_request", "no unit \"" + req["unit"].get<std::string>() + "\""};
   } else if (req.contains("hex") && req["hex"].is_string()) {
     const env::CellId c = sc.cellOfLabel(req["hex"].get<std::string>());
     if (c == env::kNoCell) throw RequestError{"bad_request", "\"hex\" is not a hex of this map"};
@@ -364,8 +385,11 @@ json EngineSession::reachable(const json& req) const {
   for (const env::ReachableHex& r : env::reachableHexes(s, u)) {
     json path = json::array();
     for (env::CellId c : r.path) path.push_back(sc.label(c));
-    hexes.push_back({{"hex", sc.label(r.cell)}, {"cost", r.cost}, {"stops", r.stops},
-                     {"through_marsh", r.through_marsh}, {"path", path}});
+    hexes.push_back({{"hex", sc.label(r.cell)},
+                     {"cost", r.cost},
+                     {"stops", r.stops},
+                     {"through_marsh", r.through_marsh},
+                     {"path", path}});
   }
   return {{"unit", sc.unit(u).id}, {"mp", s.unit(u).mp}, {"hexes", hexes}};
 }

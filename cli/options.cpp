@@ -59,7 +59,8 @@ std::vector<ConfigEntry> readConfigFile(const std::string& path) {
     line = trim(line);
     if (line.empty()) continue;
     if (line.front() == '[') {
-      if (line.back() != ']' || line.size() < 3) throw ConfigError(origin + ": malformed section header");
+      if (line.back() != ']' || line.size() < 3)
+        throw ConfigError(origin + ": malformed section header");
       section = trim(line.substr(1, line.size() - 2)) + ".";
       continue;
     }
@@ -75,11 +76,11 @@ std::vector<ConfigEntry> readConfigFile(const std::string& path) {
 ParsedCommand parseCommand(const std::string& command, const std::vector<std::string>& args,
                            const po::options_description& own, int max_positional) {
   po::options_description shared("Shared options");
-  shared.add_options()
-      ("config", po::value<std::string>(), "read options from a `key = value` config file")
-      ("set", po::value<std::vector<std::string>>()->composing(),
-       "override one option, `--set key=value` (repeatable; wins over everything)")
-      ("help,h", "show this help");
+  shared.add_options()("config", po::value<std::string>(),
+                       "read options from a `key = value` config file")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override one option, `--set key=value` (repeatable; wins over everything)")(
+      "help,h", "show this help");
   po::options_description all;
   all.add(own).add(shared);
   all.add_options()("positional", po::value<std::vector<std::string>>(), "");
@@ -96,10 +97,12 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
     throw ConfigError(std::string(e.what()) + " (see `morne " + command + " --help`)");
   }
   out.help = cmdline.count("help") > 0;
-  if (cmdline.count("positional")) out.positional = cmdline["positional"].as<std::vector<std::string>>();
+  if (cmdline.count("positional"))
+    out.positional = cmdline["positional"].as<std::vector<std::string>>();
   if (max_positional >= 0 && static_cast<int>(out.positional.size()) > max_positional) {
-    throw ConfigError("unexpected argument \"" + out.positional[static_cast<size_t>(max_positional)] +
-                      "\" (see `morne " + command + " --help`)");
+    throw ConfigError("unexpected argument \"" +
+                      out.positional[static_cast<size_t>(max_positional)] + "\" (see `morne " +
+                      command + " --help`)");
   }
 
   // 1. --set overrides.
@@ -107,8 +110,8 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
     for (const std::string& item : cmdline["set"].as<std::vector<std::string>>()) {
       const auto eq = item.find('=');
       if (eq == std::string::npos) throw ConfigError("--set " + item + ": expected key=value");
-      storeEntry(command, own, {trim(item.substr(0, eq)), trim(item.substr(eq + 1)), "--set"}, out.vm,
-                 out.settings);
+      storeEntry(command, own, {trim(item.substr(0, eq)), trim(item.substr(eq + 1)), "--set"},
+                 out.vm, out.settings);
     }
   }
   // 2. Command-line flags of the subcommand itself.
@@ -145,7 +148,8 @@ std::string usageText(const std::string& synopsis, const po::options_description
   std::ostringstream out;
   out << "usage: " << synopsis << "\n\n" << own << "\n";
   out << "Shared options:\n"
-         "  --config FILE         read options from a `key = value` config file ([section] allowed)\n"
+         "  --config FILE         read options from a `key = value` config file ([section] "
+         "allowed)\n"
          "  --set key=value       override one option (repeatable; wins over the file and flags)\n"
          "  -h [ --help ]         show this help\n";
   return out.str();

@@ -6,9 +6,8 @@ namespace morne::env {
 
 namespace {
 
-constexpr std::array<std::string_view, kNumActionKinds> kKindNames = {"end",    "place",
-                                                                      "move",   "charge",
-                                                                      "attack", "fire"};
+constexpr std::array<std::string_view, kNumActionKinds> kKindNames = {"end",    "place",  "move",
+                                                                      "charge", "attack", "fire"};
 constexpr int kMaxFireRange = 5;
 
 // Plane layout: [move x6][charge x6][attack x6][fire x F][place x1].

@@ -44,8 +44,8 @@ void legend(const GameState& s, std::ostringstream& out) {
   if (!crossings.empty()) out << "crossings:" << crossings << "\n";
   if (!tracks.empty()) out << "tracks:" << tracks << "\n";
   for (const Objective& o : sc.objectives()) {
-    out << "objective " << sc.label(o.cell) << (o.passing ? " passing" : " occupied")
-        << " VP blue " << o.vp[0] << " orange " << o.vp[1] << "\n";
+    out << "objective " << sc.label(o.cell) << (o.passing ? " passing" : " occupied") << " VP blue "
+        << o.vp[0] << " orange " << o.vp[1] << "\n";
   }
   for (int u = 0; u < s.num_units; ++u) {
     const UnitInfo& info = sc.unit(u);

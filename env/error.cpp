@@ -14,6 +14,8 @@ std::string describe(const std::string& source, const std::vector<Problem>& prob
 }  // namespace
 
 ValidationError::ValidationError(std::string source, std::vector<Problem> problems)
-    : Error(describe(source, problems)), source_(std::move(source)), problems_(std::move(problems)) {}
+    : Error(describe(source, problems)),
+      source_(std::move(source)),
+      problems_(std::move(problems)) {}
 
 }  // namespace morne

@@ -10,10 +10,10 @@ using nlohmann::json;
 namespace {
 
 constexpr std::array<std::string_view, 19> kEventNames = {
-    "turn_begins",  "phase_begins", "phase_skipped", "phase_ends",    "out_of_command",
-    "placed",       "step",         "zoc_stop",      "marsh_test",    "charge",
-    "charge_test",  "retreat",      "no_retreat",    "morale_change", "vc_change",
-    "eliminated",   "owner_change", "fort_control",  "game_over"};
+    "turn_begins", "phase_begins", "phase_skipped", "phase_ends",    "out_of_command",
+    "placed",      "step",         "zoc_stop",      "marsh_test",    "charge",
+    "charge_test", "retreat",      "no_retreat",    "morale_change", "vc_change",
+    "eliminated",  "owner_change", "fort_control",  "game_over"};
 
 std::string id(const Scenario& sc, int u) { return u >= 0 ? sc.unit(u).id : "?"; }
 std::string hex(const Scenario& sc, CellId c) { return c == kNoCell ? "-" : sc.label(c); }
@@ -45,8 +45,8 @@ std::string eventText(const Scenario& sc, const Event& e) {
     case EventType::kPlaced:
       return u + " placed at " + hex(sc, e.to);
     case EventType::kStep:
-      return u + " " + hex(sc, e.from) + ">" + hex(sc, e.to) + " (" + std::to_string(e.a) +
-             " MP" + (e.c ? ", road" : "") + ", " + std::to_string(e.b) + " left)";
+      return u + " " + hex(sc, e.from) + ">" + hex(sc, e.to) + " (" + std::to_string(e.a) + " MP" +
+             (e.c ? ", road" : "") + ", " + std::to_string(e.b) + " left)";
     case EventType::kZocStop:
       return u + " stops in the enemy zone of control at " + hex(sc, e.to);
     case EventType::kMarshTest:

@@ -12,25 +12,25 @@
 namespace morne::env {
 
 enum class EventType : uint8_t {
-  kTurnBegins,      // a: game turn, b: phasing side
-  kPhaseBegins,     // a: Phase
-  kPhaseSkipped,    // a: Phase that offered no decision and was passed through
-  kPhaseEnds,       // a: Phase; b: 1 if it ended by itself because no decision was left
-  kOutOfCommand,    // unit: out of command for this player-turn (CMD-2, CMD-3)
-  kPlaced,          // unit placed at `to` (S-2)
-  kStep,            // unit from -> to, a: MP spent, b: MP left, c: 1 for a road step
-  kZocStop,         // unit entered an enemy-controlled hex `to` and stops (MV-ZOC-2)
-  kMarshTest,       // unit: a: d4 drawn, b: stuck threshold, c: 1 if stuck (MV-MARSH-1)
-  kCharge,          // unit (cavalry) charges `other` (MV-CHG-5)
-  kChargeTest,      // unit: charged unit; a: d9, b: modifier, c: 1 if the test failed
-  kRetreat,         // unit from -> to, other: responsible unit (C-RET-*)
-  kNoRetreat,       // unit had no hex to retreat to (C-RET-3)
-  kMoraleChange,    // unit: a: change, b: new MO
-  kVcChange,        // unit: a: change, b: new VC
-  kEliminated,      // unit removed from `from` (U-ELIM-1)
-  kOwnerChange,     // to: tracked hex, a: new owner side (V-HEX-2)
-  kFortControl,     // to: fort hex, a: new controlling side (M-FORT-1)
-  kGameOver,        // a: VP blue, b: VP orange (V-LEVEL-1)
+  kTurnBegins,    // a: game turn, b: phasing side
+  kPhaseBegins,   // a: Phase
+  kPhaseSkipped,  // a: Phase that offered no decision and was passed through
+  kPhaseEnds,     // a: Phase; b: 1 if it ended by itself because no decision was left
+  kOutOfCommand,  // unit: out of command for this player-turn (CMD-2, CMD-3)
+  kPlaced,        // unit placed at `to` (S-2)
+  kStep,          // unit from -> to, a: MP spent, b: MP left, c: 1 for a road step
+  kZocStop,       // unit entered an enemy-controlled hex `to` and stops (MV-ZOC-2)
+  kMarshTest,     // unit: a: d4 drawn, b: stuck threshold, c: 1 if stuck (MV-MARSH-1)
+  kCharge,        // unit (cavalry) charges `other` (MV-CHG-5)
+  kChargeTest,    // unit: charged unit; a: d9, b: modifier, c: 1 if the test failed
+  kRetreat,       // unit from -> to, other: responsible unit (C-RET-*)
+  kNoRetreat,     // unit had no hex to retreat to (C-RET-3)
+  kMoraleChange,  // unit: a: change, b: new MO
+  kVcChange,      // unit: a: change, b: new VC
+  kEliminated,    // unit removed from `from` (U-ELIM-1)
+  kOwnerChange,   // to: tracked hex, a: new owner side (V-HEX-2)
+  kFortControl,   // to: fort hex, a: new controlling side (M-FORT-1)
+  kGameOver,      // a: VP blue, b: VP orange (V-LEVEL-1)
 };
 
 struct Event {

@@ -4,8 +4,8 @@ namespace morne::env {
 
 const char* unit_flag::name(int bit) {
   static constexpr const char* kNames[kCount] = {
-      "eliminated", "awaiting_setup", "in_command", "moved",      "stepped",
-      "halted",     "stuck",          "road_free",  "fired",      "attacked",
+      "eliminated", "awaiting_setup", "in_command", "moved",         "stepped",
+      "halted",     "stuck",          "road_free",  "fired",         "attacked",
       "defended",   "charged",        "victorious", "reaction_used", "stuck_held"};
   return bit >= 0 && bit < kCount ? kNames[bit] : "?";
 }

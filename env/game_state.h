@@ -25,21 +25,22 @@ namespace morne::env {
 
 // Per-unit status flags (G-TURN-4 bookkeeping and unit states).
 namespace unit_flag {
-inline constexpr uint16_t kEliminated = 1u << 0;    // removed from the map (U-ELIM-1)
-inline constexpr uint16_t kAwaitingSetup = 1u << 1; // off map until placed (S-2)
-inline constexpr uint16_t kInCommand = 1u << 2;     // result of this player-turn's check (CMD-2)
-inline constexpr uint16_t kMoved = 1u << 3;         // moved this player-turn by any means
-inline constexpr uint16_t kStepped = 1u << 4;       // made a movement step this phase (MV-CHG-5)
-inline constexpr uint16_t kHalted = 1u << 5;        // its movement is over this phase
-inline constexpr uint16_t kStuck = 1u << 6;         // stuck in a marsh (MV-MARSH-1)
-inline constexpr uint16_t kRoadFree = 1u << 7;      // next road step is free (MV-ROAD-2)
-inline constexpr uint16_t kFired = 1u << 8;         // fired in this bombardment phase (F-GEN-1)
-inline constexpr uint16_t kAttacked = 1u << 9;      // made its attack this combat phase (C-GEN-1)
-inline constexpr uint16_t kDefended = 1u << 10;     // was attacked this combat phase (C-GEN-1)
-inline constexpr uint16_t kCharged = 1u << 11;      // charged this player-turn (MV-CHG-5)
-inline constexpr uint16_t kVictorious = 1u << 12;   // victorious unit (C-VIC-1)
-inline constexpr uint16_t kReactionUsed = 1u << 13; // reaction fire used this game turn (F-REACT-1)
-inline constexpr uint16_t kStuckHeld = 1u << 14;    // cannot move next movement phase (switch)
+inline constexpr uint16_t kEliminated = 1u << 0;     // removed from the map (U-ELIM-1)
+inline constexpr uint16_t kAwaitingSetup = 1u << 1;  // off map until placed (S-2)
+inline constexpr uint16_t kInCommand = 1u << 2;      // result of this player-turn's check (CMD-2)
+inline constexpr uint16_t kMoved = 1u << 3;          // moved this player-turn by any means
+inline constexpr uint16_t kStepped = 1u << 4;        // made a movement step this phase (MV-CHG-5)
+inline constexpr uint16_t kHalted = 1u << 5;         // its movement is over this phase
+inline constexpr uint16_t kStuck = 1u << 6;          // stuck in a marsh (MV-MARSH-1)
+inline constexpr uint16_t kRoadFree = 1u << 7;       // next road step is free (MV-ROAD-2)
+inline constexpr uint16_t kFired = 1u << 8;          // fired in this bombardment phase (F-GEN-1)
+inline constexpr uint16_t kAttacked = 1u << 9;       // made its attack this combat phase (C-GEN-1)
+inline constexpr uint16_t kDefended = 1u << 10;      // was attacked this combat phase (C-GEN-1)
+inline constexpr uint16_t kCharged = 1u << 11;       // charged this player-turn (MV-CHG-5)
+inline constexpr uint16_t kVictorious = 1u << 12;    // victorious unit (C-VIC-1)
+inline constexpr uint16_t kReactionUsed = 1u
+                                          << 13;  // reaction fire used this game turn (F-REACT-1)
+inline constexpr uint16_t kStuckHeld = 1u << 14;  // cannot move next movement phase (switch)
 inline constexpr int kCount = 15;
 // Name of flag bit i ("eliminated", "in_command", ...), used in JSON and logs.
 const char* name(int bit);
@@ -81,8 +82,8 @@ struct Pending {
 struct GameState {
   const Scenario* scenario = nullptr;  // non-owning; the owner keeps the shared_ptr alive
   uint64_t hash = 0;
-  int16_t turn = 1;         // game turn, 1..scenario->turns()
-  uint8_t side = 0;         // phasing side (G-TURN-1)
+  int16_t turn = 1;  // game turn, 1..scenario->turns()
+  uint8_t side = 0;  // phasing side (G-TURN-1)
   Phase phase = Phase::kMovement;
   Pending pending;
   uint8_t num_units = 0;

@@ -5,8 +5,8 @@
 namespace morne::env {
 
 namespace {
-constexpr std::array<std::string_view, kNumDirections> kDirectionNames = {"E",  "NE", "NW",
-                                                                           "W",  "SW", "SE"};
+constexpr std::array<std::string_view, kNumDirections> kDirectionNames = {"E", "NE", "NW",
+                                                                          "W", "SW", "SE"};
 }  // namespace
 
 std::string_view directionName(int dir) { return kDirectionNames[static_cast<size_t>(dir)]; }

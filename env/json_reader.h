@@ -86,8 +86,8 @@ class JsonReader {
     }
     const auto x = v.get<long long>();
     if (x < lo || x > hi) {
-      fail(path, "value " + std::to_string(x) + " is out of range " + std::to_string(lo) +
-                     ".." + std::to_string(hi));
+      fail(path, "value " + std::to_string(x) + " is out of range " + std::to_string(lo) + ".." +
+                     std::to_string(hi));
       return std::nullopt;
     }
     return static_cast<int>(x);

@@ -67,7 +67,8 @@ int stepCost(const GameState& s, int u, int dir, bool* road_step) {
   int cost = 0;
   if (h.road && (us.flags & unit_flag::kRoadFree) != 0) {
     // MV-ROAD-2: a free road step; MV-ROAD-4 (switch): it also ignores hexside costs.
-    if (!sc.rules().free_road_step_ignores_hexside) cost = h.track_cost ? h.track_cost : h.step_extra;
+    if (!sc.rules().free_road_step_ignores_hexside)
+      cost = h.track_cost ? h.track_cost : h.step_extra;
   } else if (h.track_cost > 0) {
     cost = h.track_cost;  // MV-COST-5: a track over a cliff costs its contour lines in total
   } else {
@@ -140,8 +141,12 @@ void applyStep(GameState& s, int u, int dir, EventLog* log) {
   next = road && !was_free ? static_cast<uint16_t>(next | unit_flag::kRoadFree)
                            : static_cast<uint16_t>(next & ~unit_flag::kRoadFree);
   setUnitFlags(s, u, next);
-  record(log, {.type = EventType::kStep, .unit = static_cast<int8_t>(u), .from = from, .to = to,
-               .a = static_cast<int16_t>(cost), .b = static_cast<int16_t>(left),
+  record(log, {.type = EventType::kStep,
+               .unit = static_cast<int8_t>(u),
+               .from = from,
+               .to = to,
+               .a = static_cast<int16_t>(cost),
+               .b = static_cast<int16_t>(left),
                .c = static_cast<int16_t>(road ? 1 : 0)});
 
   if (enemyControlled(s, to, s.sideOf(u))) {  // MV-ZOC-2
@@ -158,9 +163,12 @@ void resolveMarshTest(GameState& s, int value, EventLog* log) {
   setPending(s, {});
   const int threshold = marshStuckThreshold(s, u);
   const bool stuck = value <= threshold;
-  record(log, {.type = EventType::kMarshTest, .unit = static_cast<int8_t>(u),
-               .to = s.unit(u).cell, .a = static_cast<int16_t>(value),
-               .b = static_cast<int16_t>(threshold), .c = static_cast<int16_t>(stuck ? 1 : 0)});
+  record(log, {.type = EventType::kMarshTest,
+               .unit = static_cast<int8_t>(u),
+               .to = s.unit(u).cell,
+               .a = static_cast<int16_t>(value),
+               .b = static_cast<int16_t>(threshold),
+               .c = static_cast<int16_t>(stuck ? 1 : 0)});
   if (stuck) addUnitFlags(s, u, unit_flag::kStuck | unit_flag::kHalted);
 }
 
@@ -173,8 +181,11 @@ void declareCharge(GameState& s, int u, int dir, EventLog* log) {
   const CellId at = s.sc().neighbor(s.unit(u).cell, dir);
   const int target = s.unitAt(at);
   addUnitFlags(s, u, unit_flag::kCharged | unit_flag::kHalted);
-  record(log, {.type = EventType::kCharge, .unit = static_cast<int8_t>(u),
-               .other = static_cast<int8_t>(target), .from = s.unit(u).cell, .to = at});
+  record(log, {.type = EventType::kCharge,
+               .unit = static_cast<int8_t>(u),
+               .other = static_cast<int8_t>(target),
+               .from = s.unit(u).cell,
+               .to = at});
   setPending(s, {ChanceKind::kChargeTest, static_cast<int8_t>(u), static_cast<int8_t>(target), 0});
 }
 
@@ -185,9 +196,12 @@ void resolveChargeTest(GameState& s, int value, EventLog* log) {
   const int modifier = chargeModifier(s, cavalry, target);
   // MV-CHG-5 step 3: fail if d9 + modifier exceeds the target's MO; MO 0 always fails (C-DEM-1).
   const bool failed = s.unit(target).mo == 0 || value + modifier > s.unit(target).mo;
-  record(log, {.type = EventType::kChargeTest, .unit = static_cast<int8_t>(target),
-               .other = static_cast<int8_t>(cavalry), .a = static_cast<int16_t>(value),
-               .b = static_cast<int16_t>(modifier), .c = static_cast<int16_t>(failed ? 1 : 0)});
+  record(log, {.type = EventType::kChargeTest,
+               .unit = static_cast<int8_t>(target),
+               .other = static_cast<int8_t>(cavalry),
+               .a = static_cast<int16_t>(value),
+               .b = static_cast<int16_t>(modifier),
+               .c = static_cast<int16_t>(failed ? 1 : 0)});
   if (!failed) {
     changeMorale(s, cavalry, -s.sc().rules().charge_passed_mo_loss, log);  // step 5
   } else if (isArtillery(s.typeOf(target))) {

@@ -32,7 +32,8 @@ std::optional<Action> parseDirectional(const Scenario& sc, ActionKind kind, std:
     from_text = rest.substr(0, sp);
     to_text = rest.substr(sp + 1);
   } else {
-    *error = "expected FROM>TO or FROM DIRECTION after \"" + std::string(actionKindName(kind)) + "\"";
+    *error =
+        "expected FROM>TO or FROM DIRECTION after \"" + std::string(actionKindName(kind)) + "\"";
     return std::nullopt;
   }
   const CellId from = sc.cellOfLabel(from_text);
@@ -84,15 +85,16 @@ std::string explainMove(const GameState& s, Action a) {
   GameState probe = s;  // cost as stepCost computes it, ignoring the points left
   setUnitMp(probe, u, 31);
   const int cost = stepCost(probe, u, a.arg, nullptr);
-  return "entering " + to + " costs " + std::to_string(cost) + " movement points; " + id +
-         " has " + std::to_string(us.mp) + " (MV-COST-1..5, MV-ROAD-2)";
+  return "entering " + to + " costs " + std::to_string(cost) + " movement points; " + id + " has " +
+         std::to_string(us.mp) + " (MV-COST-1..5, MV-ROAD-2)";
 }
 
 std::string explainCharge(const GameState& s, Action a) {
   const Scenario& sc = s.sc();
   const int u = s.unitAt(a.cell);
   const std::string id = unitId(s, u);
-  if (s.typeOf(u) != UnitType::kCavalry) return id + " is not cavalry; only cavalry charges (MV-CHG-1)";
+  if (s.typeOf(u) != UnitType::kCavalry)
+    return id + " is not cavalry; only cavalry charges (MV-CHG-1)";
   if (s.has(u, unit_flag::kCharged)) return id + " has already charged this turn (MV-CHG-5)";
   if (s.demoralised(u)) return id + " is demoralised and may not charge (U-DEM-1)";
   if (sc.rules().charge_requires_move && !s.has(u, unit_flag::kStepped)) {
@@ -102,7 +104,8 @@ std::string explainCharge(const GameState& s, Action a) {
   const int v = h.neighbor == kNoCell ? -1 : s.unitAt(h.neighbor);
   if (v < 0 || s.sideOf(v) == s.sideOf(u)) return "no enemy unit in that direction";
   if (!h.contact) return id + " is not in contact with " + unitId(s, v) + " (M-CONTACT-1)";
-  if (isGeneral(s.typeOf(v))) return unitId(s, v) + " is a general; generals are immune to charges (MV-CHG-5)";
+  if (isGeneral(s.typeOf(v)))
+    return unitId(s, v) + " is a general; generals are immune to charges (MV-CHG-5)";
   return {};
 }
 
@@ -219,7 +222,8 @@ std::optional<Action> parseActionJson(const GameState& s, const json& value, std
     auto text = field(key, true);
     if (!text) return kNoCell;
     const CellId c = sc.cellOfLabel(*text);
-    if (c == kNoCell) *error = std::string("/") + key + ": \"" + *text + "\" is not a hex of this map";
+    if (c == kNoCell)
+      *error = std::string("/") + key + ": \"" + *text + "\" is not a hex of this map";
     return c;
   };
   for (auto it = value.begin(); it != value.end(); ++it) {
@@ -243,7 +247,8 @@ std::optional<Action> parseActionJson(const GameState& s, const json& value, std
     const CellId to = cell("to");
     if (to == kNoCell) return std::nullopt;
     if (auto unit = field("unit", false); unit && *unit != unitId(s, nextUnitToPlace(s))) {
-      *error = "/unit: the next unit to place is " + unitId(s, nextUnitToPlace(s)) + ", not " + *unit;
+      *error =
+          "/unit: the next unit to place is " + unitId(s, nextUnitToPlace(s)) + ", not " + *unit;
       return std::nullopt;
     }
     return Action::place(to);
@@ -259,8 +264,8 @@ std::optional<Action> parseActionJson(const GameState& s, const json& value, std
   }
   if (auto unit = field("unit", false); unit && *unit != unitId(s, s.unitAt(from))) {
     *error = "/unit: " + sc.label(from) + " holds " +
-             (s.unitAt(from) >= 0 ? unitId(s, s.unitAt(from)) : std::string("no unit")) +
-             ", not " + *unit;
+             (s.unitAt(from) >= 0 ? unitId(s, s.unitAt(from)) : std::string("no unit")) + ", not " +
+             *unit;
     return std::nullopt;
   }
   return Action{*kind, static_cast<uint8_t>(*dir), from};
@@ -285,7 +290,8 @@ std::string explainIllegal(const GameState& s, Action a) {
       return sc.label(a.cell) + " is occupied (S-3)";
     case ActionKind::kMove:
     case ActionKind::kCharge: {
-      if (s.phase != Phase::kMovement) return "units move and charge only in the movement phase, this is the " + phase + " phase";
+      if (s.phase != Phase::kMovement)
+        return "units move and charge only in the movement phase, this is the " + phase + " phase";
       const int u = s.unitAt(a.cell);
       if (u < 0) return "no unit at " + sc.label(a.cell);
       if (s.sideOf(u) != s.side) {
@@ -299,7 +305,8 @@ std::string explainIllegal(const GameState& s, Action a) {
     case ActionKind::kFire:
       break;
   }
-  return "\"" + std::string(actionKindName(a.kind)) + "\" actions are not part of this rules version yet";
+  return "\"" + std::string(actionKindName(a.kind)) +
+         "\" actions are not part of this rules version yet";
 }
 
 }  // namespace morne::env

@@ -15,13 +15,17 @@ void occupyHex(GameState& s, int u, CellId to, EntryCause cause, EventLog* log) 
   if (tracked >= 0 && takes_hexes && !isGeneral(s.typeOf(u)) &&
       s.owner[static_cast<size_t>(tracked)] != side) {
     setOwner(s, tracked, side);
-    record(log, {.type = EventType::kOwnerChange, .unit = static_cast<int8_t>(u), .to = to,
+    record(log, {.type = EventType::kOwnerChange,
+                 .unit = static_cast<int8_t>(u),
+                 .to = to,
                  .a = static_cast<int16_t>(side)});
   }
   const int fort = sc.fortIndex(to);
   if (fort >= 0 && s.fort_control[static_cast<size_t>(fort)] != side) {
     setFortControl(s, fort, side);
-    record(log, {.type = EventType::kFortControl, .unit = static_cast<int8_t>(u), .to = to,
+    record(log, {.type = EventType::kFortControl,
+                 .unit = static_cast<int8_t>(u),
+                 .to = to,
                  .a = static_cast<int16_t>(side)});
   }
 }
@@ -40,8 +44,10 @@ int changeMorale(GameState& s, int u, int delta, EventLog* log) {
   const int after = std::clamp(before + delta, 0, s.sc().unit(u).mo);
   if (after == before) return 0;
   setUnitMo(s, u, after);
-  record(log, {.type = EventType::kMoraleChange, .unit = static_cast<int8_t>(u),
-               .a = static_cast<int16_t>(after - before), .b = static_cast<int16_t>(after)});
+  record(log, {.type = EventType::kMoraleChange,
+               .unit = static_cast<int8_t>(u),
+               .a = static_cast<int16_t>(after - before),
+               .b = static_cast<int16_t>(after)});
   return after - before;
 }
 
@@ -49,8 +55,10 @@ void loseVc(GameState& s, int u, int points, EventLog* log) {
   if (points <= 0) return;
   const int after = std::max(0, s.unit(u).vc - points);
   setUnitVc(s, u, after);
-  record(log, {.type = EventType::kVcChange, .unit = static_cast<int8_t>(u),
-               .a = static_cast<int16_t>(-points), .b = static_cast<int16_t>(after)});
+  record(log, {.type = EventType::kVcChange,
+               .unit = static_cast<int8_t>(u),
+               .a = static_cast<int16_t>(-points),
+               .b = static_cast<int16_t>(after)});
   if (after == 0) eliminateUnit(s, u, log);
 }
 

@@ -40,7 +40,8 @@ std::vector<ReachableHex> reachableHexes(const GameState& s, int u) {
     int best = -1;
     for (size_t i = 0; i < labels.size(); ++i) {
       if (done[i] || labels[i].cost < 0) continue;
-      if (best < 0 || labels[i].cost < labels[static_cast<size_t>(best)].cost) best = static_cast<int>(i);
+      if (best < 0 || labels[i].cost < labels[static_cast<size_t>(best)].cost)
+        best = static_cast<int>(i);
     }
     if (best < 0) break;
     done[static_cast<size_t>(best)] = true;

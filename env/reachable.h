@@ -11,10 +11,10 @@ namespace morne::env {
 
 struct ReachableHex {
   CellId cell = kNoCell;
-  int cost = 0;               // movement points spent on the cheapest path
-  bool stops = false;         // entering it ends the unit's movement (enemy ZOC, MV-ZOC-2)
-  bool through_marsh = false; // the path enters a marsh: a marsh test may stop it earlier
-  std::vector<CellId> path;   // hexes entered, in order, ending with `cell`
+  int cost = 0;                // movement points spent on the cheapest path
+  bool stops = false;          // entering it ends the unit's movement (enemy ZOC, MV-ZOC-2)
+  bool through_marsh = false;  // the path enters a marsh: a marsh test may stop it earlier
+  std::vector<CellId> path;    // hexes entered, in order, ending with `cell`
 };
 
 // Reachable hexes of unit u, sorted by cell, from its current position, movement points and

@@ -36,7 +36,7 @@ RetreatKey retreatKey(const GameState& s, int u, const Hexside& h, CellId respon
       hexDistance(to, sc.hexOf(responsible_cell)) > 1 ? 1 : 0,  // 3. not adjacent to it
       distance,                                                 // 4. farthest from it
       h.stream ? 0 : 1,                                         // 5. not across a stream
-      s.sideOf(u) == 1 ? -to.r : to.r,  // 6. orange north, blue south
+      s.sideOf(u) == 1 ? -to.r : to.r,                          // 6. orange north, blue south
       rules.retreat_final_tiebreak == FinalTiebreak::kSmallerQ ? -to.q : to.q,  // 7.
   };
 }
@@ -62,22 +62,26 @@ CellId chooseRetreat(const GameState& s, int u, CellId responsible_cell) {
   return best;
 }
 
-CellId retreatUnit(GameState& s, int u, int responsible, CellId responsible_cell,
-                   EventLog* log) {
+CellId retreatUnit(GameState& s, int u, int responsible, CellId responsible_cell, EventLog* log) {
   const RuleSwitches& rules = s.sc().rules();
   const CellId from = s.unit(u).cell;
   const CellId to = chooseRetreat(s, u, responsible_cell);
   if (to == kNoCell) {  // C-RET-3
-    record(log, {.type = EventType::kNoRetreat, .unit = static_cast<int8_t>(u),
-                 .other = static_cast<int8_t>(responsible), .from = from});
+    record(log, {.type = EventType::kNoRetreat,
+                 .unit = static_cast<int8_t>(u),
+                 .other = static_cast<int8_t>(responsible),
+                 .from = from});
     eliminateUnit(s, u, log);
     return kNoCell;
   }
   const int zoc = countEnemyZoc(s, to, s.sideOf(u), responsible);
   occupyHex(s, u, to, EntryCause::kRetreat, log);
   if (rules.retreat_counts_as_moved) addUnitFlags(s, u, unit_flag::kMoved);
-  record(log, {.type = EventType::kRetreat, .unit = static_cast<int8_t>(u),
-               .other = static_cast<int8_t>(responsible), .from = from, .to = to,
+  record(log, {.type = EventType::kRetreat,
+               .unit = static_cast<int8_t>(u),
+               .other = static_cast<int8_t>(responsible),
+               .from = from,
+               .to = to,
                .a = static_cast<int16_t>(zoc)});
   if (zoc > 0) {  // C-RET-7
     const int taken = -changeMorale(s, u, -zoc, log);

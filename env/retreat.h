@@ -14,7 +14,6 @@ CellId chooseRetreat(const GameState& s, int u, CellId responsible_cell);
 // Retreats unit u: moves it to chooseRetreat's hex and applies the morale loss for entering
 // enemy zones of control (C-RET-7, the responsible unit excepted), or eliminates it when no
 // hex qualifies. Returns the destination, or kNoCell if the unit was eliminated.
-CellId retreatUnit(GameState& s, int u, int responsible, CellId responsible_cell,
-                   EventLog* log);
+CellId retreatUnit(GameState& s, int u, int responsible, CellId responsible_cell, EventLog* log);
 
 }  // namespace morne::env

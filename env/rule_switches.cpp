@@ -8,8 +8,8 @@ namespace {
 
 using Kind = RuleSwitchInfo::Kind;
 
-#define MORNE_FIELD(field)                                                                 \
-  [](const RuleSwitches& r) { return static_cast<int>(r.field); },                         \
+#define MORNE_FIELD(field)                                         \
+  [](const RuleSwitches& r) { return static_cast<int>(r.field); }, \
       [](RuleSwitches& r, int v) { r.field = static_cast<decltype(RuleSwitches::field)>(v); }
 
 constexpr std::array<const char*, 2> kGeneralMoves = {"cavalry", "infantry"};
@@ -18,8 +18,7 @@ constexpr std::array<const char*, 2> kChargeModifier = {"full", "half"};
 constexpr std::array<const char*, 2> kRetreatDistance = {"euclidean", "hex"};
 constexpr std::array<const char*, 2> kFinalTiebreak = {"smaller_q", "larger_q"};
 constexpr std::array<const char*, 2> kFortControl = {"last_occupant", "enemy_zoc"};
-constexpr std::array<const char*, 2> kVictoriousUntil = {"end_of_combat_phase",
-                                                         "end_of_game_turn"};
+constexpr std::array<const char*, 2> kVictoriousUntil = {"end_of_combat_phase", "end_of_game_turn"};
 constexpr std::array<const char*, 2> kFireLossSplit = {"coin_per_point", "single_coin"};
 constexpr std::array<const char*, 2> kReactionOrder = {"ascending_id", "descending_id"};
 constexpr std::array<const char*, 3> kStreamSupports = {"offensive", "all", "none"};
@@ -83,8 +82,8 @@ const std::array kTable = {
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(charge_requires_move)},
     // --- command ---
     RuleSwitchInfo{"independent_units_in_command", "CMD-4", "command",
-                   "Units without a general count as in command (no halved movement).",
-                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(independent_units_in_command)},
+                   "Units without a general count as in command (no halved movement).", Kind::kBool,
+                   0, 1, kNoChoices, MORNE_FIELD(independent_units_in_command)},
     RuleSwitchInfo{"leaderless_corps_in_command", "CMD-4", "command",
                    "false: units of a corps whose general was eliminated are out of command. "
                    "true: they count as in command.",
@@ -105,14 +104,13 @@ const std::array kTable = {
                    "points beyond 0 are taken from VC.",
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(retreat_zoc_loss_spills_to_vc)},
     RuleSwitchInfo{"retreat_counts_as_moved", "C-RET-6, R-3", "retreat",
-                   "A retreat counts as moving for the rally phase.", Kind::kBool, 0, 1,
-                   kNoChoices, MORNE_FIELD(retreat_counts_as_moved)},
+                   "A retreat counts as moving for the rally phase.", Kind::kBool, 0, 1, kNoChoices,
+                   MORNE_FIELD(retreat_counts_as_moved)},
     RuleSwitchInfo{"passing_hex_by_retreat_and_advance", "V-HEX-2, C-RET-6, C-ADV-6, Q-V-1",
                    "victory",
                    "Retreats and advances after combat take passing objective hexes, like "
                    "movement does.",
-                   Kind::kBool, 0, 1, kNoChoices,
-                   MORNE_FIELD(passing_hex_by_retreat_and_advance)},
+                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(passing_hex_by_retreat_and_advance)},
     RuleSwitchInfo{"fort_control", "M-FORT-1, C-RET-2, Q-C-9", "retreat",
                    "Meaning of an enemy-controlled fort (closed to retreats): one last occupied "
                    "by the enemy, or a fort hex in an enemy zone of control.",
@@ -152,15 +150,15 @@ const std::array kTable = {
                    "Artillery and generals may declare attacks.", Kind::kBool, 0, 1, kNoChoices,
                    MORNE_FIELD(artillery_and_generals_attack)},
     RuleSwitchInfo{"artillery_and_generals_support", "C-SUP-7, D-9", "combat",
-                   "Artillery and generals give automatic supports.", Kind::kBool, 0, 1,
-                   kNoChoices, MORNE_FIELD(artillery_and_generals_support)},
+                   "Artillery and generals give automatic supports.", Kind::kBool, 0, 1, kNoChoices,
+                   MORNE_FIELD(artillery_and_generals_support)},
     RuleSwitchInfo{"support_blocked_by_any_enemy", "C-SUP-3", "combat",
                    "true: contact with any second enemy unit (demoralised units and generals "
                    "included) prevents a support. false: only non-demoralised, non-general ones.",
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(support_blocked_by_any_enemy)},
     RuleSwitchInfo{"victorious_demoralised_supports", "C-SUP-5", "combat",
-                   "A demoralised victorious unit still supports.", Kind::kBool, 0, 1,
-                   kNoChoices, MORNE_FIELD(victorious_demoralised_supports)},
+                   "A demoralised victorious unit still supports.", Kind::kBool, 0, 1, kNoChoices,
+                   MORNE_FIELD(victorious_demoralised_supports)},
     RuleSwitchInfo{"stream_divides_supports", "C-TER-2, Q-C-2", "combat",
                    "Which supports separated from the opposing combatant by a stream have "
                    "their VC divided by 1.5: offensive ones, all, or none.",
@@ -170,11 +168,11 @@ const std::array kTable = {
                    "own, or the defender's.",
                    Kind::kChoice, 0, 0, kSupportHex, MORNE_FIELD(support_doubling_hex)},
     RuleSwitchInfo{"fort_halves_cavalry_support", "C-TER-2", "combat",
-                   "A cavalry offensive support standing in a fort has its VC halved.",
-                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(fort_halves_cavalry_support)},
+                   "A cavalry offensive support standing in a fort has its VC halved.", Kind::kBool,
+                   0, 1, kNoChoices, MORNE_FIELD(fort_halves_cavalry_support)},
     RuleSwitchInfo{"vc_modifier_order", "C-TER-4", "combat",
-                   "Order of the VC modifications of one unit, each rounded down.",
-                   Kind::kChoice, 0, 0, kVcOrder, MORNE_FIELD(vc_modifier_order)},
+                   "Order of the VC modifications of one unit, each rounded down.", Kind::kChoice,
+                   0, 0, kVcOrder, MORNE_FIELD(vc_modifier_order)},
     RuleSwitchInfo{"zero_strength_attack", "C-RATIO-4", "combat",
                    "An attack whose strength is 0 after modifications is resolved at 1:8, or "
                    "cannot be declared.",
@@ -184,18 +182,18 @@ const std::array kTable = {
                    "false: neither is victorious.",
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(both_retreat_both_victorious)},
     RuleSwitchInfo{"advance_rank_counts_elevation", "C-ADV-3, Q-C-5", "combat",
-                   "A higher hex adds one to its terrain rank for the advance test.",
-                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(advance_rank_counts_elevation)},
+                   "A higher hex adds one to its terrain rank for the advance test.", Kind::kBool,
+                   0, 1, kNoChoices, MORNE_FIELD(advance_rank_counts_elevation)},
     RuleSwitchInfo{"advance_objective_hexes", "C-ADV-5, Q-C-6", "combat",
                    "Objective hexes that hold a victorious unit in place: those of either "
                    "side, or only those scoring for its own side.",
                    Kind::kChoice, 0, 0, kAdvanceObjectives, MORNE_FIELD(advance_objective_hexes)},
     RuleSwitchInfo{"general_advances", "C-ADV-7", "combat",
-                   "Generals advance after combat like mounted units, or never.", Kind::kChoice,
-                   0, 0, kGeneralAdvance, MORNE_FIELD(general_advances)},
+                   "Generals advance after combat like mounted units, or never.", Kind::kChoice, 0,
+                   0, kGeneralAdvance, MORNE_FIELD(general_advances)},
     RuleSwitchInfo{"dromedary_advance_ranks", "C-ADV-3, Q-C-5", "combat",
-                   "Terrain rank table used by dromedary units when advancing.", Kind::kChoice,
-                   0, 0, kDromedaryRanks, MORNE_FIELD(dromedary_advance_ranks)},
+                   "Terrain rank table used by dromedary units when advancing.", Kind::kChoice, 0,
+                   0, kDromedaryRanks, MORNE_FIELD(dromedary_advance_ranks)},
     RuleSwitchInfo{"ford_allows_combat", "M-SIDE-3, Q-C-10", "combat",
                    "false: a forded river still forbids combat and breaks contact. true: a ford "
                    "counts as a stream for contact and combat.",

@@ -95,13 +95,13 @@ struct RuleSwitches {
 
 // Description of one switch.
 struct RuleSwitchInfo {
-  const char* name;        // key in the scenario's "rules" block
-  const char* rule_ids;    // rule IDs of the specification it implements
-  const char* phase;       // part of the game it changes: "movement", "combat", ...
-  const char* help;        // one sentence: what the default does and what the alternative does
+  const char* name;      // key in the scenario's "rules" block
+  const char* rule_ids;  // rule IDs of the specification it implements
+  const char* phase;     // part of the game it changes: "movement", "combat", ...
+  const char* help;      // one sentence: what the default does and what the alternative does
   enum class Kind : uint8_t { kBool, kInt, kChoice } kind;
-  int min_value;           // kInt only
-  int max_value;           // kInt only
+  int min_value;                         // kInt only
+  int max_value;                         // kInt only
   std::span<const char* const> choices;  // kChoice only; the enum's order
   int (*get)(const RuleSwitches&);
   void (*set)(RuleSwitches&, int);

@@ -69,14 +69,14 @@ struct UnitInfo {
   std::string name;  // display name
   int side = 0;
   UnitType type = UnitType::kInfantry;
-  int corps = -1;        // index into Scenario::corps(); -1: independent (U-IND-1)
-  int vc = 1;            // initial combat value
-  int mo = 0;            // initial morale (0 for generals, who have none: U-ATTR-3)
-  int ma = 1;            // movement allowance
-  int vt = 0;            // fire value (artillery)
-  int range = 0;         // range in hexes (artillery)
-  int radius = 0;        // command radius (generals)
-  CellId start = kNoCell;   // starting hex; kNoCell when placed during set-up
+  int corps = -1;             // index into Scenario::corps(); -1: independent (U-IND-1)
+  int vc = 1;                 // initial combat value
+  int mo = 0;                 // initial morale (0 for generals, who have none: U-ATTR-3)
+  int ma = 1;                 // movement allowance
+  int vt = 0;                 // fire value (artillery)
+  int range = 0;              // range in hexes (artillery)
+  int radius = 0;             // command radius (generals)
+  CellId start = kNoCell;     // starting hex; kNoCell when placed during set-up
   CellId proposed = kNoCell;  // suggested hex for optional set-up (S-1a), else kNoCell
 };
 
@@ -90,9 +90,9 @@ struct Corps {
 // A victory objective hex (V-HEX-*).
 struct Objective {
   CellId cell = kNoCell;
-  bool passing = false;                 // passing (control) hex; else occupied hex
-  std::array<int, kNumSides> vp = {};   // victory points it gives each side (V-HEX-4)
-  int initial_owner = kNoSide;          // passing hexes only
+  bool passing = false;                // passing (control) hex; else occupied hex
+  std::array<int, kNumSides> vp = {};  // victory points it gives each side (V-HEX-4)
+  int initial_owner = kNoSide;         // passing hexes only
 };
 
 // A victory zone (V-ZONE-1).

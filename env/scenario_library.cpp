@@ -14,8 +14,8 @@ std::shared_ptr<const Scenario> loadScenario(const std::string& name_or_path) {
   if (!std::filesystem::exists(name_or_path)) {
     std::string names;
     for (const BuiltinScenario& b : builtinScenarios()) names += std::string(" ") + b.name;
-    throw IoError(name_or_path + ": no such file, and not a built-in scenario (built-in:" +
-                  names + ")");
+    throw IoError(name_or_path + ": no such file, and not a built-in scenario (built-in:" + names +
+                  ")");
   }
   return loadScenarioFile(name_or_path);
 }

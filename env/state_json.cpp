@@ -33,8 +33,9 @@ class StateReader {
     s.unit_at.fill(-1);
     s.owner.fill(kNoSide);
     s.fort_control.fill(kNoSide);
-    if (!in_.expectObject(j, "", {"format", "scenario", "turn", "side", "phase", "pending",
-                                  "units", "owners", "forts", "hash"})) {
+    if (!in_.expectObject(j, "",
+                          {"format", "scenario", "turn", "side", "phase", "pending", "units",
+                           "owners", "forts", "hash"})) {
       return s;
     }
     readHeader(j, s);
@@ -62,8 +63,8 @@ class StateReader {
     }
     if (const json* n = JsonReader::optional(j, "scenario")) {
       if (auto v = in_.string(*n, "/scenario"); v && *v != sc_.name()) {
-        in_.fail("/scenario", "state of scenario \"" + *v + "\", but \"" + sc_.name() +
-                                  "\" is loaded");
+        in_.fail("/scenario",
+                 "state of scenario \"" + *v + "\", but \"" + sc_.name() + "\" is loaded");
       }
     }
     if (const json* t = in_.required(j, "", "turn")) {
@@ -82,8 +83,8 @@ class StateReader {
       if (v && parsePhaseName(*v)) {
         s.phase = *parsePhaseName(*v);
       } else if (v) {
-        in_.fail("/phase", "unknown phase \"" + *v +
-                               "\" (setup, bombardment, movement, combat, game_over)");
+        in_.fail("/phase",
+                 "unknown phase \"" + *v + "\" (setup, bombardment, movement, combat, game_over)");
       }
     }
   }
@@ -111,7 +112,8 @@ class StateReader {
       readUnit(v, p, u, s);
     }
     for (int u = 0; u < sc_.numUnits(); ++u) {
-      if (!seen[static_cast<size_t>(u)]) in_.fail("/units", "unit \"" + sc_.unit(u).id + "\" is missing");
+      if (!seen[static_cast<size_t>(u)])
+        in_.fail("/units", "unit \"" + sc_.unit(u).id + "\" is missing");
     }
   }
 
@@ -160,7 +162,8 @@ class StateReader {
       us.mo = static_cast<int8_t>(in_.integer(*x, p + "/mo", 0, info.mo).value_or(0));
     }
     if (const json* x = in_.required(v, p, "mp")) {
-      us.mp = static_cast<int8_t>(in_.integer(*x, p + "/mp", 0, zobrist::kMaxValue - 1).value_or(0));
+      us.mp =
+          static_cast<int8_t>(in_.integer(*x, p + "/mp", 0, zobrist::kMaxValue - 1).value_or(0));
     }
   }
 
@@ -229,9 +232,11 @@ class StateReader {
     if (unit < 0) return;
     s.pending.kind = static_cast<ChanceKind>(index);
     s.pending.unit = static_cast<int8_t>(unit);
-    if (s.phase != Phase::kMovement || sc_.unit(unit).side != s.side || s.unit(unit).cell == kNoCell) {
-      in_.fail("/pending/unit", "a pending test concerns a unit of the phasing side, on the map, "
-                                "in the movement phase");
+    if (s.phase != Phase::kMovement || sc_.unit(unit).side != s.side ||
+        s.unit(unit).cell == kNoCell) {
+      in_.fail("/pending/unit",
+               "a pending test concerns a unit of the phasing side, on the map, "
+               "in the movement phase");
       return;
     }
     if (s.pending.kind == ChanceKind::kMarshTest) {
@@ -306,7 +311,8 @@ json stateToJson(const GameState& s) {
   j["owners"] = owners;
   json forts = json::array();
   for (size_t f = 0; f < sc.fortCells().size(); ++f) {
-    forts.push_back({{"hex", sc.label(sc.fortCells()[f])}, {"control", sideOrNull(s.fort_control[f])}});
+    forts.push_back(
+        {{"hex", sc.label(sc.fortCells()[f])}, {"control", sideOrNull(s.fort_control[f])}});
   }
   j["forts"] = forts;
   j["hash"] = hashText(s.hash);

@@ -84,7 +84,8 @@ bool enterPhase(GameState& s, Phase p, EventLog* log) {
 void finishGame(GameState& s, EventLog* log) {
   setHeader(s, s.sc().turns(), kNumSides - 1, Phase::kGameOver, {});
   const GameResult r = gameResult(s);
-  record(log, {.type = EventType::kGameOver, .a = static_cast<int16_t>(r.vp[0]),
+  record(log, {.type = EventType::kGameOver,
+               .a = static_cast<int16_t>(r.vp[0]),
                .b = static_cast<int16_t>(r.vp[1])});
 }
 
@@ -182,7 +183,8 @@ void checkCommand(GameState& s, EventLog* log) {
       addUnitFlags(s, u, unit_flag::kInCommand);
     } else {
       clearUnitFlags(s, u, unit_flag::kInCommand);
-      record(log, {.type = EventType::kOutOfCommand, .unit = static_cast<int8_t>(u),
+      record(log, {.type = EventType::kOutOfCommand,
+                   .unit = static_cast<int8_t>(u),
                    .from = s.unit(u).cell});
     }
   }
@@ -194,9 +196,8 @@ void prepareMovementPhase(GameState& s) {
     if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
     setUnitMp(s, u, movementAllowance(s, u));
     uint16_t flags = static_cast<uint16_t>(s.unit(u).flags & ~unit_flag::kStuckHeld);
-    flags = s.sc().isRoadHex(s.unit(u).cell)
-                ? static_cast<uint16_t>(flags | unit_flag::kRoadFree)
-                : static_cast<uint16_t>(flags & ~unit_flag::kRoadFree);
+    flags = s.sc().isRoadHex(s.unit(u).cell) ? static_cast<uint16_t>(flags | unit_flag::kRoadFree)
+                                             : static_cast<uint16_t>(flags & ~unit_flag::kRoadFree);
     setUnitFlags(s, u, flags);
   }
 }

@@ -15,15 +15,15 @@ std::optional<Enum> findName(const std::array<std::string_view, N>& names, std::
 }
 
 constexpr std::array<std::string_view, kNumTerrains> kTerrainNames = {
-    "clear", "rough", "coppice",    "orchard", "woods", "village",
+    "clear",  "rough", "coppice",    "orchard", "woods", "village",
     "hamlet", "marsh", "palm_grove", "dune",    "fort"};
 constexpr std::array<char, kNumTerrains> kTerrainCodes = {'.', 'r', 'c', 'o', 'w', 'v',
                                                           'h', 'm', 'p', 'd', 'f'};
 constexpr std::array<std::string_view, 4> kWaterNames = {"none", "stream", "river", "major_river"};
 constexpr std::array<std::string_view, 3> kCrossingNames = {"none", "bridge", "ford"};
 constexpr std::array<std::string_view, kNumUnitTypes> kUnitTypeNames = {
-    "infantry", "light_infantry", "cavalry",  "foot_artillery",
-    "horse_artillery", "general", "dromedary"};
+    "infantry",        "light_infantry", "cavalry",  "foot_artillery",
+    "horse_artillery", "general",        "dromedary"};
 constexpr std::array<char, kNumUnitTypes> kUnitTypeLetters = {'i', 'l', 'c', 'a', 'h', 'g', 'd'};
 constexpr std::array<std::string_view, kNumMoveClasses> kMoveClassNames = {
     "infantry", "cavalry", "general", "artillery", "dromedary"};

@@ -1,9 +1,10 @@
 // Agents and the game loop: agent specs, legality of every choice, determinism under a seed.
 
+#include "agents/game_runner.h"
+
 #include <gtest/gtest.h>
 
 #include "agents/agent_spec.h"
-#include "agents/game_runner.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
 

@@ -93,7 +93,8 @@ void BM_RandomGame(benchmark::State& st) {
       ++actions;
     }
   }
-  st.counters["actions/s"] = benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kIsRate);
+  st.counters["actions/s"] =
+      benchmark::Counter(static_cast<double>(actions), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RandomGame)->Arg(0)->Arg(1)->Arg(2);
 

@@ -1,9 +1,10 @@
 // The engine protocol, request by request, through EngineSession (the same object
 // `morne engine` serves). tests/cli/morne_binary_test.cpp drives the real process.
 
+#include "cli/engine_session.h"
+
 #include <gtest/gtest.h>
 
-#include "cli/engine_session.h"
 #include "env/scenario_library.h"
 
 namespace morne::test {
@@ -118,7 +119,8 @@ TEST(EngineSession, BadInputGetsPreciseErrorsAndTheSessionGoesOn) {
   EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"index", -4}})), "bad_request");
   EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"text", "end"}, {"index", 0}})), "bad_request");
   EXPECT_EQ(errorCode(s.send({{"cmd", "legal"}, {"verbose", true}})), "bad_request");
-  EXPECT_EQ(errorCode(s.send({{"cmd", "set_state"}, {"state", {{"format", "x"}}}})), "invalid_input");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "set_state"}, {"state", {{"format", "x"}}}})),
+            "invalid_input");
   EXPECT_TRUE(s.send({{"cmd", "legal"}})["ok"]) << "still serving";
   EXPECT_TRUE(s.send({{"cmd", "quit"}})["ok"]);
   EXPECT_TRUE(s.quit);

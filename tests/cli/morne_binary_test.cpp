@@ -59,8 +59,10 @@ TEST(MorneBinary, PlayPrintsTheGameAndTheResult) {
   auto withoutTiming = [](const std::string& text) {
     return text.substr(0, text.find(" plies ("));
   };
-  EXPECT_EQ(withoutTiming(runMorne("play --scenario duel --seed 4").output), withoutTiming(r.output));
-  EXPECT_NE(withoutTiming(runMorne("play --scenario duel --seed 5").output), withoutTiming(r.output));
+  EXPECT_EQ(withoutTiming(runMorne("play --scenario duel --seed 4").output),
+            withoutTiming(r.output));
+  EXPECT_NE(withoutTiming(runMorne("play --scenario duel --seed 5").output),
+            withoutTiming(r.output));
 }
 
 TEST(MorneBinary, ScenarioValidateReportsProblems) {
@@ -87,7 +89,8 @@ TEST(MorneBinary, ConfigFilesAndOverrides) {
   const std::string bad = writeTempFile("bad.cfg", "scenario = duel\n\nspeed = 3\n");
   const ProcessResult unknown = runMorne("play --config " + bad);
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_NE(unknown.output.find("bad.cfg:3: unknown key \"speed\""), std::string::npos) << unknown.output;
+  EXPECT_NE(unknown.output.find("bad.cfg:3: unknown key \"speed\""), std::string::npos)
+      << unknown.output;
 
   const ProcessResult bad_set = runMorne("play --set colour=red");
   EXPECT_EQ(bad_set.exit_code, 2);

@@ -1,9 +1,10 @@
 // Option parsing shared by the subcommands: config files with sections, --set overrides,
 // precedence, unknown keys.
 
+#include "cli/options.h"
+
 #include <gtest/gtest.h>
 
-#include "cli/options.h"
 #include "env/error.h"
 #include "tests/cli/test_process.h"
 
@@ -24,7 +25,8 @@ po::options_description demoOptions() {
 TEST(Options, PrecedenceSetOverFlagsOverFileOverDefaults) {
   const std::string cfg = writeTempFile("demo.cfg", "seed = 5\nname = file\n[mcts]\ncpuct = 2.5\n");
   const auto own = demoOptions();
-  auto cmd = cli::parseCommand("demo", {"--config", cfg, "--name", "flag", "--set", "seed=9"}, own, 0);
+  auto cmd =
+      cli::parseCommand("demo", {"--config", cfg, "--name", "flag", "--set", "seed=9"}, own, 0);
   EXPECT_EQ(cmd.vm["seed"].as<int>(), 9);
   EXPECT_EQ(cmd.vm["name"].as<std::string>(), "flag");
   EXPECT_DOUBLE_EQ(cmd.vm["mcts.cpuct"].as<double>(), 2.5);

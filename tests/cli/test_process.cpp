@@ -10,7 +10,8 @@
 namespace morne::test {
 
 std::string writeTempFile(const std::string& name, const std::string& text) {
-  const auto dir = std::filesystem::temp_directory_path() / ("morne_tests_" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("morne_tests_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
   std::ofstream(path) << text;

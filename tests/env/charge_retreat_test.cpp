@@ -17,11 +17,11 @@ using env::Hex;
 
 struct RetreatCase {
   const char* id;
-  int side;                        // side of the retreating unit U
-  const char* type;                // type of U
-  std::vector<Hex> occupied;       // friendly units of U around it
+  int side;                   // side of the retreating unit U
+  const char* type;           // type of U
+  std::vector<Hex> occupied;  // friendly units of U around it
   std::vector<std::pair<Hex, const char*>> terrain;
-  std::vector<Hex> streams;        // stream between U and these neighbours
+  std::vector<Hex> streams;  // stream between U and these neighbours
   Hex expected;
   bool eliminated = false;
 };
@@ -69,8 +69,8 @@ TEST(Retreat, HexDistanceSwitchMakesBackHexesEqual_C_RET_4_Q_C_4) {
 
 TEST(Retreat, NoFreeHexEliminates_WX_R_10_C_RET_3) {
   std::shared_ptr<const env::Scenario> sc;
-  env::GameState s =
-      retreatState({"WX-R-10", 0, "infantry", {{1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc);
+  env::GameState s = retreatState(
+      {"WX-R-10", 0, "infantry", {{1, -1}, {0, -1}, {-1, 0}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc);
   const int u = unitOf(*sc, "U");
   EXPECT_EQ(env::retreatUnit(s, u, unitOf(*sc, "E"), cellOf(*sc, {1, 0}), nullptr), env::kNoCell);
   EXPECT_TRUE(s.has(u, env::unit_flag::kEliminated));
@@ -110,7 +110,8 @@ TEST(Retreat, EnemyFortIsClosed_WX_R_13_C_RET_2_M_FORT_1) {
   TestMap m;
   m.terrain({-1, 0}, "fort");
   std::shared_ptr<const env::Scenario> sc;
-  env::GameState s = retreatState({"WX-R-13", 0, "infantry", {{1, -1}, {0, -1}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc, m);
+  env::GameState s = retreatState(
+      {"WX-R-13", 0, "infantry", {{1, -1}, {0, -1}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc, m);
   const int u = unitOf(*sc, "U");
   env::GameState friendly = s;
   EXPECT_EQ(env::chooseRetreat(friendly, u, cellOf(*sc, {1, 0})), cellOf(*sc, {-1, 0}));
@@ -123,7 +124,8 @@ TEST(Retreat, TracksAcrossCliffsAreClosed_WX_R_14_C_RET_2_MV_CHG_4) {
   TestMap m;
   m.level({-1, 0}, 2).track({0, 0}, {-1, 0});
   std::shared_ptr<const env::Scenario> sc;
-  env::GameState s = retreatState({"WX-R-14", 0, "infantry", {{1, -1}, {0, -1}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc, m);
+  env::GameState s = retreatState(
+      {"WX-R-14", 0, "infantry", {{1, -1}, {0, -1}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc, m);
   const int u = unitOf(*sc, "U");
   EXPECT_EQ(env::retreatUnit(s, u, unitOf(*sc, "E"), cellOf(*sc, {1, 0}), nullptr), env::kNoCell);
 }
@@ -134,9 +136,11 @@ TEST(Retreat, RiversBlockButFordsAndBridgesDoNot_C_RET_2) {
     m.water({0, 0}, {-1, 0}, "river");
     if (std::string(crossing) != "none") m.crossing({0, 0}, {-1, 0}, crossing);
     std::shared_ptr<const env::Scenario> sc;
-    env::GameState s = retreatState({"river", 0, "infantry", {{1, -1}, {0, -1}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc, m);
+    env::GameState s = retreatState(
+        {"river", 0, "infantry", {{1, -1}, {0, -1}, {-1, 1}, {0, 1}}, {}, {}, {}}, sc, m);
     const env::CellId to = env::chooseRetreat(s, unitOf(*sc, "U"), cellOf(*sc, {1, 0}));
-    EXPECT_EQ(to, std::string(crossing) == "none" ? env::kNoCell : cellOf(*sc, {-1, 0})) << crossing;
+    EXPECT_EQ(to, std::string(crossing) == "none" ? env::kNoCell : cellOf(*sc, {-1, 0}))
+        << crossing;
   }
 }
 
@@ -156,8 +160,13 @@ ChargeSetup chargeSetup(const std::string& target_type, int target_vc, int targe
   m.unit({.id = "C", .type = "cavalry", .at = {0, 0}, .vc = 3, .mo = 4, .ma = 5});
   m.unit({.id = "keeper", .at = {-5, 5}});
   if (target_type == "general") m.corps(1, "X");
-  m.unit({.id = "T", .side = 1, .type = target_type, .at = {2, 0}, .vc = target_vc,
-          .mo = target_mo, .corps = target_type == "general" ? "X" : ""});
+  m.unit({.id = "T",
+          .side = 1,
+          .type = target_type,
+          .at = {2, 0},
+          .vc = target_vc,
+          .mo = target_mo,
+          .corps = target_type == "general" ? "X" : ""});
   c.sc = m.build();
   c.s = stateIn(*c.sc, env::Phase::kMovement, 0);
   c.cav = unitOf(*c.sc, "C");

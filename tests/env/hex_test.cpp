@@ -1,8 +1,8 @@
 // Hex geometry (M-HEX-1, M-HEX-2): axial neighbours, distance, the hex metric, offset labels.
 
-#include <gtest/gtest.h>
-
 #include "env/hex.h"
+
+#include <gtest/gtest.h>
 
 namespace morne::test {
 namespace {

@@ -1,9 +1,10 @@
 // Movement phase (§5) and command (§9): every movement case of worked-examples.md §9 (WX-MV-*),
 // plus the switches of the proposed movement rules. Each test names the rule IDs it checks.
 
+#include "env/movement.h"
+
 #include <gtest/gtest.h>
 
-#include "env/movement.h"
 #include "env/rules.h"
 #include "env/turn.h"
 #include "tests/env/test_map.h"
@@ -138,14 +139,16 @@ TEST(MovementCost, ArtilleryMarshOdds_WX_MV_05_MV_MARSH_1) {
 }
 
 TEST(MovementCost, MarshThresholdsByType_MV_MARSH_1) {
-  const std::pair<const char*, int> cases[] = {{"infantry", 1}, {"light_infantry", 1},
-                                               {"cavalry", 2},  {"general", 2},
-                                               {"foot_artillery", 3}, {"horse_artillery", 3},
-                                               {"dromedary", 2}};
+  const std::pair<const char*, int> cases[] = {
+      {"infantry", 1},       {"light_infantry", 1},  {"cavalry", 2},  {"general", 2},
+      {"foot_artillery", 3}, {"horse_artillery", 3}, {"dromedary", 2}};
   for (const auto& [type, k] : cases) {
     TestMap m;
     if (std::string(type) == "general") m.corps(0, "I");
-    m.unit({.id = "u", .type = type, .at = {0, 0}, .corps = std::string(type) == "general" ? "I" : ""});
+    m.unit({.id = "u",
+            .type = type,
+            .at = {0, 0},
+            .corps = std::string(type) == "general" ? "I" : ""});
     const auto sc = m.build();
     const env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
     EXPECT_EQ(env::marshStuckThreshold(s, 0), k) << type;
@@ -164,12 +167,12 @@ struct TerrainCostCase {
 
 TEST(MovementCost, TerrainTable_WX_MV_06_07_08_09_MV_COST_1) {
   const TerrainCostCase cases[] = {
-      {"cavalry", "woods", 3},         {"cavalry", "orchard", 3},      {"cavalry", "rough", 2},
+      {"cavalry", "woods", 3},          {"cavalry", "orchard", 3},     {"cavalry", "rough", 2},
       {"foot_artillery", "orchard", 2}, {"foot_artillery", "fort", 3}, {"dromedary", "dune", 1},
-      {"dromedary", "palm_grove", 1},  {"dromedary", "woods", 3},     {"general", "woods", 3},
-      {"infantry", "woods", 2},        {"infantry", "village", 2},    {"infantry", "hamlet", 1},
-      {"cavalry", "village", 3},       {"infantry", "dune", 2},       {"cavalry", "coppice", 2},
-      {"horse_artillery", "woods", 3}, {"light_infantry", "fort", 2}, {"cavalry", "fort", 2},
+      {"dromedary", "palm_grove", 1},   {"dromedary", "woods", 3},     {"general", "woods", 3},
+      {"infantry", "woods", 2},         {"infantry", "village", 2},    {"infantry", "hamlet", 1},
+      {"cavalry", "village", 3},        {"infantry", "dune", 2},       {"cavalry", "coppice", 2},
+      {"horse_artillery", "woods", 3},  {"light_infantry", "fort", 2}, {"cavalry", "fort", 2},
   };
   for (const TerrainCostCase& c : cases) {
     TestMap m;
@@ -324,7 +327,7 @@ TEST(Zoc, LeavingAndReenteringTheSameZoc_WX_MV_17_MV_ZOC_3) {
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
   EXPECT_GE(costOf(s, "I", {-1, 0}), 0);  // leaving is free of ZOC restrictions
-  step(s, {0, 0}, {1, -1});              // another hex of E's ZOC: allowed, then stops
+  step(s, {0, 0}, {1, -1});               // another hex of E's ZOC: allowed, then stops
   EXPECT_TRUE(s.has(unitOf(*sc, "I"), env::unit_flag::kHalted));
 }
 
@@ -387,8 +390,11 @@ TEST(Stacking, NoEnteringOrPassingThroughUnits_WX_MV_20_U_STACK_1) {
 int allowanceAfterFire(const std::string& type, int ma, bool in_command) {
   TestMap m;
   m.corps(0, "I");
-  m.unit({.id = "G", .type = "general", .at = {in_command ? -1 : -5, in_command ? 0 : 5},
-          .corps = "I", .radius = 2});
+  m.unit({.id = "G",
+          .type = "general",
+          .at = {in_command ? -1 : -5, in_command ? 0 : 5},
+          .corps = "I",
+          .radius = 2});
   m.unit({.id = "A", .type = type, .at = {0, 0}, .ma = ma, .corps = "I"});
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
@@ -431,12 +437,12 @@ TEST(MovementSwitches, StuckHoldsNextTurn_MV_MARSH_1_Q_MV_3) {
     const auto sc = m.build();
     env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
     step(s, {0, 0}, {1, 0});
-    env::applyChance(s, 1);                       // stuck
-    env::applyAction(s, env::Action::end());      // blue's movement ends ...
+    env::applyChance(s, 1);                   // stuck
+    env::applyAction(s, env::Action::end());  // blue's movement ends ...
     while (!(s.side == 0 && s.turn == 2 && s.phase == env::Phase::kMovement)) {
       env::ActionList legal;
       env::legalActions(s, legal);
-      env::applyAction(s, env::Action::end());    // ... orange passes
+      env::applyAction(s, env::Action::end());  // ... orange passes
     }
     EXPECT_EQ(s.unit(unitOf(*sc, "I")).mp, hold ? 0 : 3) << "hold=" << hold;
   }

@@ -1,13 +1,14 @@
 // Perft: committed golden counts (tests/golden/perft.txt), and the fast generator checked
 // against the slow reference generator at every node of small trees.
 
+#include "env/perft.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "env/perft.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
 #include "env/state_json.h"

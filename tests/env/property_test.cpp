@@ -72,7 +72,8 @@ void randomGames(const std::string& name, int games, uint64_t seed) {
         env::ActionList legal;
         env::legalActions(s, legal);
         ASSERT_EQ(std::vector<env::Action>(legal.begin(), legal.end()), referenceLegalActions(s))
-            << name << " game " << g << " ply " << plies << "\n" << j.dump();
+            << name << " game " << g << " ply " << plies << "\n"
+            << j.dump();
       }
       if (s.isChanceNode()) {
         env::applyChance(s, env::sampleChance(s, rng));

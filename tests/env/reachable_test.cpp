@@ -1,13 +1,14 @@
 // reachableHexes (the protocol's "reachable") agrees with what sequences of legal steps of the
 // same unit actually reach, at the same cheapest cost.
 
+#include "env/reachable.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "env/reachable.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
 #include "env/state_json.h"

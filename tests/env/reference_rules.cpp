@@ -121,7 +121,8 @@ bool legalCharge(const env::GameState& s, env::Action a) {
   const int u = unitOn(s, a.cell);
   if (u < 0 || s.sideOf(u) != s.side || s.typeOf(u) != UnitType::kCavalry) return false;
   if (demoralised(s, u) || (s.unit(u).flags & env::unit_flag::kCharged)) return false;
-  if (sc.rules().charge_requires_move && !(s.unit(u).flags & env::unit_flag::kStepped)) return false;
+  if (sc.rules().charge_requires_move && !(s.unit(u).flags & env::unit_flag::kStepped))
+    return false;
   const Hexside& h = sc.side(a.cell, a.arg);
   if (!contact(h)) return false;
   const int v = unitOn(s, h.neighbor);
@@ -132,10 +133,12 @@ bool legalPlace(const env::GameState& s, env::Action a) {
   if (s.phase != env::Phase::kSetup) return false;
   bool waiting = false;
   for (int u = 0; u < s.num_units; ++u) {
-    waiting = waiting || (s.sideOf(u) == s.side && (s.unit(u).flags & env::unit_flag::kAwaitingSetup));
+    waiting =
+        waiting || (s.sideOf(u) == s.side && (s.unit(u).flags & env::unit_flag::kAwaitingSetup));
   }
   const auto& zone = s.sc().setupZone(s.side);
-  return waiting && unitOn(s, a.cell) < 0 && std::find(zone.begin(), zone.end(), a.cell) != zone.end();
+  return waiting && unitOn(s, a.cell) < 0 &&
+         std::find(zone.begin(), zone.end(), a.cell) != zone.end();
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ std::vector<std::string> problemsOf(const json& doc) {
   return {};
 }
 
-bool mentions(const std::vector<std::string>& problems, const std::string& a, const std::string& b = "") {
+bool mentions(const std::vector<std::string>& problems, const std::string& a,
+              const std::string& b = "") {
   for (const std::string& p : problems) {
     if (p.find(a) != std::string::npos && p.find(b) != std::string::npos) return true;
   }
@@ -135,7 +136,8 @@ TEST(Scenario, ReportsBadHexsides) {
   json doc = baseDoc();
   const json pair1 = json::array({"0101", "0303"});
   const json pair2 = json::array({"0505", "0605"});
-  doc["map"]["watercourses"] = json::array({{{"type", "river"}, {"hexsides", json::array({pair1})}}});
+  doc["map"]["watercourses"] =
+      json::array({{{"type", "river"}, {"hexsides", json::array({pair1})}}});
   doc["map"]["crossings"] = json::array({{{"type", "bridge"}, {"hexside", pair2}}});
   doc["map"]["tracks"] = json::array({pair2});
   const auto problems = problemsOf(doc);
@@ -154,9 +156,9 @@ TEST(Scenario, ReportsRoadAcrossAnUnbridgedRiver) {
 TEST(Scenario, ReportsUnitFieldsByType_U_ATTR_1) {
   json doc = baseDoc();
   doc["sides"][0]["units"][0]["type"] = "foot_artillery";  // no vt, no range
-  doc["sides"][1]["units"][0]["radius"] = 2;              // not a general
-  doc["sides"][1]["units"].push_back({{"id", "G"}, {"type", "general"}, {"hex", "0101"}, {"vc", 2},
-                                      {"mo", 3}, {"ma", 6}});
+  doc["sides"][1]["units"][0]["radius"] = 2;               // not a general
+  doc["sides"][1]["units"].push_back(
+      {{"id", "G"}, {"type", "general"}, {"hex", "0101"}, {"vc", 2}, {"mo", 3}, {"ma", 6}});
   const auto problems = problemsOf(doc);
   EXPECT_TRUE(mentions(problems, "/sides/0/units/0", "fire value"));
   EXPECT_TRUE(mentions(problems, "/sides/1/units/0/radius", "only generals"));
@@ -182,7 +184,9 @@ TEST(Scenario, RuleSwitchesDefaultToTheSpecification_ENG_4) {
     EXPECT_NE(std::string(info.rule_ids), "");
   }
   TestMap m;
-  m.rule("general_moves_as", "infantry").rule("los_obstacle_height", 2).rule("generals_exert_zoc", false);
+  m.rule("general_moves_as", "infantry")
+      .rule("los_obstacle_height", 2)
+      .rule("generals_exert_zoc", false);
   const auto changed = m.build();
   EXPECT_EQ(changed->rules().general_moves_as, env::GeneralMoves::kAsInfantry);
   EXPECT_EQ(changed->rules().los_obstacle_height, 2);

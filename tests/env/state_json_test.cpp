@@ -1,5 +1,7 @@
 // JSON form of states (round trip, validation) and of actions (text, JSON, policy index).
 
+#include "env/state_json.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -8,7 +10,6 @@
 #include "env/notation.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
-#include "env/state_json.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {
@@ -142,16 +143,19 @@ TEST(Notation, ExplainsIllegalActions) {
   EXPECT_NE(why("move " + at + " SE").find("river without bridge or ford"), std::string::npos);
   EXPECT_NE(why("move " + at + " W").find("is a cliff"), std::string::npos);
   EXPECT_NE(why("move " + at + " NE").find("costs 2 movement points; I has 1"), std::string::npos);
-  EXPECT_NE(why("move " + TestMap::label(-3, 0) + " E").find("belongs to orange"), std::string::npos);
+  EXPECT_NE(why("move " + TestMap::label(-3, 0) + " E").find("belongs to orange"),
+            std::string::npos);
   EXPECT_NE(why("charge " + at + " E").find("not cavalry"), std::string::npos);
   EXPECT_FALSE(env::parseActionText(s, "move 9999>0101", &error));
   EXPECT_NE(error.find("not a hex of this map"), std::string::npos);
   EXPECT_FALSE(env::parseActionText(s, "dance", &error));
   EXPECT_NE(error.find("unknown action"), std::string::npos);
-  EXPECT_FALSE(env::parseActionJson(s, json{{"type", "move"}, {"from", at}, {"to", "0101"}}, &error));
+  EXPECT_FALSE(
+      env::parseActionJson(s, json{{"type", "move"}, {"from", at}, {"to", "0101"}}, &error));
   EXPECT_EQ(error.rfind("/to:", 0), 0u) << error;
-  EXPECT_FALSE(env::parseActionJson(s, json{{"type", "move"}, {"from", at}, {"to", TestMap::label(1, 0)},
-                                            {"unit", "X"}}, &error));
+  EXPECT_FALSE(env::parseActionJson(
+      s, json{{"type", "move"}, {"from", at}, {"to", TestMap::label(1, 0)}, {"unit", "X"}},
+      &error));
   EXPECT_EQ(error.rfind("/unit:", 0), 0u) << error;
 }
 

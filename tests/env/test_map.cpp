@@ -127,7 +127,8 @@ json TestMap::toJson() const {
     std::string e;
     for (int col = 0; col < kSize; ++col) {
       t += (col ? " " : "") + terrain_[static_cast<size_t>(row)][static_cast<size_t>(col)];
-      e += (col ? " " : "") + std::to_string(level_[static_cast<size_t>(row)][static_cast<size_t>(col)]);
+      e += (col ? " " : "") +
+           std::to_string(level_[static_cast<size_t>(row)][static_cast<size_t>(col)]);
     }
     terrain.push_back(t);
     elevation.push_back(e);
@@ -160,7 +161,9 @@ std::shared_ptr<const env::Scenario> TestMap::build() const {
   return env::parseScenario(toJson().dump(), "test map");
 }
 
-env::CellId cellOf(const env::Scenario& sc, env::Hex h) { return sc.cellOfLabel(TestMap::label(h)); }
+env::CellId cellOf(const env::Scenario& sc, env::Hex h) {
+  return sc.cellOfLabel(TestMap::label(h));
+}
 
 int unitOf(const env::Scenario& sc, const std::string& id) {
   const int u = sc.unitIndex(id);

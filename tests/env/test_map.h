@@ -23,10 +23,10 @@ struct UnitSpec {
   int vc = 3;
   int mo = 4;
   int ma = 3;
-  std::string corps = {};  // empty: independent
-  int radius = 3;     // generals
-  int vt = 4;         // artillery
-  int range = 3;      // artillery
+  std::string corps = {};        // empty: independent
+  int radius = 3;                // generals
+  int vt = 4;                    // artillery
+  int range = 3;                 // artillery
   bool placed_at_setup = false;  // "placement": "zone"; `at` is then ignored
 };
 

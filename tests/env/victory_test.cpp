@@ -27,8 +27,8 @@ TEST(Victory, Levels_WX_V_01_to_05_V_LEVEL_1) {
   struct Case {
     int blue, orange, winner, level;
   };
-  const Case cases[] = {{3, 3, env::kNoSide, 0}, {4, 3, 0, 1}, {1, 3, 1, 2}, {5, 2, 0, 3},
-                        {0, 6, 1, 4}};
+  const Case cases[] = {
+      {3, 3, env::kNoSide, 0}, {4, 3, 0, 1}, {1, 3, 1, 2}, {5, 2, 0, 3}, {0, 6, 1, 4}};
   for (const Case& c : cases) {
     const env::GameResult r = resultOf(c.blue, c.orange);
     EXPECT_EQ(r.vp[0], c.blue);
@@ -67,12 +67,21 @@ TEST(Victory, ZonesCountHexesByCriterion_V_ZONE_1) {
   m.unit({.id = "O1", .side = 1, .at = {2, 0}});
   nlohmann::json doc = m.toJson();
   const nlohmann::json hexes = {TestMap::label(0, 0), TestMap::label(1, 0), TestMap::label(2, 0)};
-  doc["zones"] = {{{"name", "majority"}, {"hexes", hexes}, {"kind", "occupied"},
-                   {"criterion", "majority"}, {"vp", {{"blue", 3}, {"orange", 3}}}},
-                  {{"name", "all"}, {"hexes", hexes}, {"kind", "occupied"},
-                   {"criterion", "all"}, {"vp", {{"blue", 10}, {"orange", 10}}}},
-                  {{"name", "any"}, {"hexes", hexes}, {"kind", "occupied"},
-                   {"criterion", "any"}, {"vp", {{"blue", 1}, {"orange", 1}}}}};
+  doc["zones"] = {{{"name", "majority"},
+                   {"hexes", hexes},
+                   {"kind", "occupied"},
+                   {"criterion", "majority"},
+                   {"vp", {{"blue", 3}, {"orange", 3}}}},
+                  {{"name", "all"},
+                   {"hexes", hexes},
+                   {"kind", "occupied"},
+                   {"criterion", "all"},
+                   {"vp", {{"blue", 10}, {"orange", 10}}}},
+                  {{"name", "any"},
+                   {"hexes", hexes},
+                   {"kind", "occupied"},
+                   {"criterion", "any"},
+                   {"vp", {{"blue", 1}, {"orange", 1}}}}};
   const auto sc = env::parseScenario(doc.dump(), "zones");
   const env::GameResult r = env::gameResult(stateIn(*sc, env::Phase::kMovement, 0));
   EXPECT_EQ(r.vp[0], 3 + 1);  // majority (2 of 3) and any (2 > 1)
