@@ -45,15 +45,12 @@ PlayoutStats randomPlayouts(const env::Scenario& sc, double budget, uint64_t see
   while (st.games == 0 || secondsSince(t0) < budget) {
     env::GameState s = env::newGame(sc);
     while (!s.isTerminal()) {
-      if (s.isChanceNode()) {
-        env::applyChance(s, env::sampleChance(s, rng));
-        ++st.chance;
-        continue;
+      const bool chance = s.isChanceNode();
+      ++(chance ? st.chance : st.decisions);
+      if (samples && !chance && samples->size() < 4096 && (rng.next() & 7) == 0) {
+        samples->push_back(s);
       }
-      env::legalActions(s, legal);
-      if (samples && samples->size() < 4096 && (rng.next() & 7) == 0) samples->push_back(s);
-      env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
-      ++st.decisions;
+      env::playRandomPly(s, rng, legal);
     }
     ++st.games;
   }

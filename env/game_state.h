@@ -110,9 +110,19 @@ struct GameState {
 };
 
 static_assert(std::is_trivially_copyable_v<GameState>, "GameState must copy like memcpy");
-static_assert(zobrist::kUnits == kMaxUnits && zobrist::kCells == kMaxCells &&
-              zobrist::kTracked == kMaxTracked && zobrist::kForts == kMaxForts);
 static_assert(sizeof(GameState) <= 2048, "GameState grew; check the copy cost in bench env");
+
+// A state of `sc` with no unit on the map, no owners and a zero hash: the starting point of
+// the constructors (newGame, stateFromJson), which then place units and compute the hash.
+inline GameState emptyState(const Scenario& sc) {
+  GameState s;
+  s.scenario = &sc;
+  s.num_units = static_cast<uint8_t>(sc.numUnits());
+  s.unit_at.fill(-1);
+  s.owner.fill(kNoSide);
+  s.fort_control.fill(kNoSide);
+  return s;
+}
 
 // --- mutators that keep the hash in step (the only writers of a state) ---
 

@@ -5,50 +5,57 @@
 
 namespace morne::env {
 
-uint64_t perft(const GameState& s, int depth) {
-  if (depth == 0) return 1;
-  uint64_t total = 0;
+namespace {
+
+// One ply from a position: an action, or (when action is null) the chance outcome `outcome`.
+struct Ply {
+  const Action* action;
+  int outcome;
+};
+
+// Calls fn(child, ply) for every ply of s: each chance outcome, or each legal action.
+template <typename Fn>
+void forEachChild(const GameState& s, Fn fn) {
   if (s.isChanceNode()) {
     ChanceList outcomes;
     chanceOutcomes(s, outcomes);
     for (const ChanceOutcome& o : outcomes) {
       GameState child = s;
       applyChance(child, o.value);
-      total += perft(child, depth - 1);
+      fn(child, Ply{nullptr, o.value});
     }
-    return total;
+    return;
   }
   ActionList legal;
   legalActions(s, legal);
-  if (depth == 1) return legal.size();
   for (const Action& a : legal) {
     GameState child = s;
     applyAction(child, a);
-    total += perft(child, depth - 1);
+    fn(child, Ply{&a, 0});
   }
+}
+
+}  // namespace
+
+uint64_t perft(const GameState& s, int depth) {
+  if (depth == 0) return 1;
+  if (depth == 1 && !s.isChanceNode()) {  // bulk count at the leaves
+    ActionList legal;
+    legalActions(s, legal);
+    return legal.size();
+  }
+  uint64_t total = 0;
+  forEachChild(s, [&](const GameState& child, Ply) { total += perft(child, depth - 1); });
   return total;
 }
 
 std::vector<PerftBranch> perftDivide(const GameState& s, int depth) {
   std::vector<PerftBranch> out;
   if (depth <= 0) return out;
-  if (s.isChanceNode()) {
-    ChanceList outcomes;
-    chanceOutcomes(s, outcomes);
-    for (const ChanceOutcome& o : outcomes) {
-      GameState child = s;
-      applyChance(child, o.value);
-      out.push_back({"outcome " + std::to_string(o.value), perft(child, depth - 1)});
-    }
-    return out;
-  }
-  ActionList legal;
-  legalActions(s, legal);
-  for (const Action& a : legal) {
-    GameState child = s;
-    applyAction(child, a);
-    out.push_back({actionText(s, a), perft(child, depth - 1)});
-  }
+  forEachChild(s, [&](const GameState& child, Ply ply) {
+    out.push_back({ply.action ? actionText(s, *ply.action) : "outcome " + std::to_string(ply.outcome),
+                   perft(child, depth - 1)});
+  });
   return out;
 }
 

@@ -41,12 +41,7 @@ int nextUnitToPlace(const GameState& s) {
 }
 
 GameState newGame(const Scenario& sc, EventLog* log) {
-  GameState s;
-  s.scenario = &sc;
-  s.num_units = static_cast<uint8_t>(sc.numUnits());
-  s.unit_at.fill(-1);
-  s.owner.fill(kNoSide);
-  s.fort_control.fill(kNoSide);
+  GameState s = emptyState(sc);
   for (int u = 0; u < sc.numUnits(); ++u) {
     const UnitInfo& info = sc.unit(u);
     UnitState& us = s.units[static_cast<size_t>(u)];
@@ -164,6 +159,15 @@ int sampleChance(const GameState& s, Rng& rng) {
     x -= o.num;
   }
   return outcomes[outcomes.size() - 1].value;
+}
+
+void playRandomPly(GameState& s, Rng& rng, ActionList& scratch) {
+  if (s.isChanceNode()) {
+    applyChance(s, sampleChance(s, rng));
+    return;
+  }
+  legalActions(s, scratch);
+  applyAction(s, scratch[rng.below(static_cast<uint32_t>(scratch.size()))]);
 }
 
 }  // namespace morne::env

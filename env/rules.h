@@ -63,6 +63,11 @@ void applyChance(GameState& s, int value, EventLog* log = nullptr);
 // Draws an outcome of the pending chance event from `rng` with the exact probabilities.
 int sampleChance(const GameState& s, Rng& rng);
 
+// Plays one ply at random: at a chance node an outcome drawn with its exact probability, else
+// a legal action chosen uniformly. `scratch` holds the legal list (reused: nothing allocates).
+// Precondition: !s.isTerminal().
+void playRandomPly(GameState& s, Rng& rng, ActionList& scratch);
+
 // Victory points and victory level (V-LEVEL-1), computed from the current position; final
 // once s.isTerminal().
 struct GameResult {

@@ -16,30 +16,12 @@
 #include <string_view>
 #include <vector>
 
+#include "env/capacity.h"
 #include "env/hex.h"
 #include "env/rule_switches.h"
 #include "env/types.h"
 
-#ifndef MORNE_MAX_CELLS
-#define MORNE_MAX_CELLS 512
-#endif
-#ifndef MORNE_MAX_UNITS
-#define MORNE_MAX_UNITS 64
-#endif
-
 namespace morne::env {
-
-using CellId = int16_t;
-inline constexpr CellId kNoCell = -1;
-
-// Compile-time capacities (see CMakeLists.txt). Scenarios above them are rejected on load.
-inline constexpr int kMaxCells = MORNE_MAX_CELLS;
-inline constexpr int kMaxUnits = MORNE_MAX_UNITS;
-inline constexpr int kMaxObjectives = 32;
-inline constexpr int kMaxTracked = 32;  // hexes whose owner the state tracks (V-HEX-2)
-inline constexpr int kMaxForts = 16;
-static_assert(kMaxUnits <= 127, "unit indexes are stored as int8_t");
-static_assert(kMaxCells <= 32767, "cell ids are stored as int16_t");
 
 // One hexside as seen from one of its two hexes. Stored twice (once per side), so that the
 // rule code never needs to find the opposite entry.

@@ -27,12 +27,7 @@ class StateReader {
   StateReader(const Scenario& sc, std::vector<Problem>& problems) : sc_(sc), in_(problems) {}
 
   GameState read(const json& j) {
-    GameState s;
-    s.scenario = &sc_;
-    s.num_units = static_cast<uint8_t>(sc_.numUnits());
-    s.unit_at.fill(-1);
-    s.owner.fill(kNoSide);
-    s.fort_control.fill(kNoSide);
+    GameState s = emptyState(sc_);
     if (!in_.expectObject(j, "",
                           {"format", "scenario", "turn", "side", "phase", "pending", "units",
                            "owners", "forts", "hash"})) {
@@ -40,8 +35,14 @@ class StateReader {
     }
     readHeader(j, s);
     if (const json* u = in_.required(j, "", "units")) readUnits(*u, s);
-    if (const json* o = JsonReader::optional(j, "owners")) readOwners(*o, s);
-    if (const json* f = JsonReader::optional(j, "forts")) readForts(*f, s);
+    if (const json* o = JsonReader::optional(j, "owners")) {
+      readHexSides(*o, "/owners", "owner", [&](CellId c) { return sc_.trackedIndex(c); },
+                   "a passing objective or passing-zone hex", s.owner);
+    }
+    if (const json* f = JsonReader::optional(j, "forts")) {
+      readHexSides(*f, "/forts", "control", [&](CellId c) { return sc_.fortIndex(c); }, "a fort",
+                   s.fort_control);
+    }
     if (const json* p = JsonReader::optional(j, "pending"); p && in_.ok()) readPending(*p, s);
     s.hash = computeHash(s);
     if (const json* h = JsonReader::optional(j, "hash"); h && in_.ok()) {
@@ -167,40 +168,25 @@ class StateReader {
     }
   }
 
-  void readOwners(const json& owners, GameState& s) {
-    if (!in_.expectArray(owners, "/owners")) return;
-    for (size_t i = 0; i < owners.size(); ++i) {
-      const std::string p = JsonReader::child("/owners", i);
-      if (!in_.expectObject(owners[i], p, {"hex", "owner"})) continue;
-      const json* h = in_.required(owners[i], p, "hex");
+  // Reads a list of {"hex": LABEL, key: SIDE} entries. `index` maps a cell to its slot in
+  // `sides` (or -1, reported with `what`, the kind of hex the list must name).
+  template <size_t N, typename IndexFn>
+  void readHexSides(const json& list, const std::string& path, const char* key, IndexFn index,
+                    const std::string& what, std::array<int8_t, N>& sides) {
+    if (!in_.expectArray(list, path)) return;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string p = JsonReader::child(path, i);
+      if (!in_.expectObject(list[i], p, {"hex", key})) continue;
+      const json* h = in_.required(list[i], p, "hex");
       auto label = h ? in_.string(*h, p + "/hex") : std::nullopt;
       const CellId c = label ? sc_.cellOfLabel(*label) : kNoCell;
-      const int t = c == kNoCell ? -1 : sc_.trackedIndex(c);
-      if (label && t < 0) {
-        in_.fail(p + "/hex", "\"" + *label + "\" is not a passing objective or passing-zone hex");
+      const int slot = c == kNoCell ? -1 : index(c);
+      if (label && slot < 0) {
+        in_.fail(p + "/hex", "\"" + *label + "\" is not " + what);
         continue;
       }
-      if (const json* o = in_.required(owners[i], p, "owner"); o && t >= 0) {
-        s.owner[static_cast<size_t>(t)] = static_cast<int8_t>(readSide(*o, p + "/owner"));
-      }
-    }
-  }
-
-  void readForts(const json& forts, GameState& s) {
-    if (!in_.expectArray(forts, "/forts")) return;
-    for (size_t i = 0; i < forts.size(); ++i) {
-      const std::string p = JsonReader::child("/forts", i);
-      if (!in_.expectObject(forts[i], p, {"hex", "control"})) continue;
-      const json* h = in_.required(forts[i], p, "hex");
-      auto label = h ? in_.string(*h, p + "/hex") : std::nullopt;
-      const CellId c = label ? sc_.cellOfLabel(*label) : kNoCell;
-      const int f = c == kNoCell ? -1 : sc_.fortIndex(c);
-      if (label && f < 0) {
-        in_.fail(p + "/hex", "\"" + *label + "\" is not a fort");
-        continue;
-      }
-      if (const json* o = in_.required(forts[i], p, "control"); o && f >= 0) {
-        s.fort_control[static_cast<size_t>(f)] = static_cast<int8_t>(readSide(*o, p + "/control"));
+      if (const json* o = in_.required(list[i], p, key); o && slot >= 0) {
+        sides[static_cast<size_t>(slot)] = static_cast<int8_t>(readSide(*o, p + "/" + key));
       }
     }
   }

@@ -5,32 +5,22 @@
 
 #include <cstdint>
 
+#include "env/capacity.h"
 #include "env/types.h"
-
-#ifndef MORNE_MAX_CELLS
-#define MORNE_MAX_CELLS 512
-#endif
-#ifndef MORNE_MAX_UNITS
-#define MORNE_MAX_UNITS 64
-#endif
 
 namespace morne::env::zobrist {
 
 // Limits of the hashed values; the loaders keep VC, MO and MP inside 0..kMaxValue-1.
 inline constexpr int kMaxValue = 32;
-inline constexpr int kUnits = MORNE_MAX_UNITS;
-inline constexpr int kCells = MORNE_MAX_CELLS;
-inline constexpr int kTracked = 32;
-inline constexpr int kForts = 16;
 
 struct Tables {
-  uint64_t cell[kUnits][kCells + 1];  // index 0 is "off map" and holds 0
-  uint64_t vc[kUnits][kMaxValue];
-  uint64_t mo[kUnits][kMaxValue];
-  uint64_t mp[kUnits][kMaxValue];
-  uint64_t flag[kUnits][16];
-  uint64_t owner[kTracked][kNumSides + 1];  // index 0 is "no side" and holds 0
-  uint64_t fort[kForts][kNumSides + 1];
+  uint64_t cell[kMaxUnits][kMaxCells + 1];  // index 0 is "off map" and holds 0
+  uint64_t vc[kMaxUnits][kMaxValue];
+  uint64_t mo[kMaxUnits][kMaxValue];
+  uint64_t mp[kMaxUnits][kMaxValue];
+  uint64_t flag[kMaxUnits][16];
+  uint64_t owner[kMaxTracked][kNumSides + 1];  // index 0 is "no side" and holds 0
+  uint64_t fort[kMaxForts][kNumSides + 1];
 };
 
 // The key tables, filled before main() runs.

@@ -20,13 +20,8 @@ std::vector<env::GameState> samplePositions(const env::Scenario& sc, size_t coun
   while (out.size() < count) {
     env::GameState s = env::newGame(sc);
     while (!s.isTerminal() && out.size() < count) {
-      if (s.isChanceNode()) {
-        env::applyChance(s, env::sampleChance(s, rng));
-        continue;
-      }
-      env::legalActions(s, legal);
-      if ((rng.next() & 3) == 0) out.push_back(s);
-      env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+      if (!s.isChanceNode() && (rng.next() & 3) == 0) out.push_back(s);
+      env::playRandomPly(s, rng, legal);
     }
   }
   return out;
@@ -84,13 +79,8 @@ void BM_RandomGame(benchmark::State& st) {
   for (auto _ : st) {
     env::GameState s = env::newGame(sc);
     while (!s.isTerminal()) {
-      if (s.isChanceNode()) {
-        env::applyChance(s, env::sampleChance(s, rng));
-        continue;
-      }
-      env::legalActions(s, legal);
-      env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
-      ++actions;
+      actions += !s.isChanceNode();
+      env::playRandomPly(s, rng, legal);
     }
   }
   st.counters["actions/s"] =

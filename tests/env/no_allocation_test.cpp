@@ -38,13 +38,8 @@ TEST(NoAllocation, RandomGamesAllocateNothing) {
       env::GameState s = env::newGame(*sc);
       while (!s.isTerminal()) {
         const env::GameState copy = s;
-        if (copy.isChanceNode()) {
-          env::chanceOutcomes(s, outcomes);
-          env::applyChance(s, env::sampleChance(s, rng));
-        } else {
-          env::legalActions(s, legal);
-          env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
-        }
+        if (copy.isChanceNode()) env::chanceOutcomes(s, outcomes);
+        env::playRandomPly(s, rng, legal);
         ++plies;
       }
     }

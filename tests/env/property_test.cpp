@@ -60,6 +60,7 @@ void checkInvariants(const env::GameState& s) {
 void randomGames(const std::string& name, int games, uint64_t seed) {
   const auto sc = env::loadScenario(name);
   env::Rng rng(seed);
+  env::ActionList scratch;
   for (int g = 0; g < games; ++g) {
     env::GameState s = env::newGame(*sc);
     int plies = 0;
@@ -75,13 +76,7 @@ void randomGames(const std::string& name, int games, uint64_t seed) {
             << name << " game " << g << " ply " << plies << "\n"
             << j.dump();
       }
-      if (s.isChanceNode()) {
-        env::applyChance(s, env::sampleChance(s, rng));
-      } else {
-        env::ActionList legal;
-        env::legalActions(s, legal);
-        env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
-      }
+      env::playRandomPly(s, rng, scratch);
       ASSERT_LT(++plies, 200000) << "a game must end within the turn limit";
     }
     checkInvariants(s);
@@ -100,16 +95,9 @@ TEST(Property, SameSeedSameGame) {
   const auto sc = env::loadScenario("crossing");
   auto play = [&](uint64_t seed) {
     env::Rng rng(seed);
+    env::ActionList scratch;
     env::GameState s = env::newGame(*sc);
-    while (!s.isTerminal()) {
-      if (s.isChanceNode()) {
-        env::applyChance(s, env::sampleChance(s, rng));
-      } else {
-        env::ActionList legal;
-        env::legalActions(s, legal);
-        env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
-      }
-    }
+    while (!s.isTerminal()) env::playRandomPly(s, rng, scratch);
     return s.hash;
   };
   EXPECT_EQ(play(42), play(42));

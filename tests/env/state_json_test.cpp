@@ -39,18 +39,13 @@ TEST(StateJson, RoundTripIsExact) {
   const auto sc = env::loadScenario("duel");
   env::GameState s = env::newGame(*sc);
   env::Rng rng(5);
+  env::ActionList scratch;
   for (int i = 0; i < 300 && !s.isTerminal(); ++i) {
     const json j = env::stateToJson(s);
     const env::GameState back = env::stateFromJson(*sc, j, "round trip");
     ASSERT_EQ(back, s) << j.dump();
     ASSERT_EQ(env::stateToJson(back), j);
-    if (s.isChanceNode()) {
-      env::applyChance(s, env::sampleChance(s, rng));
-    } else {
-      env::ActionList legal;
-      env::legalActions(s, legal);
-      env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
-    }
+    env::playRandomPly(s, rng, scratch);
   }
 }
 
