@@ -116,6 +116,31 @@ bool Scenario::inSetupZone(int side, CellId c) const {
   return std::find(zone.begin(), zone.end(), c) != zone.end();
 }
 
+LosTerrain Scenario::losTerrain(Hex h) const {
+  const CellId c = cellAt(h);
+  if (c == kNoCell) return {};
+  return {true, level(c), isLosObstacle(terrain(c))};
+}
+
+void Scenario::computeVisibility() {
+  const int n = numCells();
+  los_words_ = (n + 63) / 64;
+  los_bits_.assign(static_cast<size_t>(n) * static_cast<size_t>(los_words_), 0);
+  if (max_range_ == 0) return;
+  auto terrainOf = [this](Hex h) { return losTerrain(h); };
+  for (CellId a = 0; a < n; ++a) {
+    for (CellId b = 0; b < n; ++b) {
+      const int d = distance(a, b);
+      if (d > max_range_) continue;
+      if (d > 0 && !lineOfSight(hexOf(a), hexOf(b), terrainOf, rules_.los_obstacle_height).visible) {
+        continue;
+      }
+      const size_t bit = static_cast<size_t>(a) * static_cast<size_t>(los_words_) * 64 + static_cast<size_t>(b);
+      los_bits_[bit / 64] |= uint64_t{1} << (bit % 64);
+    }
+  }
+}
+
 void Scenario::finalize() {
   const size_t n = hexes_.size();
   for (Hexside& h : hexsides_) deriveHexside(h, rules_);
@@ -155,6 +180,8 @@ void Scenario::finalize() {
     move_class_.push_back(moveClassOf(u.type));
     if (isArtillery(u.type)) max_range_ = std::max(max_range_, u.range);
   }
+
+  computeVisibility();
 
   objective_index_.assign(n, -1);
   tracked_index_.assign(n, -1);

@@ -18,6 +18,7 @@
 
 #include "env/capacity.h"
 #include "env/hex.h"
+#include "env/los.h"
 #include "env/rule_switches.h"
 #include "env/types.h"
 
@@ -142,6 +143,15 @@ class Scenario {
   // Largest artillery range in the scenario (0 if it has no artillery).
   int maxRange() const { return max_range_; }
 
+  // --- line of sight (F-LOS-*), precomputed for every pair within maxRange() ---
+  // Whether a and b see each other. Precondition: distance(a, b) <= maxRange().
+  bool visible(CellId a, CellId b) const {
+    const size_t bit = static_cast<size_t>(a) * static_cast<size_t>(los_words_) * 64 + static_cast<size_t>(b);
+    return (los_bits_[bit / 64] >> (bit % 64)) & 1;
+  }
+  // The line-of-sight facts of any axial hex, on the map or not.
+  LosTerrain losTerrain(Hex h) const;
+
   // --- victory and set-up ---
   const std::vector<Objective>& objectives() const { return objectives_; }
   // Objective index of a cell, or -1.
@@ -171,6 +181,8 @@ class Scenario {
   friend class ScenarioLoader;
   // Computes every derived table. Called once by the loader after validation.
   void finalize();
+  // Fills los_bits_ for every pair of cells within max_range_ (F-LOS-*).
+  void computeVisibility();
 
   std::string name_, title_, description_, source_text_;
   int width_ = 0, height_ = 0;
@@ -190,6 +202,8 @@ class Scenario {
   std::vector<MoveClass> move_class_;
   std::vector<Corps> corps_;
   int max_range_ = 0;
+  int los_words_ = 0;               // 64-bit words per row of the visibility matrix
+  std::vector<uint64_t> los_bits_;  // numCells x numCells bits
   std::vector<Objective> objectives_;
   std::vector<int> objective_index_;
   std::vector<Zone> zones_;
