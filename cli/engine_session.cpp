@@ -60,18 +60,6 @@ json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
   return out;
 }
 
-std::string pendingKindName(env::ChanceKind k) {
-  switch (k) {
-    case env::ChanceKind::kMarshTest:
-      return "marsh_test";
-    case env::ChanceKind::kChargeTest:
-      return "charge_test";
-    case env::ChanceKind::kNone:
-      break;
-  }
-  return "none";
-}
-
 }  // namespace
 
 EngineSession::EngineSession(uint64_t seed) : rng_(seed) {}
@@ -295,14 +283,14 @@ json EngineSession::apply(const json& req) {
       throw RequestError{"illegal_action", "outcome " + std::to_string(value) +
                                                " is not possible; "
                                                "the pending " +
-                                               pendingKindName(s.pending.kind) + " draws 1.." +
+                                               std::string(env::chanceKindName(s.pending.kind)) + " draws 1.." +
                                                std::to_string(outcomes.size())};
     }
     env::applyChance(s, value, &log);
   } else {
     if (s.isChanceNode()) {
       throw RequestError{"illegal_action",
-                         "a " + pendingKindName(s.pending.kind) +
+                         "a " + std::string(env::chanceKindName(s.pending.kind)) +
                              " is pending: send {\"cmd\":\"apply\",\"outcome\":N} "
                              "or {\"cmd\":\"roll\"} first"};
     }
@@ -346,7 +334,7 @@ json EngineSession::chance() const {
     list.push_back(
         {{"value", o.value}, {"num", o.num}, {"den", o.den}, {"probability", o.probability()}});
   }
-  json event = {{"kind", pendingKindName(s.pending.kind)},
+  json event = {{"kind", std::string(env::chanceKindName(s.pending.kind))},
                 {"unit", s.sc().unit(s.pending.unit).id}};
   if (s.pending.target >= 0) event["target"] = s.sc().unit(s.pending.target).id;
   return {{"chance", true}, {"event", event}, {"outcomes", list}};

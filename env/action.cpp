@@ -6,8 +6,8 @@ namespace morne::env {
 
 namespace {
 
-constexpr std::array<std::string_view, kNumActionKinds> kKindNames = {"end",    "place",  "move",
-                                                                      "charge", "attack", "fire"};
+constexpr std::array<std::string_view, kNumActionKinds> kKindNames = {
+    "end", "hold", "place", "move", "charge", "attack", "fire"};
 constexpr int kMaxFireRange = 5;
 
 // Plane layout: [move x6][charge x6][attack x6][fire x F][place x1].
@@ -16,22 +16,24 @@ constexpr int kChargePlane = 6;
 constexpr int kAttackPlane = 12;
 constexpr int kFirePlane = 18;
 
-std::vector<Hex> ringOffsets(int range) {
-  std::vector<Hex> out;
-  for (int radius = 1; radius <= range; ++radius) {
-    // Start `radius` steps east, then walk the ring counter-clockwise (NW, W, SW, SE, E, NE
-    // legs of `radius` steps each).
+// Every hex within kMaxFireRange, ring by ring: each ring starts `radius` steps east and walks
+// counter-clockwise (NW, W, SW, SE, E, NE legs of `radius` steps). Rings are nested, so the
+// offsets within range r are the first 3r(r+1) entries.
+constexpr std::array<Hex, 3 * kMaxFireRange * (kMaxFireRange + 1)> kRingOffsets = [] {
+  std::array<Hex, 3 * kMaxFireRange * (kMaxFireRange + 1)> out{};
+  size_t i = 0;
+  for (int radius = 1; radius <= kMaxFireRange; ++radius) {
     Hex h{radius, 0};
     for (int leg = 0; leg < kNumDirections; ++leg) {
       const Hex step = kHexDirections[static_cast<size_t>((leg + 2) % kNumDirections)];
       for (int k = 0; k < radius; ++k) {
-        out.push_back(h);
+        out[i++] = h;
         h = h + step;
       }
     }
   }
   return out;
-}
+}();
 
 }  // namespace
 
@@ -44,27 +46,24 @@ std::optional<ActionKind> parseActionKindName(std::string_view name) {
   return std::nullopt;
 }
 
-const std::vector<Hex>& fireOffsets(int range) {
-  static const std::array<std::vector<Hex>, kMaxFireRange + 1> kTables = [] {
-    std::array<std::vector<Hex>, kMaxFireRange + 1> t;
-    for (int r = 0; r <= kMaxFireRange; ++r) t[static_cast<size_t>(r)] = ringOffsets(r);
-    return t;
-  }();
+std::span<const Hex> fireOffsets(int range) {
   const int r = range < 0 ? 0 : (range > kMaxFireRange ? kMaxFireRange : range);
-  return kTables[static_cast<size_t>(r)];
+  return {kRingOffsets.data(), static_cast<size_t>(3 * r * (r + 1))};
 }
 
 int actionPlanes(const Scenario& sc) {
   return kFirePlane + static_cast<int>(fireOffsets(sc.maxRange()).size()) + 1;
 }
 
-int actionSpaceSize(const Scenario& sc) { return actionPlanes(sc) * sc.numCells() + 1; }
+int actionSpaceSize(const Scenario& sc) { return actionPlanes(sc) * sc.numCells() + 2; }
 
 int actionIndex(const Scenario& sc, Action a) {
   const int n = sc.numCells();
   switch (a.kind) {
     case ActionKind::kEnd:
       return actionPlanes(sc) * n;
+    case ActionKind::kHold:
+      return actionPlanes(sc) * n + 1;
     case ActionKind::kPlace:
       return (actionPlanes(sc) - 1) * n + a.cell;
     case ActionKind::kMove:
@@ -82,8 +81,9 @@ int actionIndex(const Scenario& sc, Action a) {
 std::optional<Action> actionFromIndex(const Scenario& sc, int index) {
   const int n = sc.numCells();
   const int planes = actionPlanes(sc);
-  if (index < 0 || index > planes * n) return std::nullopt;
+  if (index < 0 || index > planes * n + 1) return std::nullopt;
   if (index == planes * n) return Action::end();
+  if (index == planes * n + 1) return Action::hold();
   const int plane = index / n;
   const auto cell = static_cast<CellId>(index % n);
   if (plane == planes - 1) return Action::place(cell);

@@ -1,5 +1,7 @@
 #include "env/event_text.h"
 
+#include "env/crt.h"
+
 #include <array>
 #include <nlohmann/json.hpp>
 
@@ -9,11 +11,23 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 19> kEventNames = {
-    "turn_begins", "phase_begins", "phase_skipped", "phase_ends",    "out_of_command",
-    "placed",      "step",         "zoc_stop",      "marsh_test",    "charge",
-    "charge_test", "retreat",      "no_retreat",    "morale_change", "vc_change",
-    "eliminated",  "owner_change", "fort_control",  "game_over"};
+constexpr std::array<std::string_view, 30> kEventNames = {
+    "turn_begins",  "phase_begins", "phase_skipped", "phase_ends",     "out_of_command",
+    "placed",       "step",         "zoc_stop",      "marsh_test",     "charge",
+    "charge_test",  "retreat",      "no_retreat",    "morale_change",  "vc_change",
+    "eliminated",   "owner_change", "fort_control",  "fire",           "fire_result",
+    "fire_coin",    "loss_ignored", "hold",          "attack",         "combat_result",
+    "morale_test",  "victorious",   "advance",       "rally",          "game_over"};
+
+// The CRT cell packed in a kCombatResult event.
+std::string crtText(int packed) {
+  CrtCell cell;
+  cell.attacker_loss = static_cast<uint8_t>(packed & 15);
+  cell.defender_loss = static_cast<uint8_t>((packed >> 4) & 15);
+  cell.attacker_test = (packed >> 8) & 1;
+  cell.defender_test = (packed >> 9) & 1;
+  return crtCellText(cell);
+}
 
 std::string id(const Scenario& sc, int u) { return u >= 0 ? sc.unit(u).id : "?"; }
 std::string hex(const Scenario& sc, CellId c) { return c == kNoCell ? "-" : sc.label(c); }
@@ -72,6 +86,33 @@ std::string eventText(const Scenario& sc, const Event& e) {
       return hex(sc, e.to) + " now held by " + side(e.a);
     case EventType::kFortControl:
       return "fort " + hex(sc, e.to) + " now controlled by " + side(e.a);
+    case EventType::kFire:
+      return u + (e.a ? " reaction fire at " : " fires at ") + id(sc, e.other) + " (" +
+             hex(sc, e.from) + ">" + hex(sc, e.to) + ")";
+    case EventType::kFireResult:
+      return u + " fire: d4=" + std::to_string(e.a) + " " + signedNumber(e.b) + ", " +
+             std::to_string(e.c) + " loss point(s)";
+    case EventType::kFireCoin:
+      return u + " loss coin: " + std::to_string(e.b) + " point(s) to " + (e.a == 1 ? "MO" : "VC");
+    case EventType::kLossIgnored:
+      return u + " is a general: the MO point is lost";
+    case EventType::kHold:
+      return u + " does not charge";
+    case EventType::kAttack:
+      return u + " attacks " + id(sc, e.other) + " (" + hex(sc, e.from) + ">" + hex(sc, e.to) +
+             "): " + std::to_string(e.a) + " against " + std::to_string(e.b) + ", " + oddsName(e.c);
+    case EventType::kCombatResult:
+      return "combat: d6=" + std::to_string(e.a) + ", modified die " + std::to_string(e.b) + ": " +
+             crtText(e.c);
+    case EventType::kMoraleTest:
+      return u + " morale test: " + (e.a ? "d9=" + std::to_string(e.a) : "certain") + " against MO " +
+             std::to_string(e.b) + (e.c ? ", fails" : ", holds");
+    case EventType::kVictorious:
+      return u + " is victorious";
+    case EventType::kAdvance:
+      return u + " advances " + hex(sc, e.from) + ">" + hex(sc, e.to);
+    case EventType::kRally:
+      return u + " rallies: MO +" + std::to_string(e.a) + " -> " + std::to_string(e.b);
     case EventType::kGameOver:
       return "game over: blue " + std::to_string(e.a) + " VP, orange " + std::to_string(e.b) +
              " VP";
@@ -125,6 +166,37 @@ json eventJson(const Scenario& sc, const Event& e) {
     case EventType::kOwnerChange:
     case EventType::kFortControl:
       j["side"] = e.a == kNoSide ? json(nullptr) : json(sideColor(e.a));
+      break;
+    case EventType::kFire:
+      j["reaction"] = e.a != 0;
+      break;
+    case EventType::kFireResult:
+      j["die"] = e.a;
+      j["modifier"] = e.b;
+      j["losses"] = e.c;
+      break;
+    case EventType::kFireCoin:
+      j["points_to"] = e.a == 1 ? "mo" : "vc";
+      j["points"] = e.b;
+      break;
+    case EventType::kAttack:
+      j["attack"] = e.a;
+      j["defence"] = e.b;
+      j["odds"] = oddsName(e.c);
+      break;
+    case EventType::kCombatResult:
+      j["die"] = e.a;
+      j["modified_die"] = e.b;
+      j["result"] = crtText(e.c);
+      break;
+    case EventType::kMoraleTest:
+      j["die"] = e.a == 0 ? json(nullptr) : json(e.a);
+      j["mo"] = e.b;
+      j["failed"] = e.c != 0;
+      break;
+    case EventType::kRally:
+      j["change"] = e.a;
+      j["value"] = e.b;
       break;
     case EventType::kGameOver:
       j["vp"] = {{"blue", e.a}, {"orange", e.b}};

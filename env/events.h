@@ -30,6 +30,18 @@ enum class EventType : uint8_t {
   kEliminated,    // unit removed from `from` (U-ELIM-1)
   kOwnerChange,   // to: tracked hex, a: new owner side (V-HEX-2)
   kFortControl,   // to: fort hex, a: new controlling side (M-FORT-1)
+  kFire,          // unit (gun) fires at `other`; a: 1 for reaction fire (F-GEN-1, F-REACT-2)
+  kFireResult,    // unit (gun) at `other`: a: d4, b: modifiers, c: loss points (F-RES-1)
+  kFireCoin,      // unit (target): a: 1 MO or 2 VC, b: points decided (F-LOSS-1)
+  kLossIgnored,   // unit (a general) ignores a loss point drawn for MO (F-LOSS-3)
+  kHold,          // unit (cavalry) does not charge; reaction fire follows (MV-CHG-5)
+  kAttack,        // unit attacks `other`: a: attack strength, b: defence, c: odds column
+  kCombatResult,  // unit (attacker), other (defender): a: d6, b: modified die 0..7,
+                  // c: CRT cell (attacker loss | defender loss << 4 | tests << 8)
+  kMoraleTest,    // unit: a: d9 (0 when the result is certain), b: MO, c: 1 if failed (C-MOR-1)
+  kVictorious,    // unit becomes victorious (C-VIC-1)
+  kAdvance,       // unit advances from -> to (C-ADV-1)
+  kRally,         // unit: a: MO regained, b: new MO (R-*)
   kGameOver,      // a: VP blue, b: VP orange (V-LEVEL-1)
 };
 

@@ -10,8 +10,22 @@ const char* unit_flag::name(int bit) {
   return bit >= 0 && bit < kCount ? kNames[bit] : "?";
 }
 
+namespace {
+constexpr std::string_view kChanceKindNames[] = {"none",     "marsh_test", "charge_test", "fire_die",
+                                                 "fire_coin", "combat_die", "morale_test"};
+}  // namespace
+
+std::string_view chanceKindName(ChanceKind k) { return kChanceKindNames[static_cast<size_t>(k)]; }
+
+std::optional<ChanceKind> parseChanceKindName(std::string_view name) {
+  for (size_t i = 0; i < std::size(kChanceKindNames); ++i) {
+    if (kChanceKindNames[i] == name) return static_cast<ChanceKind>(i);
+  }
+  return std::nullopt;
+}
+
 uint64_t computeHash(const GameState& s) {
-  uint64_t h = zobrist::header(s.turn, s.side, s.phase, s.pending.bits());
+  uint64_t h = zobrist::header(s.turn, s.side, s.phase) ^ resolutionKey(s);
   for (int u = 0; u < s.num_units; ++u) {
     const UnitState& us = s.unit(u);
     h ^= zobrist::unitCell(u, us.cell) ^ zobrist::unitVc(u, us.vc) ^ zobrist::unitMo(u, us.mo) ^

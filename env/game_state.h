@@ -5,7 +5,8 @@
 //
 // Layout (kMaxUnits = 64, kMaxCells = 512 by default):
 //
-//   header   scenario pointer, Zobrist hash, turn, phasing side, phase, pending chance event
+//   header   scenario pointer, Zobrist hash, turn, phasing side, phase, and what is being
+//            resolved: the pending chance event, reaction fire, the combat in progress
 //   units    UnitState[kMaxUnits]   8 bytes each: cell, VC, MO, MP left, flags
 //   unit_at  int8_t[kMaxCells]      unit index on each cell, -1 if empty (U-STACK-1)
 //   owners   int8_t[kMaxTracked]    side owning each tracked (passing) hex (V-HEX-2)
@@ -16,6 +17,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <type_traits>
 
 #include "env/scenario.h"
@@ -60,23 +63,56 @@ static_assert(sizeof(UnitState) == 8);
 
 // The kinds of pending random events (ENG-2). A state with a pending event is a chance node:
 // no player acts until the outcome is applied (env/rules.h: chanceOutcomes, applyChance).
+// Every die is its own event, so search can branch on each.
 enum class ChanceKind : uint8_t {
   kNone,
   kMarshTest,   // d4 for `unit` after it entered a marsh hex (MV-MARSH-1)
   kChargeTest,  // d9 morale test of `target`, charged by cavalry `unit` (MV-CHG-5)
+  kFireDie,     // d4 of gun `unit` firing at `target` (F-RES-1)
+  kFireCoin,    // coin: the next loss point(s) of `target` go to MO (1) or VC (2) (F-LOSS-1)
+  kCombatDie,   // d6 of the combat in `combat` (C-DIE-1)
+  kMoraleTest,  // d9 morale test of `unit`, a combatant of `combat` (C-MOR-1)
 };
+
+// "marsh_test", "charge_test", "fire_die", "fire_coin", "combat_die", "morale_test" ("none").
+std::string_view chanceKindName(ChanceKind k);
+std::optional<ChanceKind> parseChanceKindName(std::string_view name);
+
+namespace pending_flag {
+inline constexpr uint8_t kReaction = 1u << 0;    // the fire is reaction fire (F-REACT-8)
+inline constexpr uint8_t kSingleCoin = 1u << 1;  // one coin decides all points (switch)
+}  // namespace pending_flag
 
 struct Pending {
   ChanceKind kind = ChanceKind::kNone;
   int8_t unit = -1;
   int8_t target = -1;
-  uint8_t reserved = 0;
+  int8_t count = 0;   // fire coins: loss points still to split
+  uint8_t flags = 0;  // pending_flag bits
   friend bool operator==(const Pending&, const Pending&) = default;
-  // The fields packed into one word for hashing.
-  uint32_t bits() const {
-    return static_cast<uint32_t>(kind) | static_cast<uint32_t>(static_cast<uint8_t>(unit)) << 8 |
-           static_cast<uint32_t>(static_cast<uint8_t>(target)) << 16;
-  }
+};
+
+namespace combat_flag {
+inline constexpr uint8_t kAttackerTests = 1u << 0;   // the CRT cell gave the attacker a test
+inline constexpr uint8_t kDefenderTests = 1u << 1;
+inline constexpr uint8_t kAttackerTested = 1u << 2;  // its test is resolved
+inline constexpr uint8_t kDefenderTested = 1u << 3;
+inline constexpr uint8_t kAttackerFailed = 1u << 4;  // it failed and must retreat (C-MOR-2)
+inline constexpr uint8_t kDefenderFailed = 1u << 5;
+}  // namespace combat_flag
+
+// The combat being resolved (C-RES-1), from its declaration to the advance after combat.
+struct CombatRecord {
+  int8_t attacker = -1;
+  int8_t defender = -1;
+  CellId attacker_cell = kNoCell;  // hexes at declaration: retreats go away from them and
+  CellId defender_cell = kNoCell;  // advances go into them
+  int8_t column = 0;               // odds column, -7 (1:8) .. 0 (1:1) .. +7 (8:1)
+  int8_t die_modifier = 0;         // sum of the die modifiers (C-DRM-*)
+  uint8_t flags = 0;               // combat_flag bits
+  uint8_t reserved = 0;
+  bool active() const { return attacker >= 0; }
+  friend bool operator==(const CombatRecord&, const CombatRecord&) = default;
 };
 
 struct GameState {
@@ -85,9 +121,12 @@ struct GameState {
   int16_t turn = 1;  // game turn, 1..scenario->turns()
   uint8_t side = 0;  // phasing side (G-TURN-1)
   Phase phase = Phase::kMovement;
-  Pending pending;
   uint8_t num_units = 0;
-  uint8_t reserved[3] = {};
+  Pending pending;            // the chance event awaited, if any
+  int8_t reacting_to = -1;    // unit whose step triggered the reaction fire in progress
+  int8_t charge_window = -1;  // cavalry deciding whether to charge before reaction fire
+  CombatRecord combat;        // the combat being resolved, if any
+  uint8_t reserved[6] = {};
   std::array<UnitState, kMaxUnits> units;
   std::array<int8_t, kMaxCells> unit_at;
   std::array<int8_t, kMaxTracked> owner;
@@ -122,6 +161,22 @@ inline GameState emptyState(const Scenario& sc) {
   s.owner.fill(kNoSide);
   s.fort_control.fill(kNoSide);
   return s;
+}
+
+// The phasing side's units on the map, ordered by cell (generated actions then come out
+// sorted). Returns their number.
+inline int phasingUnitsByCell(const GameState& s, std::array<int8_t, kMaxUnits>& out) {
+  int n = 0;
+  for (int u = 0; u < s.num_units; ++u) {
+    if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
+    int i = n++;
+    while (i > 0 && s.unit(out[static_cast<size_t>(i - 1)]).cell > s.unit(u).cell) {
+      out[static_cast<size_t>(i)] = out[static_cast<size_t>(i - 1)];
+      --i;
+    }
+    out[static_cast<size_t>(i)] = static_cast<int8_t>(u);
+  }
+  return n;
 }
 
 // --- mutators that keep the hash in step (the only writers of a state) ---
@@ -176,17 +231,44 @@ inline void setFortControl(GameState& s, int fort, int side) {
   ctl = static_cast<int8_t>(side);
 }
 
-// Turn, side, phase and the pending event hash together as one "header" key.
-inline void setHeader(GameState& s, int turn, int side, Phase phase, Pending pending) {
-  s.hash ^= zobrist::header(s.turn, s.side, s.phase, s.pending.bits()) ^
-            zobrist::header(turn, side, phase, pending.bits());
+// Turn, side and phase hash together as one "header" key.
+inline void setHeader(GameState& s, int turn, int side, Phase phase) {
+  s.hash ^= zobrist::header(s.turn, s.side, s.phase) ^ zobrist::header(turn, side, phase);
   s.turn = static_cast<int16_t>(turn);
   s.side = static_cast<uint8_t>(side);
   s.phase = phase;
-  s.pending = pending;
 }
-inline void setPhase(GameState& s, Phase phase) { setHeader(s, s.turn, s.side, phase, s.pending); }
-inline void setPending(GameState& s, Pending p) { setHeader(s, s.turn, s.side, s.phase, p); }
+inline void setPhase(GameState& s, Phase phase) { setHeader(s, s.turn, s.side, phase); }
+
+// The key of everything being resolved (pending event, reaction fire, combat).
+inline uint64_t resolutionKey(const GameState& s) {
+  const auto b = [](auto v) { return static_cast<uint64_t>(static_cast<uint8_t>(v)); };
+  const auto w = [](CellId c) { return static_cast<uint64_t>(static_cast<uint16_t>(c)); };
+  const Pending& p = s.pending;
+  const CombatRecord& c = s.combat;
+  const uint64_t first = b(p.kind) | b(p.unit) << 8 | b(p.target) << 16 | b(p.count) << 24 |
+                         b(p.flags) << 32 | b(s.reacting_to) << 40 | b(s.charge_window) << 48;
+  const uint64_t second = b(c.attacker) | b(c.defender) << 8 | w(c.attacker_cell) << 16 |
+                          w(c.defender_cell) << 32 | b(c.column) << 48 | b(c.die_modifier) << 56;
+  return zobrist::mix(first ^ 0x5265736F6C76ull) ^ zobrist::mix(second + b(c.flags));
+}
+
+inline void setPending(GameState& s, Pending p) {
+  s.hash ^= resolutionKey(s);
+  s.pending = p;
+  s.hash ^= resolutionKey(s);
+}
+inline void setReaction(GameState& s, int reacting_to, int charge_window) {
+  s.hash ^= resolutionKey(s);
+  s.reacting_to = static_cast<int8_t>(reacting_to);
+  s.charge_window = static_cast<int8_t>(charge_window);
+  s.hash ^= resolutionKey(s);
+}
+inline void setCombat(GameState& s, CombatRecord c) {
+  s.hash ^= resolutionKey(s);
+  s.combat = c;
+  s.hash ^= resolutionKey(s);
+}
 
 // The hash of a state recomputed from scratch (the oracle for the incremental one).
 uint64_t computeHash(const GameState& s);

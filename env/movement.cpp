@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "env/control.h"
+#include "env/fire.h"
 #include "env/occupy.h"
 #include "env/retreat.h"
 
@@ -12,19 +13,28 @@ namespace {
 
 constexpr uint16_t kCannotStep = unit_flag::kHalted | unit_flag::kStuck;
 
-// The phasing side's units on the map, ordered by cell (so generated actions come out sorted).
-int unitsByCell(const GameState& s, std::array<int8_t, kMaxUnits>& out) {
-  int n = 0;
-  for (int u = 0; u < s.num_units; ++u) {
-    if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
-    int i = n++;
-    while (i > 0 && s.unit(out[static_cast<size_t>(i - 1)]).cell > s.unit(u).cell) {
-      out[static_cast<size_t>(i)] = out[static_cast<size_t>(i - 1)];
-      --i;
-    }
-    out[static_cast<size_t>(i)] = static_cast<int8_t>(u);
+bool anyCharge(const GameState& s, int u) {
+  for (int d = 0; d < kNumDirections; ++d) {
+    if (canCharge(s, u, d)) return true;
   }
-  return n;
+  return false;
+}
+
+// MV-GEN-4 steps 3 and 4, once the step and its marsh test are done: a cavalry unit that may
+// charge decides first (the charge window); then reaction fire (F-REACT-2, F-REACT-6).
+void afterStep(GameState& s, int u, EventLog* log) {
+  if (!reactionFireTriggered(s, u)) return;
+  if (s.typeOf(u) == UnitType::kCavalry && anyCharge(s, u)) {
+    setReaction(s, -1, u);
+    return;
+  }
+  startReactionFire(s, u, log);
+}
+
+// Closes the charge window of `cavalry` and resolves the reaction fire its step triggered.
+void closeChargeWindow(GameState& s, int cavalry, EventLog* log) {
+  setReaction(s, -1, -1);
+  startReactionFire(s, cavalry, log);
 }
 
 }  // namespace
@@ -98,7 +108,7 @@ bool canCharge(const GameState& s, int u, int dir) {
 
 void generateMovementActions(const GameState& s, ActionList& out) {
   std::array<int8_t, kMaxUnits> order;
-  const int n = unitsByCell(s, order);
+  const int n = phasingUnitsByCell(s, order);
   for (int i = 0; i < n; ++i) {
     const int u = order[static_cast<size_t>(i)];
     for (int d = 0; d < kNumDirections; ++d) {
@@ -114,7 +124,21 @@ void generateMovementActions(const GameState& s, ActionList& out) {
   }
 }
 
+void generateWindowCharges(const GameState& s, ActionList& out) {
+  const int u = s.charge_window;
+  for (int d = 0; d < kNumDirections; ++d) {
+    if (canCharge(s, u, d)) out.push_back(Action::charge(s.unit(u).cell, d));
+  }
+}
+
+void holdCharge(GameState& s, EventLog* log) {
+  const int u = s.charge_window;
+  record(log, {.type = EventType::kHold, .unit = static_cast<int8_t>(u)});
+  closeChargeWindow(s, u, log);
+}
+
 bool hasMovementAction(const GameState& s) {
+  if (s.charge_window >= 0) return true;
   for (int u = 0; u < s.num_units; ++u) {
     if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
     for (int d = 0; d < kNumDirections; ++d) {
@@ -154,8 +178,10 @@ void applyStep(GameState& s, int u, int dir, EventLog* log) {
     record(log, {.type = EventType::kZocStop, .unit = static_cast<int8_t>(u), .to = to});
   }
   if (sc.terrain(to) == Terrain::kMarsh) {  // MV-MARSH-1, resolved by resolveMarshTest
-    setPending(s, {ChanceKind::kMarshTest, static_cast<int8_t>(u), -1, 0});
+    setPending(s, {ChanceKind::kMarshTest, static_cast<int8_t>(u), -1, 0, 0});
+    return;
   }
+  afterStep(s, u, log);
 }
 
 void resolveMarshTest(GameState& s, int value, EventLog* log) {
@@ -170,6 +196,7 @@ void resolveMarshTest(GameState& s, int value, EventLog* log) {
                .b = static_cast<int16_t>(threshold),
                .c = static_cast<int16_t>(stuck ? 1 : 0)});
   if (stuck) addUnitFlags(s, u, unit_flag::kStuck | unit_flag::kHalted);
+  afterStep(s, u, log);
 }
 
 int chargeModifier(const GameState& s, int cavalry, int target) {
@@ -186,7 +213,7 @@ void declareCharge(GameState& s, int u, int dir, EventLog* log) {
                .other = static_cast<int8_t>(target),
                .from = s.unit(u).cell,
                .to = at});
-  setPending(s, {ChanceKind::kChargeTest, static_cast<int8_t>(u), static_cast<int8_t>(target), 0});
+  setPending(s, {ChanceKind::kChargeTest, static_cast<int8_t>(u), static_cast<int8_t>(target), 0, 0});
 }
 
 void resolveChargeTest(GameState& s, int value, EventLog* log) {
@@ -209,6 +236,8 @@ void resolveChargeTest(GameState& s, int value, EventLog* log) {
   } else {
     retreatUnit(s, target, cavalry, s.unit(cavalry).cell, log);  // step 4
   }
+  // Step 6: the reaction fire the cavalry's last step triggered comes after the test.
+  if (s.charge_window == cavalry) closeChargeWindow(s, cavalry, log);
 }
 
 }  // namespace morne::env

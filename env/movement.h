@@ -26,6 +26,12 @@ void generateMovementActions(const GameState& s, ActionList& out);
 // Whether the phasing side has at least one step or charge (stops at the first one found).
 bool hasMovementAction(const GameState& s);
 
+// Appends the charges of the cavalry whose charge window is open (F-REACT-6).
+void generateWindowCharges(const GameState& s, ActionList& out);
+
+// "hold": the cavalry in the charge window does not charge; its reaction fire follows.
+void holdCharge(GameState& s, EventLog* log);
+
 // Applies a legal step; may leave a marsh test pending.
 void applyStep(GameState& s, int u, int dir, EventLog* log);
 

@@ -139,9 +139,6 @@ const std::array kTable = {
                    "Levels an obstacle hex adds to its elevation in the line-of-sight height "
                    "test.",
                    Kind::kInt, 0, 3, kNoChoices, MORNE_FIELD(los_obstacle_height)},
-    RuleSwitchInfo{"reaction_fire_on_retreat", "F-REACT-5", "bombardment",
-                   "An enemy unit retreating next to artillery triggers reaction fire.",
-                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(reaction_fire_on_retreat)},
     RuleSwitchInfo{"reaction_fire_order", "F-REACT-7", "bombardment",
                    "Order in which several artillery units triggered by one step fire.",
                    Kind::kChoice, 0, 0, kReactionOrder, MORNE_FIELD(reaction_fire_order)},

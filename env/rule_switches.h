@@ -68,7 +68,6 @@ struct RuleSwitches {
   bool artillery_fires_when_adjacent = true;
   bool artillery_fires_when_demoralised = true;
   int los_obstacle_height = 1;
-  bool reaction_fire_on_retreat = false;
   ReactionOrder reaction_fire_order = ReactionOrder::kAscendingId;
   // --- combat (§6) ---
   bool artillery_and_generals_attack = true;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "env/combat.h"
+#include "env/fire.h"
 #include "env/movement.h"
 #include "env/occupy.h"
 #include "env/turn.h"
@@ -74,13 +76,22 @@ void legalActions(const GameState& s, ActionList& out) {
     case Phase::kSetup:
       generateSetupActions(s, out);  // placing is compulsory: no "end" (S-2)
       return;
+    case Phase::kBombardment:
+      out.push_back(Action::end());
+      generateFireActions(s, out);
+      return;
     case Phase::kMovement:
+      if (s.charge_window >= 0) {  // charge or hold before the guns fire (F-REACT-6)
+        out.push_back(Action::hold());
+        generateWindowCharges(s, out);
+        return;
+      }
       out.push_back(Action::end());
       generateMovementActions(s, out);
       return;
-    case Phase::kBombardment:
     case Phase::kCombat:
       out.push_back(Action::end());
+      generateAttackActions(s, out);
       return;
     case Phase::kGameOver:
       return;
@@ -99,6 +110,9 @@ void applyAction(GameState& s, Action a, EventLog* log) {
     case ActionKind::kEnd:
       endPhase(s, log);
       return;
+    case ActionKind::kHold:
+      holdCharge(s, log);
+      break;
     case ActionKind::kPlace:
       place(s, a.cell, log);
       break;
@@ -109,9 +123,11 @@ void applyAction(GameState& s, Action a, EventLog* log) {
       declareCharge(s, s.unitAt(a.cell), a.arg, log);
       break;
     case ActionKind::kAttack:
+      declareAttack(s, s.unitAt(a.cell), attackTarget(s, a), log);
+      break;
     case ActionKind::kFire:
-      assert(false && "not generated yet");
-      return;
+      declareFire(s, s.unitAt(a.cell), fireTarget(s, a), log);
+      break;
   }
   continueIfIdle(s, log);
 }
@@ -124,7 +140,17 @@ void chanceOutcomes(const GameState& s, ChanceList& out) {
       faces = 4;  // RNG-2
       break;
     case ChanceKind::kChargeTest:
+    case ChanceKind::kMoraleTest:
       faces = 9;  // RNG-3
+      break;
+    case ChanceKind::kFireDie:
+      faces = 4;  // RNG-2
+      break;
+    case ChanceKind::kFireCoin:
+      faces = 2;  // RNG-4: 1 = MO, 2 = VC
+      break;
+    case ChanceKind::kCombatDie:
+      faces = 6;  // RNG-1
       break;
     case ChanceKind::kNone:
       return;
@@ -139,6 +165,18 @@ void applyChance(GameState& s, int value, EventLog* log) {
       break;
     case ChanceKind::kChargeTest:
       resolveChargeTest(s, value, log);
+      break;
+    case ChanceKind::kFireDie:
+      resolveFireDie(s, value, log);
+      break;
+    case ChanceKind::kFireCoin:
+      resolveFireCoin(s, value, log);
+      break;
+    case ChanceKind::kCombatDie:
+      resolveCombatDie(s, value, log);
+      break;
+    case ChanceKind::kMoraleTest:
+      resolveCombatMoraleTest(s, value, log);
       break;
     case ChanceKind::kNone:
       assert(false && "not a chance node");

@@ -54,6 +54,7 @@ void deriveHexside(Hexside& h, const RuleSwitches& rules) {
   const bool river = isRiver(h.water);
 
   h.stream = h.water == Water::kStream && !bridged;
+  h.divides = h.stream || (river && forded && rules.ford_allows_combat);
   h.movable = !(river && !bridged && !forded) && (!cliff || h.track);
   h.contact = !cliff && !(river && !bridged && !(forded && rules.ford_allows_combat));
   h.retreatable = !cliff && !(river && !bridged && !(forded && rules.retreat_across_ford));

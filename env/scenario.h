@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "env/capacity.h"
+#include "env/crt.h"
 #include "env/hex.h"
 #include "env/los.h"
 #include "env/rule_switches.h"
@@ -40,6 +41,7 @@ struct Hexside {
   bool retreatable = false;     // a retreat may cross (C-RET-2)
   bool rally_adjacent = false;  // adjacency for rally (M-CONTACT-2)
   bool stream = false;          // an unbridged stream (C-TER-1, retreat criterion 5)
+  bool divides = false;         // combat VC across it is divided by 1.5 (C-TER-1, C-TER-3)
   int8_t step_extra = 0;        // MP added to a normal step: stream/ford, slope (MV-COST-2, -3)
   int8_t track_cost = 0;        // > 0: step over a cliff by track costs this in total (MV-COST-5)
 
@@ -173,6 +175,8 @@ class Scenario {
   }
   int turns() const { return turns_; }
   const RuleSwitches& rules() const { return rules_; }
+  // The combat results table (Appendix B unless the scenario replaces it).
+  const CombatResultsTable& crt() const { return crt_; }
 
   // The original JSON text the scenario was loaded from (for `morne engine` and saved states).
   const std::string& sourceText() const { return source_text_; }
@@ -214,6 +218,7 @@ class Scenario {
   std::array<std::vector<CellId>, kNumSides> entry_hexes_;
   int turns_ = 12;
   RuleSwitches rules_;
+  CombatResultsTable crt_ = appendixBTable();
 };
 
 }  // namespace morne::env

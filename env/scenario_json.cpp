@@ -97,6 +97,10 @@ void ScenarioLoader::readRules(const json& v, const Path& path) {
   }
   for (auto it = v.begin(); it != v.end(); ++it) {
     const Path p = JsonReader::child(path, it.key());
+    if (it.key() == "combat_results_table") {
+      readCombatResultsTable(*it, p);
+      continue;
+    }
     const RuleSwitchInfo* info = findRuleSwitch(it.key());
     if (!info) {
       in_.fail(p, "unknown rule switch \"" + it.key() + "\" (see `morne scenario switches`)");
@@ -125,6 +129,31 @@ void ScenarioLoader::readRules(const json& v, const Path& path) {
         }
         if (!found) in_.fail(p, "unknown value \"" + *s + "\" (allowed: " + allowed + ")");
         break;
+      }
+    }
+  }
+}
+
+void ScenarioLoader::readCombatResultsTable(const json& v, const Path& path) {
+  if (!v.is_array() || v.size() != kCrtRows) {
+    in_.fail(path, "expected 8 rows (modified die 0..7) of 15 cells (odds 1:8 .. 8:1)");
+    return;
+  }
+  for (size_t row = 0; row < v.size(); ++row) {
+    const Path rp = JsonReader::child(path, row);
+    if (!v[row].is_array() || v[row].size() != kCrtColumns) {
+      in_.fail(rp, "expected 15 cells, for odds 1:8 .. 8:1");
+      continue;
+    }
+    for (size_t col = 0; col < v[row].size(); ++col) {
+      const Path cp = JsonReader::child(rp, col);
+      auto text = in_.string(v[row][col], cp);
+      if (!text) continue;
+      if (auto cell = parseCrtCell(*text)) {
+        sc_->crt_[row][col] = *cell;
+      } else {
+        in_.fail(cp, "\"" + *text + "\" is not a result like \"1*/0\" (attacker loss, optional *, "
+                     "/, defender loss, optional *)");
       }
     }
   }

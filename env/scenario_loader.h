@@ -52,6 +52,7 @@ class ScenarioLoader {
   // --- the document, rules, victory (scenario_json.cpp) ---
   void readHeader(const json& doc);
   void readRules(const json& v, const Path& path);
+  void readCombatResultsTable(const json& v, const Path& path);
   std::array<int, kNumSides> readVp(const json& v, const Path& path);
   // Reads "kind" ("occupied" or "passing") into `passing`; false if it is missing or unknown.
   bool readKind(const json& obj, const Path& p, bool& passing);

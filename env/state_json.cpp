@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "env/json_reader.h"
+#include "env/state_resolution_json.h"
 
 namespace morne::env {
 
@@ -11,8 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kPendingNames[] = {"none", "marsh_test", "charge_test"};
-constexpr int kNumPendingKinds = 3;
 
 std::string hashText(uint64_t h) {
   char buf[17];
@@ -29,8 +28,9 @@ class StateReader {
   GameState read(const json& j) {
     GameState s = emptyState(sc_);
     if (!in_.expectObject(j, "",
-                          {"format", "scenario", "turn", "side", "phase", "pending", "units",
-                           "owners", "forts", "hash"})) {
+                          {"format", "scenario", "turn", "side", "phase", "pending",
+                           "reacting_to", "charge_window", "combat", "units", "owners", "forts",
+                           "hash"})) {
       return s;
     }
     readHeader(j, s);
@@ -43,7 +43,7 @@ class StateReader {
       readHexSides(*f, "/forts", "control", [&](CellId c) { return sc_.fortIndex(c); }, "a fort",
                    s.fort_control);
     }
-    if (const json* p = JsonReader::optional(j, "pending"); p && in_.ok()) readPending(*p, s);
+    if (in_.ok()) readResolution(in_, j, s);
     s.hash = computeHash(s);
     if (const json* h = JsonReader::optional(j, "hash"); h && in_.ok()) {
       auto text = in_.string(*h, "/hash");
@@ -199,59 +199,6 @@ class StateReader {
     return kNoSide;
   }
 
-  // The pending event must be one the rules could have left in this position.
-  void readPending(const json& v, GameState& s) {
-    if (v.is_null()) return;
-    if (!in_.expectObject(v, "/pending", {"kind", "unit", "target"})) return;
-    const json* k = in_.required(v, "/pending", "kind");
-    auto kind = k ? in_.string(*k, "/pending/kind") : std::nullopt;
-    if (!kind) return;
-    int index = -1;
-    for (int i = 1; i < kNumPendingKinds; ++i) {
-      if (*kind == kPendingNames[i]) index = i;
-    }
-    if (index < 0) {
-      in_.fail("/pending/kind", "unknown chance event \"" + *kind + "\" (marsh_test, charge_test)");
-      return;
-    }
-    const int unit = unitRef(v, "unit");
-    if (unit < 0) return;
-    s.pending.kind = static_cast<ChanceKind>(index);
-    s.pending.unit = static_cast<int8_t>(unit);
-    if (s.phase != Phase::kMovement || sc_.unit(unit).side != s.side ||
-        s.unit(unit).cell == kNoCell) {
-      in_.fail("/pending/unit",
-               "a pending test concerns a unit of the phasing side, on the map, "
-               "in the movement phase");
-      return;
-    }
-    if (s.pending.kind == ChanceKind::kMarshTest) {
-      if (sc_.terrain(s.unit(unit).cell) != Terrain::kMarsh) {
-        in_.fail("/pending/unit", "a marsh test needs the unit on a marsh hex");
-      }
-      return;
-    }
-    const int target = unitRef(v, "target");
-    if (target < 0) return;
-    s.pending.target = static_cast<int8_t>(target);
-    const CellId a = s.unit(unit).cell;
-    const CellId b = s.unit(target).cell;
-    if (sc_.unit(unit).type != UnitType::kCavalry || sc_.unit(target).side == s.side ||
-        b == kNoCell || sc_.distance(a, b) != 1) {
-      in_.fail("/pending/target", "a charge test needs a cavalry unit next to an enemy target");
-    }
-  }
-
-  int unitRef(const json& v, const char* key) {
-    const std::string p = std::string("/pending/") + key;
-    const json* r = in_.required(v, "/pending", key);
-    auto id = r ? in_.string(*r, p) : std::nullopt;
-    if (!id) return -1;
-    const int u = sc_.unitIndex(*id);
-    if (u < 0) in_.fail(p, "no unit \"" + *id + "\"");
-    return u;
-  }
-
   const Scenario& sc_;
   JsonReader in_;
 };
@@ -266,15 +213,7 @@ json stateToJson(const GameState& s) {
   j["turn"] = s.turn;
   j["side"] = sideColor(s.side);
   j["phase"] = phaseName(s.phase);
-  if (s.isChanceNode()) {
-    json p;
-    p["kind"] = kPendingNames[static_cast<int>(s.pending.kind)];
-    p["unit"] = sc.unit(s.pending.unit).id;
-    if (s.pending.target >= 0) p["target"] = sc.unit(s.pending.target).id;
-    j["pending"] = p;
-  } else {
-    j["pending"] = nullptr;
-  }
+  writeResolution(s, j);
   json units = json::array();
   for (int u = 0; u < s.num_units; ++u) {
     const UnitState& us = s.unit(u);

@@ -1,6 +1,9 @@
 #include "env/turn.h"
 
+#include "env/combat.h"
+#include "env/fire.h"
 #include "env/movement.h"
+#include "env/rally.h"
 #include "env/rules.h"
 
 namespace morne::env {
@@ -82,7 +85,7 @@ bool enterPhase(GameState& s, Phase p, EventLog* log) {
 }
 
 void finishGame(GameState& s, EventLog* log) {
-  setHeader(s, s.sc().turns(), kNumSides - 1, Phase::kGameOver, {});
+  setHeader(s, s.sc().turns(), kNumSides - 1, Phase::kGameOver);
   const GameResult r = gameResult(s);
   record(log, {.type = EventType::kGameOver,
                .a = static_cast<int16_t>(r.vp[0]),
@@ -125,16 +128,17 @@ void run(GameState& s, Stage stage, EventLog* log) {
         break;
       case Stage::kRally:
         closeCombatPhase(s);
+        rallyPhase(s, log);  // §7
         stage = Stage::kEndTurn;
         break;
       case Stage::kEndTurn:
         if (s.side == 0) {
-          setHeader(s, s.turn, 1, s.phase, {});
+          setHeader(s, s.turn, 1, s.phase);
         } else if (s.turn >= s.sc().turns()) {
           finishGame(s, log);  // G-END-1
           return;
         } else {
-          setHeader(s, s.turn + 1, 0, s.phase, {});
+          setHeader(s, s.turn + 1, 0, s.phase);
         }
         stage = Stage::kStartTurn;
         break;
@@ -166,8 +170,16 @@ bool hasDecision(const GameState& s) {
       return awaitingSetup(s, s.side);
     case Phase::kMovement:
       return hasMovementAction(s);
-    case Phase::kBombardment:
-    case Phase::kCombat:
+    case Phase::kBombardment: {
+      ActionList fires;
+      generateFireActions(s, fires);
+      return !fires.empty();
+    }
+    case Phase::kCombat: {
+      ActionList attacks;
+      generateAttackActions(s, attacks);
+      return !attacks.empty();
+    }
     case Phase::kGameOver:
       return false;
   }

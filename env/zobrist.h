@@ -50,12 +50,11 @@ inline uint64_t unitFlags(int u, unsigned bits) {
 inline uint64_t owner(int tracked, int side) { return kTables.owner[tracked][side + 1]; }
 inline uint64_t fortControl(int fort, int side) { return kTables.fort[fort][side + 1]; }
 
-// Key of the (turn, phasing side, phase, pending event) header, packed into one word.
-inline uint64_t header(int turn, int side, Phase phase, uint32_t pending_bits) {
+// Key of the (turn, phasing side, phase) header, packed into one word.
+inline uint64_t header(int turn, int side, Phase phase) {
   const uint64_t packed = static_cast<uint64_t>(static_cast<uint16_t>(turn)) |
                           static_cast<uint64_t>(side & 0xff) << 16 |
-                          static_cast<uint64_t>(phase) << 24 |
-                          static_cast<uint64_t>(pending_bits) << 32;
+                          static_cast<uint64_t>(phase) << 24;
   return mix(packed ^ 0x6D6F726E65ull);
 }
 

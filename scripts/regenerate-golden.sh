@@ -18,7 +18,9 @@ count() {  # scenario state depth
   echo "# Regenerate after an intended rule change with scripts/regenerate-golden.sh and review the diff."
   for d in 1 2 3 4 5; do echo "duel - $d $(count duel - "$d")"; done
   for d in 1 2 3 4 5; do echo "duel duel_contact.json $d $(count duel duel_contact.json "$d")"; done
+  for d in 1 2 3 4 5; do echo "duel duel_bombardment.json $d $(count duel duel_bombardment.json "$d")"; done
   for d in 1 2 3; do echo "crossing - $d $(count crossing - "$d")"; done
+  for d in 1 2 3 4 5; do echo "crossing crossing_battle.json $d $(count crossing crossing_battle.json "$d")"; done
   for d in 1 2 3; do echo "pyramids - $d $(count pyramids - "$d")"; done
 } > tests/golden/perft.txt
 echo "rewrote tests/golden/perft.txt"

@@ -90,6 +90,8 @@ TEST(Perft, FastGeneratorMatchesReferenceAtEveryNode) {
   crossCheck(startOf(*duel, "duel_contact.json"), 4, nodes);
   const auto crossing = env::loadScenario("crossing");
   crossCheck(env::newGame(*crossing), 2, nodes);
+  crossCheck(startOf(*duel, "duel_bombardment.json"), 4, nodes);
+  crossCheck(startOf(*crossing, "crossing_battle.json"), 3, nodes);
   EXPECT_GT(nodes, 10000);
 }
 

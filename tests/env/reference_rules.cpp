@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "env/combat.h"
+#include "env/los.h"
+
 namespace morne::test {
 
 namespace {
@@ -50,11 +53,12 @@ int unitOn(const env::GameState& s, CellId c) {
 
 bool isRiver(Water w) { return w == Water::kRiver || w == Water::kMajorRiver; }
 
-// M-CONTACT-1 from the raw hexside.
-bool contact(const Hexside& h) {
+// M-CONTACT-1 from the raw hexside (a ford restores contact only under ford_allows_combat).
+bool contact(const env::Scenario& sc, const Hexside& h) {
   if (h.neighbor == env::kNoCell) return false;
   if (h.climb >= 2 || h.climb <= -2) return false;
-  return !(isRiver(h.water) && h.crossing != env::Crossing::kBridge);
+  const bool ford_ok = h.crossing == env::Crossing::kFord && sc.rules().ford_allows_combat;
+  return !(isRiver(h.water) && h.crossing != env::Crossing::kBridge && !ford_ok);
 }
 
 bool demoralised(const env::GameState& s, int u) {
@@ -70,7 +74,7 @@ bool enemyZoc(const env::GameState& s, CellId c, int side) {
     if (s.typeOf(v) == UnitType::kGeneral && !sc.rules().generals_exert_zoc) continue;
     for (int d = 0; d < env::kNumDirections; ++d) {
       const Hexside& h = sc.side(c, d);
-      if (h.neighbor == s.unit(v).cell && (contact(h) || sc.rules().zoc_across_rivers_and_cliffs)) {
+      if (h.neighbor == s.unit(v).cell && (contact(sc, h) || sc.rules().zoc_across_rivers_and_cliffs)) {
         return true;
       }
     }
@@ -123,10 +127,55 @@ bool legalCharge(const env::GameState& s, env::Action a) {
   if (demoralised(s, u) || (s.unit(u).flags & env::unit_flag::kCharged)) return false;
   if (sc.rules().charge_requires_move && !(s.unit(u).flags & env::unit_flag::kStepped))
     return false;
+  if (s.charge_window >= 0 && s.charge_window != u) return false;
   const Hexside& h = sc.side(a.cell, a.arg);
-  if (!contact(h)) return false;
+  if (!contact(sc, h)) return false;
   const int v = unitOn(s, h.neighbor);
   return v >= 0 && s.sideOf(v) != s.side && s.typeOf(v) != UnitType::kGeneral;
+}
+
+bool legalAttack(const env::GameState& s, env::Action a) {
+  const env::Scenario& sc = s.sc();
+  if (s.phase != env::Phase::kCombat) return false;
+  const int u = unitOn(s, a.cell);
+  if (u < 0 || s.sideOf(u) != s.side || (s.unit(u).flags & env::unit_flag::kAttacked)) return false;
+  if (demoralised(s, u)) return false;
+  const UnitType type = s.typeOf(u);
+  const bool special = type == UnitType::kGeneral || type == UnitType::kFootArtillery ||
+                       type == UnitType::kHorseArtillery;
+  if (special && !sc.rules().artillery_and_generals_attack) return false;
+  const Hexside& h = sc.side(a.cell, a.arg);
+  if (!contact(sc, h)) return false;
+  const int v = unitOn(s, h.neighbor);
+  if (v < 0 || s.sideOf(v) == s.side || (s.unit(v).flags & env::unit_flag::kDefended)) return false;
+  return sc.rules().zero_strength_attack == env::ZeroStrengthAttack::kOneToEight ||
+         env::combatOdds(s, u, v).attack > 0;
+}
+
+bool legalFire(const env::GameState& s, env::Action a) {
+  const env::Scenario& sc = s.sc();
+  if (s.phase != env::Phase::kBombardment) return false;
+  const int u = unitOn(s, a.cell);
+  if (u < 0 || s.sideOf(u) != s.side || (s.unit(u).flags & env::unit_flag::kFired)) return false;
+  const UnitType type = s.typeOf(u);
+  if (type != UnitType::kFootArtillery && type != UnitType::kHorseArtillery) return false;
+  const Terrain t = sc.terrain(a.cell);
+  if (t == Terrain::kWoods || t == Terrain::kVillage) return false;
+  if (demoralised(s, u) && !sc.rules().artillery_fires_when_demoralised) return false;
+  if (!sc.rules().artillery_fires_when_adjacent) {
+    for (int v = 0; v < s.num_units; ++v) {
+      if (s.unit(v).cell != env::kNoCell && s.sideOf(v) != s.side && sc.distance(a.cell, s.unit(v).cell) == 1) {
+        return false;
+      }
+    }
+  }
+  const env::Hex target_hex = sc.hexOf(a.cell) + env::fireOffsets(sc.maxRange())[a.arg];
+  const CellId target_cell = sc.cellAt(target_hex);
+  if (target_cell == env::kNoCell || sc.distance(a.cell, target_cell) > sc.unit(u).range) return false;
+  const int v = unitOn(s, target_cell);
+  if (v < 0 || s.sideOf(v) == s.side) return false;
+  auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };
+  return env::lineOfSight(sc.hexOf(a.cell), target_hex, terrain, sc.rules().los_obstacle_height).visible;
 }
 
 bool legalPlace(const env::GameState& s, env::Action a) {
@@ -152,20 +201,25 @@ std::vector<env::Action> referenceLegalActions(const env::GameState& s) {
     bool legal = false;
     switch (a.kind) {
       case env::ActionKind::kEnd:
-        legal = s.phase != env::Phase::kSetup;
+        legal = s.phase != env::Phase::kSetup && s.charge_window < 0;
+        break;
+      case env::ActionKind::kHold:
+        legal = s.charge_window >= 0;
         break;
       case env::ActionKind::kPlace:
         legal = legalPlace(s, a);
         break;
       case env::ActionKind::kMove:
-        legal = legalMove(s, a);
+        legal = s.charge_window < 0 && legalMove(s, a);
         break;
       case env::ActionKind::kCharge:
         legal = legalCharge(s, a);
         break;
       case env::ActionKind::kAttack:
+        legal = legalAttack(s, a);
+        break;
       case env::ActionKind::kFire:
-        legal = false;  // not in this rules version
+        legal = legalFire(s, a);
         break;
     }
     if (legal) out.push_back(a);

@@ -173,7 +173,7 @@ int unitOf(const env::Scenario& sc, const std::string& id) {
 
 env::GameState stateIn(const env::Scenario& sc, env::Phase phase, int side) {
   env::GameState s = env::newGame(sc);
-  env::setHeader(s, 1, side, phase, {});
+  env::setHeader(s, 1, side, phase);
   for (int u = 0; u < s.num_units; ++u) {
     if (s.onMap(u)) env::setUnitFlags(s, u, 0);
   }

@@ -1,0 +1,199 @@
+#include "env/state_resolution_json.h"
+
+namespace morne::env {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kCombatFlagNames[] = {"attacker_tests", "defender_tests", "attacker_tested",
+                                            "defender_tested", "attacker_failed", "defender_failed"};
+
+json unitOrNull(const GameState& s, int u) { return u < 0 ? json(nullptr) : json(s.sc().unit(u).id); }
+
+class ResolutionReader {
+ public:
+  ResolutionReader(JsonReader& in, GameState& s) : in_(in), s_(s), sc_(s.sc()) {}
+
+  void read(const json& j) {
+    if (const json* v = JsonReader::optional(j, "combat")) readCombat(*v);
+    if (const json* v = JsonReader::optional(j, "pending")) readPending(*v);
+    if (const json* v = JsonReader::optional(j, "reacting_to")) s_.reacting_to = static_cast<int8_t>(unitRef(*v, "/reacting_to"));
+    if (const json* v = JsonReader::optional(j, "charge_window")) s_.charge_window = static_cast<int8_t>(unitRef(*v, "/charge_window"));
+    if (in_.ok()) check();
+  }
+
+ private:
+  // A unit id, or null (-1).
+  int unitRef(const json& v, const std::string& path) {
+    if (v.is_null()) return -1;
+    auto id = in_.string(v, path);
+    if (!id) return -1;
+    const int u = sc_.unitIndex(*id);
+    if (u < 0) in_.fail(path, "no unit \"" + *id + "\"");
+    return u;
+  }
+
+  void readPending(const json& v) {
+    if (v.is_null()) return;
+    if (!in_.expectObject(v, "/pending", {"kind", "unit", "target", "count", "reaction", "single_coin"})) return;
+    const json* k = in_.required(v, "/pending", "kind");
+    auto name = k ? in_.string(*k, "/pending/kind") : std::nullopt;
+    const auto kind = name ? parseChanceKindName(*name) : std::nullopt;
+    if (name && (!kind || *kind == ChanceKind::kNone)) {
+      in_.fail("/pending/kind", "unknown chance event \"" + *name +
+                                    "\" (marsh_test, charge_test, fire_die, fire_coin, combat_die, morale_test)");
+      return;
+    }
+    if (!kind) return;
+    Pending& p = s_.pending;
+    p.kind = *kind;
+    if (const json* u = in_.required(v, "/pending", "unit")) p.unit = static_cast<int8_t>(unitRef(*u, "/pending/unit"));
+    if (const json* t = JsonReader::optional(v, "target")) p.target = static_cast<int8_t>(unitRef(*t, "/pending/target"));
+    if (const json* c = JsonReader::optional(v, "count")) p.count = static_cast<int8_t>(in_.integer(*c, "/pending/count", 0, 20).value_or(0));
+    if (const json* r = JsonReader::optional(v, "reaction"); r && in_.boolean(*r, "/pending/reaction").value_or(false)) {
+      p.flags |= pending_flag::kReaction;
+    }
+    if (const json* c = JsonReader::optional(v, "single_coin"); c && in_.boolean(*c, "/pending/single_coin").value_or(false)) {
+      p.flags |= pending_flag::kSingleCoin;
+    }
+  }
+
+  void readCombat(const json& v) {
+    if (v.is_null()) return;
+    if (!in_.expectObject(v, "/combat", {"attacker", "defender", "attacker_hex", "defender_hex", "column",
+                                         "die_modifier", "flags"})) {
+      return;
+    }
+    CombatRecord& c = s_.combat;
+    if (const json* a = in_.required(v, "/combat", "attacker")) c.attacker = static_cast<int8_t>(unitRef(*a, "/combat/attacker"));
+    if (const json* d = in_.required(v, "/combat", "defender")) c.defender = static_cast<int8_t>(unitRef(*d, "/combat/defender"));
+    for (const char* key : {"attacker_hex", "defender_hex"}) {
+      const json* h = in_.required(v, "/combat", key);
+      auto label = h ? in_.string(*h, std::string("/combat/") + key) : std::nullopt;
+      const CellId cell = label ? sc_.cellOfLabel(*label) : kNoCell;
+      if (label && cell == kNoCell) in_.fail(std::string("/combat/") + key, "not a hex of this map");
+      (std::string(key) == "attacker_hex" ? c.attacker_cell : c.defender_cell) = cell;
+    }
+    if (const json* x = in_.required(v, "/combat", "column")) c.column = static_cast<int8_t>(in_.integer(*x, "/combat/column", -7, 7).value_or(0));
+    if (const json* x = in_.required(v, "/combat", "die_modifier")) {
+      c.die_modifier = static_cast<int8_t>(in_.integer(*x, "/combat/die_modifier", -20, 20).value_or(0));
+    }
+    const json* f = in_.required(v, "/combat", "flags");
+    if (!f || !in_.expectArray(*f, "/combat/flags")) return;
+    for (size_t i = 0; i < f->size(); ++i) {
+      auto name = in_.string((*f)[i], JsonReader::child("/combat/flags", i));
+      bool known = false;
+      for (size_t b = 0; name && b < std::size(kCombatFlagNames); ++b) {
+        if (*name == kCombatFlagNames[b]) {
+          c.flags = static_cast<uint8_t>(c.flags | (1u << b));
+          known = true;
+        }
+      }
+      if (name && !known) in_.fail(JsonReader::child("/combat/flags", i), "unknown flag \"" + *name + "\"");
+    }
+  }
+
+  bool onMap(int u) const { return u >= 0 && s_.unit(u).cell != kNoCell; }
+  bool phasing(int u) const { return u >= 0 && sc_.unit(u).side == s_.side; }
+  bool adjacent(int a, int b) const { return sc_.distance(s_.unit(a).cell, s_.unit(b).cell) == 1; }
+
+  // The combination must be one the rules can leave behind.
+  void check() {
+    const Pending& p = s_.pending;
+    const CombatRecord& c = s_.combat;
+    const bool fire = p.kind == ChanceKind::kFireDie || p.kind == ChanceKind::kFireCoin;
+    const bool reaction = (p.flags & pending_flag::kReaction) != 0;
+    switch (p.kind) {
+      case ChanceKind::kNone:
+        break;
+      case ChanceKind::kMarshTest:
+        expect(s_.phase == Phase::kMovement && phasing(p.unit) && onMap(p.unit) &&
+                   sc_.terrain(s_.unit(p.unit).cell) == Terrain::kMarsh,
+               "/pending", "a marsh test needs a phasing unit on a marsh hex in the movement phase");
+        break;
+      case ChanceKind::kChargeTest:
+        expect(s_.phase == Phase::kMovement && phasing(p.unit) && onMap(p.unit) &&
+                   sc_.unit(p.unit).type == UnitType::kCavalry && onMap(p.target) && !phasing(p.target) &&
+                   adjacent(p.unit, p.target),
+               "/pending", "a charge test needs phasing cavalry next to an enemy target in the movement phase");
+        break;
+      case ChanceKind::kFireDie:
+      case ChanceKind::kFireCoin:
+        expect(onMap(p.unit) && isArtillery(sc_.unit(p.unit).type) && onMap(p.target) &&
+                   sc_.unit(p.target).side != sc_.unit(p.unit).side &&
+                   (reaction ? s_.phase == Phase::kMovement && !phasing(p.unit) && s_.reacting_to == p.target
+                             : s_.phase == Phase::kBombardment && phasing(p.unit)),
+               "/pending", "a fire needs a gun and an enemy target on the map: bombardment by the phasing side, "
+                           "or reaction fire at the unit in \"reacting_to\"");
+        expect(p.kind == ChanceKind::kFireDie || p.count > 0, "/pending/count", "a loss coin needs points to split");
+        break;
+      case ChanceKind::kCombatDie:
+      case ChanceKind::kMoraleTest:
+        expect(s_.phase == Phase::kCombat && c.active(), "/pending", "a combat event needs the combat in \"combat\"");
+        expect(p.kind == ChanceKind::kCombatDie || (onMap(p.unit) && (p.unit == c.attacker || p.unit == c.defender)),
+               "/pending/unit", "a morale test concerns the attacker or the defender, on the map");
+        break;
+    }
+    if (c.active()) {
+      expect(p.kind == ChanceKind::kCombatDie || p.kind == ChanceKind::kMoraleTest, "/combat",
+             "a combat in progress always waits for its die or a morale test");
+      expect(phasing(c.attacker) && c.defender >= 0 && !phasing(c.defender), "/combat",
+             "the attacker belongs to the phasing side, the defender to the other");
+    }
+    if (s_.reacting_to >= 0) {
+      expect(fire && reaction, "/reacting_to", "reaction fire in progress needs its fire pending");
+    } else {
+      expect(!(fire && reaction), "/pending/reaction", "reaction fire needs \"reacting_to\"");
+    }
+    if (s_.charge_window >= 0) {
+      const int u = s_.charge_window;
+      expect(s_.phase == Phase::kMovement && phasing(u) && onMap(u) && sc_.unit(u).type == UnitType::kCavalry &&
+                 (p.kind == ChanceKind::kNone || (p.kind == ChanceKind::kChargeTest && p.unit == u)),
+             "/charge_window", "a charge decision needs phasing cavalry in the movement phase");
+    }
+  }
+
+  void expect(bool ok, const std::string& path, const std::string& message) {
+    if (!ok) in_.fail(path, message);
+  }
+
+  JsonReader& in_;
+  GameState& s_;
+  const Scenario& sc_;
+};
+
+}  // namespace
+
+void writeResolution(const GameState& s, json& j) {
+  const Pending& p = s.pending;
+  if (s.isChanceNode()) {
+    json pj = {{"kind", chanceKindName(p.kind)}, {"unit", unitOrNull(s, p.unit)}};
+    if (p.target >= 0) pj["target"] = unitOrNull(s, p.target);
+    if (p.count) pj["count"] = p.count;
+    if (p.flags & pending_flag::kReaction) pj["reaction"] = true;
+    if (p.flags & pending_flag::kSingleCoin) pj["single_coin"] = true;
+    j["pending"] = pj;
+  } else {
+    j["pending"] = nullptr;
+  }
+  j["reacting_to"] = unitOrNull(s, s.reacting_to);
+  j["charge_window"] = unitOrNull(s, s.charge_window);
+  const CombatRecord& c = s.combat;
+  if (!c.active()) {
+    j["combat"] = nullptr;
+    return;
+  }
+  json flags = json::array();
+  for (size_t b = 0; b < std::size(kCombatFlagNames); ++b) {
+    if (c.flags & (1u << b)) flags.push_back(kCombatFlagNames[b]);
+  }
+  j["combat"] = {{"attacker", unitOrNull(s, c.attacker)},   {"defender", unitOrNull(s, c.defender)},
+                 {"attacker_hex", s.sc().label(c.attacker_cell)}, {"defender_hex", s.sc().label(c.defender_cell)},
+                 {"column", c.column},                          {"die_modifier", c.die_modifier},
+                 {"flags", flags}};
+}
+
+void readResolution(JsonReader& in, const json& j, GameState& s) { ResolutionReader(in, s).read(j); }
+
+}  // namespace morne::env
