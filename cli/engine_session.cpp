@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "cli/commands.h"
+#include "cli/request_error.h"
 #include "env/action.h"
 #include "env/ascii_map.h"
 #include "env/error.h"
@@ -20,16 +21,10 @@ using nlohmann::json;
 
 namespace {
 
-// A request that cannot be served; becomes {"ok":false,"error":{...}}.
-struct RequestError {
-  std::string code;
-  std::string message;
-  json details = nullptr;
-};
-
-constexpr const char* kCommands[] = {"protocol", "load",  "scenario", "state", "set_state",
-                                     "legal",    "apply", "chance",   "roll",  "reachable",
-                                     "result",   "show",  "quit"};
+constexpr const char* kCommands[] = {"protocol", "load",      "scenario",     "state",
+                                     "set_state", "legal",    "apply",        "chance",
+                                     "roll",      "reachable", "los",         "preview_fire",
+                                     "preview_combat", "result", "show",       "quit"};
 
 // Checks that every key of the request is `cmd`, `id` or one of `allowed`.
 void expectKeys(const json& req, std::initializer_list<const char*> allowed) {
@@ -145,6 +140,9 @@ json EngineSession::dispatch(const json& req, bool* quit) {
     return roll();
   }
   if (cmd == "reachable") return reachable(req);
+  if (cmd == "los") return lineOfSight(req);
+  if (cmd == "preview_fire") return previewFire(req);
+  if (cmd == "preview_combat") return previewCombat(req);
   if (cmd == "result") {
     expectKeys(req, {});
     return result();
@@ -353,22 +351,10 @@ json EngineSession::roll() {
 }
 
 json EngineSession::reachable(const json& req) const {
-  expectKeys(req, {"unit", "hex"});
+  expectKeys(req, {"unit"});
   const env::GameState& s = game();
   const env::Scenario& sc = s.sc();
-  int u = -1;
-  if (req.contains("unit") && req["unit"].is_string()) {
-    u = sc.unitIndex(req["unit"].get<std::string>());
-    if (u < 0)
-      throw RequestError{"bad_request", "no unit \"" + req["unit"].get<std::string>() + "\""};
-  } else if (req.contains("hex") && req["hex"].is_string()) {
-    const env::CellId c = sc.cellOfLabel(req["hex"].get<std::string>());
-    if (c == env::kNoCell) throw RequestError{"bad_request", "\"hex\" is not a hex of this map"};
-    u = s.unitAt(c);
-    if (u < 0) throw RequestError{"bad_request", "no unit at " + sc.label(c)};
-  } else {
-    throw RequestError{"bad_request", "give \"unit\" (an id) or \"hex\" (a label) as a string"};
-  }
+  const int u = unitArgument(req, "unit");
   json hexes = json::array();
   for (const env::ReachableHex& r : env::reachableHexes(s, u)) {
     json path = json::array();

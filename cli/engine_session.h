@@ -39,6 +39,12 @@ class EngineSession {
   json roll();
   json reachable(const json& req) const;
   json result() const;
+  // Previews and line of sight (engine_previews.cpp).
+  json lineOfSight(const json& req) const;
+  json previewFire(const json& req) const;
+  json previewCombat(const json& req) const;
+  // The unit named by req[key]: a unit id or the label of the hex it stands on.
+  int unitArgument(const json& req, const char* key) const;
   json status() const;
   void setState(const json& req);
   const env::GameState& game() const;

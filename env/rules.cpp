@@ -159,6 +159,11 @@ void chanceOutcomes(const GameState& s, ChanceList& out) {
 }
 
 void applyChance(GameState& s, int value, EventLog* log) {
+  resolvePendingChance(s, value, log);
+  continueIfIdle(s, log);
+}
+
+void resolvePendingChance(GameState& s, int value, EventLog* log) {
   switch (s.pending.kind) {
     case ChanceKind::kMarshTest:
       resolveMarshTest(s, value, log);
@@ -182,7 +187,6 @@ void applyChance(GameState& s, int value, EventLog* log) {
       assert(false && "not a chance node");
       return;
   }
-  continueIfIdle(s, log);
 }
 
 int sampleChance(const GameState& s, Rng& rng) {

@@ -60,6 +60,11 @@ void chanceOutcomes(const GameState& s, ChanceList& out);
 // chanceOutcomes(s).
 void applyChance(GameState& s, int value, EventLog* log = nullptr);
 
+// Applies the outcome `value` of the pending chance event and everything it causes that needs
+// no further decision or die, but does not move on when the phasing player is left without a
+// decision (applyChance does). For previews, which read the state right after a resolution.
+void resolvePendingChance(GameState& s, int value, EventLog* log = nullptr);
+
 // Draws an outcome of the pending chance event from `rng` with the exact probabilities.
 int sampleChance(const GameState& s, Rng& rng);
 
