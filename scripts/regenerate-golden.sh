@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Rewrites tests/golden/perft.txt from the current engine. Run it only after an intended rule
-# change, then review `git diff tests/golden/` and say in the commit why the counts moved.
+# Rewrites the golden files (perft counts, playthroughs) from the current engine. Run it only
+# after an intended rule change, then review `git diff tests/golden/` and say in the commit why
+# the counts and games moved.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 morne=build/morne
@@ -24,3 +25,12 @@ count() {  # scenario state depth
   for d in 1 2 3; do echo "pyramids - $d $(count pyramids - "$d")"; done
 } > tests/golden/perft.txt
 echo "rewrote tests/golden/perft.txt"
+
+# Golden playthroughs: one seeded game per scenario (seeds chosen for variety of events; keep
+# them in step with tests/agents/playthrough_test.cpp).
+for pair in duel:8 crossing:10 pyramids:13; do
+  scenario=${pair%%:*}
+  seed=${pair##*:}
+  "$morne" play --scenario "$scenario" --seed "$seed" --transcript > "tests/golden/playthrough_$scenario.txt"
+  echo "rewrote tests/golden/playthrough_$scenario.txt"
+done

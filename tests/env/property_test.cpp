@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "env/rules.h"
@@ -57,12 +58,30 @@ void checkInvariants(const env::GameState& s) {
   }
 }
 
+// C-GEN-1 over one combat phase: each unit attacks at most once and is attacked at most once.
+struct CombatPhaseLimits {
+  std::set<int> attackers;
+  std::set<int> defenders;
+};
+
+void checkCombatLimits(const env::EventLog& log, CombatPhaseLimits& limits) {
+  for (const env::Event& e : log) {
+    if (e.type == env::EventType::kPhaseBegins && e.a == static_cast<int>(env::Phase::kCombat)) {
+      limits = {};
+    }
+    if (e.type != env::EventType::kAttack) continue;
+    EXPECT_TRUE(limits.attackers.insert(e.unit).second) << "a unit attacked twice in one phase";
+    EXPECT_TRUE(limits.defenders.insert(e.other).second) << "a unit was attacked twice in one phase";
+  }
+}
+
 void randomGames(const std::string& name, int games, uint64_t seed) {
   const auto sc = env::loadScenario(name);
   env::Rng rng(seed);
   env::ActionList scratch;
   for (int g = 0; g < games; ++g) {
     env::GameState s = env::newGame(*sc);
+    CombatPhaseLimits combat_phase;
     int plies = 0;
     while (!s.isTerminal()) {
       checkInvariants(s);
@@ -76,7 +95,15 @@ void randomGames(const std::string& name, int games, uint64_t seed) {
             << name << " game " << g << " ply " << plies << "\n"
             << j.dump();
       }
-      env::playRandomPly(s, rng, scratch);
+      env::EventLog log;
+      const bool chance = s.isChanceNode();
+      if (chance) {
+        env::applyChance(s, env::sampleChance(s, rng), &log);
+      } else {
+        env::legalActions(s, scratch);
+        env::applyAction(s, scratch[rng.below(static_cast<uint32_t>(scratch.size()))], &log);
+      }
+      checkCombatLimits(log, combat_phase);
       ASSERT_LT(++plies, 200000) << "a game must end within the turn limit";
     }
     checkInvariants(s);
