@@ -80,6 +80,33 @@ void copyTimes(const std::vector<env::GameState>& src, double& assign_ns, double
   }
 }
 
+// Nanoseconds per line-of-sight query from the precomputed table, and per direct computation
+// (F-LOS-*), over every pair of hexes within the longest range.
+void losTimes(const env::Scenario& sc, double& table_ns, double& direct_ns) {
+  std::vector<std::pair<env::CellId, env::CellId>> pairs;
+  for (env::CellId a = 0; a < sc.numCells(); ++a) {
+    for (env::CellId b = 0; b < sc.numCells(); ++b) {
+      if (a != b && sc.distance(a, b) <= sc.maxRange()) pairs.emplace_back(a, b);
+    }
+  }
+  table_ns = direct_ns = 0;
+  if (pairs.empty()) return;
+  uint64_t visible = 0;
+  auto t0 = Clock::now();
+  constexpr int kRounds = 50;
+  for (int r = 0; r < kRounds; ++r) {
+    for (const auto& [a, b] : pairs) visible += sc.visible(a, b);
+  }
+  table_ns = secondsSince(t0) * 1e9 / (kRounds * static_cast<double>(pairs.size()));
+  auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };
+  t0 = Clock::now();
+  for (const auto& [a, b] : pairs) {
+    visible += env::lineOfSight(sc.hexOf(a), sc.hexOf(b), terrain, sc.rules().los_obstacle_height).visible;
+  }
+  direct_ns = secondsSince(t0) * 1e9 / static_cast<double>(pairs.size());
+  clobber(&visible);
+}
+
 // Median, 90th percentile and maximum number of legal actions over the sampled decisions.
 std::string legalSpread(const std::vector<env::GameState>& states) {
   std::vector<size_t> counts;
@@ -122,8 +149,9 @@ int benchEnv(const po::variables_map& vm) {
   std::cout << versionLine() << "\nbench env: one thread, " << budget
             << " s of random playouts per scenario; sizeof(GameState) = " << sizeof(env::GameState)
             << " bytes\n\n";
-  std::printf("%-10s %8s %8s %6s %9s %7s %12s %12s %10s %9s\n", "scenario", "copy ns", "memcpy",
-              "ratio", "legal ns", "legal", "med/p90/max", "actions/s", "plies/s", "games/s");
+  std::printf("%-10s %8s %8s %6s %9s %7s %12s %12s %10s %9s %8s %9s\n", "scenario", "copy ns",
+              "memcpy", "ratio", "legal ns", "legal", "med/p90/max", "actions/s", "plies/s",
+              "games/s", "LOS ns", "direct ns");
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
     std::vector<env::GameState> samples;
@@ -134,17 +162,22 @@ int benchEnv(const po::variables_map& vm) {
     double avg_actions = 0;
     const double legal = legalNs(samples, avg_actions);
     const PlayoutStats st = randomPlayouts(*sc, budget, vm["seed"].as<uint64_t>() + 1, nullptr);
-    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %7.1f %12s %12.0f %10.0f %9.1f\n", name.c_str(),
+    double los_ns = 0;
+    double direct_ns = 0;
+    losTimes(*sc, los_ns, direct_ns);
+    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %7.1f %12s %12.0f %10.0f %9.1f %8.2f %9.0f\n", name.c_str(),
                 assign_ns, memcpy_ns, assign_ns / memcpy_ns, legal, avg_actions,
                 legalSpread(samples).c_str(), static_cast<double>(st.decisions) / st.seconds,
                 static_cast<double>(st.decisions + st.chance) / st.seconds,
-                static_cast<double>(st.games) / st.seconds);
+                static_cast<double>(st.games) / st.seconds, los_ns, direct_ns);
   }
   std::cout << "\ncopy: GameState assignment vs memcpy of the same bytes (ratio 1.00 = as fast);\n"
                "legal: legalActions() per call on positions sampled from random games, with the\n"
                "mean, median, 90th percentile and maximum number of legal actions;\n"
                "actions/s: random-playout decisions per second\n"
-               "(legal-action generation included), plies/s adds chance outcomes.\n";
+               "(legal-action generation included), plies/s adds chance outcomes;\n"
+               "LOS: a line-of-sight query from the precomputed table, and the direct exact\n"
+               "computation it replaces (pairs within the longest artillery range).\n";
   return 0;
 }
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "env/scenario_library.h"
 
 namespace morne::test {
@@ -124,6 +126,64 @@ TEST(EngineSession, BadInputGetsPreciseErrorsAndTheSessionGoesOn) {
   EXPECT_TRUE(s.send({{"cmd", "legal"}})["ok"]) << "still serving";
   EXPECT_TRUE(s.send({{"cmd", "quit"}})["ok"]);
   EXPECT_TRUE(s.quit);
+}
+
+}  // namespace
+}  // namespace morne::test
+
+namespace morne::test {
+namespace {
+
+nlohmann::json goldenState(const std::string& name) {
+  std::ifstream in(std::string(MORNE_SOURCE_DIR) + "/tests/golden/" + name);
+  return nlohmann::json::parse(in);
+}
+
+TEST(EngineSession, LineOfSightAndPreviews) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "crossing"}})["ok"]);
+  const json los = s.send({{"cmd", "los"}, {"from", "1205"}, {"to", "1507"}});
+  ASSERT_TRUE(los["ok"]) << los.dump();
+  EXPECT_EQ(los["distance"], 4);
+  EXPECT_TRUE(los["visible"].is_boolean());
+  ASSERT_TRUE(s.send({{"cmd", "set_state"}, {"state", goldenState("crossing_battle.json")}})["ok"]);
+  const json p = s.send({{"cmd", "preview_combat"}, {"attacker", "B-I3"}, {"defender", "O-I1"}});
+  ASSERT_TRUE(p["ok"]) << p.dump();
+  EXPECT_EQ(p["odds"], "1:2");
+  EXPECT_EQ(p["dice"].size(), 6u);
+  double total = 0;
+  for (const json& o : p["outcomes"]) total += o["probability"].get<double>();
+  EXPECT_NEAR(total, 1.0, 1e-12);
+  bool doubled = false;
+  for (const json& u : p["units"]) {
+    if (u["unit"] == "O-I1") doubled = u["effects"][0] == "doubled" && u["modified_vc"] == 8;
+  }
+  EXPECT_TRUE(doubled) << "infantry in the village: VC doubled";
+  // Hex labels name units too; a pair that cannot fight is refused with the rule.
+  EXPECT_TRUE(s.send({{"cmd", "preview_combat"}, {"attacker", "1306"}, {"defender", "1307"}})["ok"]);
+  const json far = s.send({{"cmd", "preview_combat"}, {"attacker", "B-G2"}, {"defender", "O-I1"}});
+  EXPECT_EQ(errorCode(far), "bad_request") << far.dump();
+  const json fire = s.send({{"cmd", "preview_fire"}, {"gun", "B-A1"}, {"target", "O-L1"}});
+  EXPECT_EQ(errorCode(fire), "illegal_action") << "no firing in the combat phase";
+}
+
+TEST(EngineSession, FirePreviewAndChanceEventsOfTheBombardment) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
+  ASSERT_TRUE(s.send({{"cmd", "set_state"}, {"state", goldenState("duel_bombardment.json")}})["ok"]);
+  const json p = s.send({{"cmd", "preview_fire"}, {"gun", "B-A1"}, {"target", "O-C1"}});
+  ASSERT_TRUE(p["ok"]) << p.dump();
+  EXPECT_EQ(p["losses_by_d4"].size(), 4u);
+  EXPECT_EQ(p["modifiers"]["target_type"], 1) << "cavalry +1";
+  const json applied = s.send({{"cmd", "apply"}, {"text", "fire 0506>0604"}});
+  ASSERT_TRUE(applied["ok"]) << applied.dump();
+  const json chance = s.send({{"cmd", "chance"}});
+  EXPECT_EQ(chance["event"]["kind"], "fire_die");
+  EXPECT_EQ(chance["outcomes"].size(), 4u);
+  const json state = s.send({{"cmd", "state"}});
+  EXPECT_EQ(state["state"]["pending"]["kind"], "fire_die");
+  EXPECT_TRUE(s.send({{"cmd", "set_state"}, {"state", state["state"]}})["ok"]) << "round trip mid-fire";
+  while (s.send({{"cmd", "chance"}})["chance"]) ASSERT_TRUE(s.send({{"cmd", "roll"}})["ok"]);
 }
 
 }  // namespace
