@@ -94,6 +94,14 @@ TEST(CombatOdds, VictoriousUnitsSupportRegardless_WX_C_04_05_C_SUP_5_C_VIC_2) {
   EXPECT_EQ(odds(f), "1:1") << "WX-C-05: 9 against 6";
 }
 
+TEST(CombatOdds, ArtilleryAndGeneralsSupportUnlessSwitched_C_SUP_7_D_9) {
+  TestMap m = duelOf({.vc = 2}, {.vc = 2});
+  m.unit({.id = "Gun", .type = "foot_artillery", .at = {1, 1}, .vc = 2});
+  EXPECT_EQ(fight(m).odds.attack, 4);
+  m.rule("artillery_and_generals_support", false);
+  EXPECT_EQ(fight(m).odds.attack, 2);
+}
+
 TEST(CombatOdds, ContactWithAnyOtherEnemyPreventsSupport_WX_C_18_C_SUP_3) {
   TestMap m = duelOf({.vc = 2}, {.vc = 2});
   m.unit({.id = "X", .at = {1, 1}, .vc = 2});

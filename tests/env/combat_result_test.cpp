@@ -243,6 +243,7 @@ TEST(CombatResult, FullWalkThrough_Section14) {
   EXPECT_EQ(s.unit(x).mo, 5);
   EXPECT_EQ(s.unit(x).cell, cellOf(*sc, {1, 0}));
   EXPECT_TRUE(s.has(x, env::unit_flag::kMoved));
+  EXPECT_EQ(s.unit(unitOf(*sc, "Z")).vc, 2) << "C-GEN-6: supports suffer no result";
 }
 
 TEST(CombatResult, BothRetreatBothVictoriousNeitherAdvances_C_VIC_4) {
@@ -295,10 +296,13 @@ TEST(Advance, TerrainRanksFortsAndObjectives_WX_A_01_to_09_12_C_ADV_2_to_5) {
       {"WX-A-12", "cavalry", "clear", "fort", false, false, true},
       {"hamlet", "infantry", "hamlet", "clear", false, false, false},
       {"dromedary", "dromedary", "clear", "village", false, false, true},
+      {"C-ADV-7 general", "general", "clear", "woods", false, false, true},
+      {"C-ADV-7 general", "general", "fort", "clear", false, false, false},
   };
   for (const AdvanceCase& c : cases) {
     TestMap m;
-    m.unit({.id = "W", .type = c.type, .at = {0, 0}});
+    if (c.type == "general") m.corps(0, "I");
+    m.unit({.id = "W", .type = c.type, .at = {0, 0}, .corps = c.type == "general" ? "I" : ""});
     m.terrain({0, 0}, c.from_terrain).terrain({1, 0}, c.to_terrain);
     if (c.from_objective) m.objective({0, 0}, false, 1, 1);
     if (c.to_objective) m.objective({1, 0}, false, 1, 1);
@@ -306,6 +310,14 @@ TEST(Advance, TerrainRanksFortsAndObjectives_WX_A_01_to_09_12_C_ADV_2_to_5) {
     const env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
     EXPECT_EQ(env::advances(s, 0, cellOf(*sc, {0, 0}), cellOf(*sc, {1, 0})), c.advances) << c.id;
   }
+}
+
+TEST(Advance, GeneralsNeverAdvanceSwitch_C_ADV_7) {
+  TestMap m;
+  m.corps(0, "I").unit({.id = "W", .type = "general", .at = {0, 0}, .corps = "I"});
+  m.rule("general_advances", "never");
+  const auto sc = m.build();
+  EXPECT_FALSE(env::advances(stateIn(*sc, env::Phase::kCombat, 0), 0, cellOf(*sc, {0, 0}), cellOf(*sc, {1, 0})));
 }
 
 TEST(Advance, NoReactionFireAndNoSecondAttack_WX_A_10_11_C_ADV_6) {

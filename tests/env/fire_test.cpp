@@ -252,5 +252,20 @@ TEST(ReactionFire, GunThatPassesTheChargeFiresAfterwards_MV_CHG_5_F_REACT_6) {
   EXPECT_EQ(r.s.pending.unit, unitOf(*r.sc, "R"));
 }
 
+TEST(ReactionFire, SeveralGunsFireInUnitOrder_F_REACT_7) {
+  for (const char* order : {"ascending_id", "descending_id"}) {
+    TestMap m;
+    m.unit({.id = "I", .at = {1, 0}, .vc = 9});
+    m.unit({.id = "S", .side = 1, .type = "foot_artillery", .at = {2, 1}, .vt = 1});
+    m.rule("reaction_fire_order", order);
+    ReactionSetup r = reaction(m);  // adds gun R at (3,0) after S
+    step(r.s, {1, 0}, {2, 0});      // next to both S and R
+    const bool ascending = std::string(order) == "ascending_id";
+    EXPECT_EQ(r.s.pending.unit, unitOf(*r.sc, ascending ? "S" : "R")) << order;
+    while (r.s.pending.unit == unitOf(*r.sc, ascending ? "S" : "R")) env::applyChance(r.s, 1);
+    EXPECT_EQ(r.s.pending.unit, unitOf(*r.sc, ascending ? "R" : "S")) << "the second gun fires next";
+  }
+}
+
 }  // namespace
 }  // namespace morne::test
