@@ -15,8 +15,8 @@ void TextGameLog::onPly(const env::GameState& before, const Ply& ply, const env:
   if (!ply.chance) {
     const int unit = ply.action.cell == env::kNoCell ? -1 : before.unitAt(ply.action.cell);
     out_ << "  " << env::sideColor(before.side) << ": "
-         << (unit >= 0 ? before.sc().unit(unit).id + " " : "") << env::actionText(before, ply.action)
-         << "\n";
+         << (unit >= 0 ? before.sc().unit(unit).id + " " : "")
+         << env::actionText(before, ply.action) << "\n";
   }
   printEvents(after, events);
 }
@@ -27,7 +27,8 @@ void TextGameLog::printEvents(const env::GameState& s, const env::EventLog& even
   const env::Scenario& sc = s.sc();
   for (size_t i = 0; i < events.size(); ++i) {
     const env::Event& e = events[i];
-    const bool skipped_next = i + 1 < events.size() && events[i + 1].type == env::EventType::kPhaseSkipped;
+    const bool skipped_next =
+        i + 1 < events.size() && events[i + 1].type == env::EventType::kPhaseSkipped;
     if (e.type == env::EventType::kStep || (e.type == env::EventType::kPhaseEnds && !e.b) ||
         (e.type == env::EventType::kPhaseBegins && skipped_next)) {
       continue;
@@ -39,10 +40,11 @@ void TextGameLog::printEvents(const env::GameState& s, const env::EventLog& even
 }
 
 std::string resultText(const env::Scenario& sc, const env::GameResult& r) {
-  std::string text = "blue " + std::to_string(r.vp[0]) + " VP, orange " + std::to_string(r.vp[1]) + " VP: ";
+  std::string text =
+      "blue " + std::to_string(r.vp[0]) + " VP, orange " + std::to_string(r.vp[1]) + " VP: ";
   if (r.winner == env::kNoSide) return text + "draw";
-  return text + env::victoryLevelName(r.level) + " for " + std::string(env::sideColor(r.winner)) + " (" +
-         sc.sideNames()[static_cast<size_t>(r.winner)] + ")";
+  return text + env::victoryLevelName(r.level) + " for " + std::string(env::sideColor(r.winner)) +
+         " (" + sc.sideNames()[static_cast<size_t>(r.winner)] + ")";
 }
 
 }  // namespace morne::agents

@@ -101,7 +101,8 @@ void losTimes(const env::Scenario& sc, double& table_ns, double& direct_ns) {
   auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };
   t0 = Clock::now();
   for (const auto& [a, b] : pairs) {
-    visible += env::lineOfSight(sc.hexOf(a), sc.hexOf(b), terrain, sc.rules().los_obstacle_height).visible;
+    visible +=
+        env::lineOfSight(sc.hexOf(a), sc.hexOf(b), terrain, sc.rules().los_obstacle_height).visible;
   }
   direct_ns = secondsSince(t0) * 1e9 / static_cast<double>(pairs.size());
   clobber(&visible);
@@ -165,8 +166,8 @@ int benchEnv(const po::variables_map& vm) {
     double los_ns = 0;
     double direct_ns = 0;
     losTimes(*sc, los_ns, direct_ns);
-    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %7.1f %12s %12.0f %10.0f %9.1f %8.2f %9.0f\n", name.c_str(),
-                assign_ns, memcpy_ns, assign_ns / memcpy_ns, legal, avg_actions,
+    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %7.1f %12s %12.0f %10.0f %9.1f %8.2f %9.0f\n",
+                name.c_str(), assign_ns, memcpy_ns, assign_ns / memcpy_ns, legal, avg_actions,
                 legalSpread(samples).c_str(), static_cast<double>(st.decisions) / st.seconds,
                 static_cast<double>(st.decisions + st.chance) / st.seconds,
                 static_cast<double>(st.games) / st.seconds, los_ns, direct_ns);
@@ -185,12 +186,14 @@ int benchEnv(const po::variables_map& vm) {
 
 int runBench(const Args& args) {
   po::options_description own("Options of `morne bench env`");
-  own.add_options()(
-      "scenario",
-      po::value<std::vector<std::string>>()->default_value({}, "all built-in")->composing(),
-      "scenario to measure (repeatable)")("seconds", po::value<double>()->default_value(3.0),
-                                          "random-playout time per scenario")(
-      "seed", po::value<uint64_t>()->default_value(1), "seed of the random playouts");
+  // clang-format off
+  own.add_options()
+      ("scenario", po::value<std::vector<std::string>>()->default_value({}, "all built-in")
+                       ->composing(),
+       "scenario to measure (repeatable)")
+      ("seconds", po::value<double>()->default_value(3.0), "random-playout time per scenario")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the random playouts");
+  // clang-format on
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
     std::cout << usageText("morne bench env [options]", own);

@@ -12,9 +12,12 @@ namespace morne::cli {
 
 int runEngine(const Args& args) {
   po::options_description own("Options of `morne engine`");
-  own.add_options()("scenario", po::value<std::string>()->default_value(""),
-                    "load this scenario (built-in name or file) before the first request")(
-      "seed", po::value<uint64_t>()->default_value(1), "seed of the dice drawn by \"roll\"");
+  // clang-format off
+  own.add_options()
+      ("scenario", po::value<std::string>()->default_value(""),
+       "load this scenario (built-in name or file) before the first request")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the dice drawn by \"roll\"");
+  // clang-format on
   const ParsedCommand cmd = parseCommand("engine", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne engine [options]   (then one JSON request per line)", own);

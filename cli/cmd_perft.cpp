@@ -36,12 +36,15 @@ env::GameState startState(const env::Scenario& sc, const std::string& state_file
 
 int runPerft(const Args& args) {
   po::options_description own("Options of `morne perft`");
-  own.add_options()("scenario", po::value<std::string>()->default_value("duel"),
-                    "built-in scenario name or scenario file")(
-      "depth", po::value<int>()->default_value(4), "number of plies (1..12)")(
-      "divide", po::bool_switch(), "print the count under each first ply at --depth")(
-      "state", po::value<std::string>()->default_value(""),
-      "start from this saved state (JSON, as `state` of the engine protocol)");
+  // clang-format off
+  own.add_options()
+      ("scenario", po::value<std::string>()->default_value("duel"),
+       "built-in scenario name or scenario file")
+      ("depth", po::value<int>()->default_value(4), "number of plies (1..12)")
+      ("divide", po::bool_switch(), "print the count under each first ply at --depth")
+      ("state", po::value<std::string>()->default_value(""),
+       "start from this saved state (JSON, as `state` of the engine protocol)");
+  // clang-format on
   const ParsedCommand cmd = parseCommand("perft", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne perft [options]", own);

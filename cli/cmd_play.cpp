@@ -12,19 +12,21 @@
 
 namespace morne::cli {
 
-
 int runPlay(const Args& args) {
   po::options_description own("Options of `morne play`");
-  own.add_options()("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
-                    "built-in scenario name or scenario file")(
-      "blue", po::value<std::string>()->default_value("random"), "agent spec of the first player")(
-      "orange", po::value<std::string>()->default_value("random"),
-      "agent spec of the second player")("seed", po::value<uint64_t>()->default_value(1),
-                                         "game seed (dice and agents)")("quiet", po::bool_switch(),
-                                                                        "print only the result")(
-      "show-map", po::bool_switch(), "print the map at the start of every player-turn")(
-      "transcript", po::bool_switch(),
-      "print the transcript alone, without version line or timing (the golden-file format)");
+  // clang-format off
+  own.add_options()
+      ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
+       "built-in scenario name or scenario file")
+      ("blue", po::value<std::string>()->default_value("random"), "agent spec of the first player")
+      ("orange", po::value<std::string>()->default_value("random"),
+       "agent spec of the second player")
+      ("seed", po::value<uint64_t>()->default_value(1), "game seed (dice and agents)")
+      ("quiet", po::bool_switch(), "print only the result")
+      ("show-map", po::bool_switch(), "print the map at the start of every player-turn")
+      ("transcript", po::bool_switch(),
+       "print the transcript alone, without version line or timing (the golden-file format)");
+  // clang-format on
   const ParsedCommand cmd = parseCommand("play", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne play [options]", own) << "\nAgents:\n" << agents::agentCatalog();
@@ -45,8 +47,10 @@ int runPlay(const Args& args) {
   }
   agents::TextGameLog log(std::cout, vm["show-map"].as<bool>());
   const auto start = std::chrono::steady_clock::now();
-  const agents::GameSummary game = agents::playGame(*sc, *blue, *orange, seed, quiet ? nullptr : &log);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const agents::GameSummary game =
+      agents::playGame(*sc, *blue, *orange, seed, quiet ? nullptr : &log);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "\nresult: " << agents::resultText(*sc, game.result) << "\n";
   if (!transcript) {
     std::cout << game.plies.size() << " plies (" << game.decisions << " decisions) in " << seconds

@@ -15,20 +15,13 @@ using nlohmann::json;
 
 namespace {
 
-void checkKeys(const json& req, std::initializer_list<const char*> allowed) {
-  for (auto it = req.begin(); it != req.end(); ++it) {
-    bool known = it.key() == "cmd" || it.key() == "id";
-    for (const char* k : allowed) known = known || it.key() == k;
-    if (!known) throw RequestError{"bad_request", "unknown key \"" + it.key() + "\""};
-  }
-}
-
 env::CellId hexArgument(const env::Scenario& sc, const json& req, const char* key) {
   if (!req.contains(key) || !req[key].is_string()) {
     throw RequestError{"bad_request", std::string("give \"") + key + "\" as a hex label"};
   }
   const env::CellId c = sc.cellOfLabel(req[key].get<std::string>());
-  if (c == env::kNoCell) throw RequestError{"bad_request", std::string("\"") + key + "\" is not a hex of this map"};
+  if (c == env::kNoCell)
+    throw RequestError{"bad_request", std::string("\"") + key + "\" is not a hex of this map"};
   return c;
 }
 
@@ -57,7 +50,8 @@ json effectsJson(uint8_t effects) {
 }
 
 // The legal action of `kind` from `from` to `to`, or a RequestError saying why not.
-env::Action legalAction(const env::GameState& s, const char* kind, env::CellId from, env::CellId to) {
+env::Action legalAction(const env::GameState& s, const char* kind, env::CellId from,
+                        env::CellId to) {
   std::string error;
   const json request = {{"type", kind}, {"from", s.sc().label(from)}, {"to", s.sc().label(to)}};
   const auto a = env::parseActionJson(s, request, &error);
@@ -74,36 +68,44 @@ int EngineSession::unitArgument(const json& req, const char* key) const {
   const env::GameState& s = game();
   const env::Scenario& sc = s.sc();
   if (!req.contains(key) || !req[key].is_string()) {
-    throw RequestError{"bad_request", std::string("give \"") + key + "\": a unit id or the hex it stands on"};
+    throw RequestError{"bad_request",
+                       std::string("give \"") + key + "\": a unit id or the hex it stands on"};
   }
   const std::string text = req[key].get<std::string>();
   if (const int u = sc.unitIndex(text); u >= 0) return u;
   const env::CellId c = sc.cellOfLabel(text);
-  if (c == env::kNoCell) throw RequestError{"bad_request", "\"" + text + "\" is neither a unit id nor a hex of this map"};
+  if (c == env::kNoCell)
+    throw RequestError{"bad_request",
+                       "\"" + text + "\" is neither a unit id nor a hex of this map"};
   if (s.unitAt(c) < 0) throw RequestError{"bad_request", "no unit at " + sc.label(c)};
   return s.unitAt(c);
 }
 
 json EngineSession::lineOfSight(const json& req) const {
-  checkKeys(req, {"from", "to"});
+  expectKeys(req, {"from", "to"});
   const env::Scenario& sc = game().sc();
   const env::CellId from = hexArgument(sc, req, "from");
   const env::CellId to = hexArgument(sc, req, "to");
   auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };
-  const env::LosResult r = env::lineOfSight(sc.hexOf(from), sc.hexOf(to), terrain, sc.rules().los_obstacle_height);
+  const env::LosResult r =
+      env::lineOfSight(sc.hexOf(from), sc.hexOf(to), terrain, sc.rules().los_obstacle_height);
   json blocking = json::array();
   for (env::Hex h : r.blocking) blocking.push_back(sc.label(sc.cellAt(h)));
-  return {{"from", sc.label(from)}, {"to", sc.label(to)}, {"distance", sc.distance(from, to)},
-          {"visible", r.visible}, {"blocking", blocking}};
+  return {{"from", sc.label(from)},
+          {"to", sc.label(to)},
+          {"distance", sc.distance(from, to)},
+          {"visible", r.visible},
+          {"blocking", blocking}};
 }
 
 json EngineSession::previewFire(const json& req) const {
-  checkKeys(req, {"gun", "target"});
+  expectKeys(req, {"gun", "target"});
   const env::GameState& s = game();
   const env::Scenario& sc = s.sc();
   const int gun = unitArgument(req, "gun");
   const int target = unitArgument(req, "target");
-  if (!s.onMap(gun) || !s.onMap(target)) throw RequestError{"illegal_action", "both units must be on the map"};
+  if (!s.onMap(gun) || !s.onMap(target))
+    throw RequestError{"illegal_action", "both units must be on the map"};
   const env::Action a = legalAction(s, "fire", s.unit(gun).cell, s.unit(target).cell);
   const env::FirePreview p = env::previewFire(s, a);
   json outcomes = json::array();
@@ -127,12 +129,13 @@ json EngineSession::previewFire(const json& req) const {
 }
 
 json EngineSession::previewCombat(const json& req) const {
-  checkKeys(req, {"attacker", "defender"});
+  expectKeys(req, {"attacker", "defender"});
   const env::GameState& s = game();
   const env::Scenario& sc = s.sc();
   const int attacker = unitArgument(req, "attacker");
   const int defender = unitArgument(req, "defender");
-  if (!s.onMap(attacker) || !s.onMap(defender)) throw RequestError{"illegal_action", "both units must be on the map"};
+  if (!s.onMap(attacker) || !s.onMap(defender))
+    throw RequestError{"illegal_action", "both units must be on the map"};
   const env::Action a = legalAction(s, "attack", s.unit(attacker).cell, s.unit(defender).cell);
   const env::CombatPreview p = env::previewCombat(s, a);
   json units = json::array();

@@ -21,23 +21,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kCommands[] = {"protocol", "load",      "scenario",     "state",
-                                     "set_state", "legal",    "apply",        "chance",
-                                     "roll",      "reachable", "los",         "preview_fire",
-                                     "preview_combat", "result", "show",       "quit"};
-
-// Checks that every key of the request is `cmd`, `id` or one of `allowed`.
-void expectKeys(const json& req, std::initializer_list<const char*> allowed) {
-  for (auto it = req.begin(); it != req.end(); ++it) {
-    if (it.key() == "cmd" || it.key() == "id") continue;
-    bool known = false;
-    for (const char* k : allowed) known = known || it.key() == k;
-    if (!known) {
-      throw RequestError{"bad_request", "unknown key \"" + it.key() + "\" for \"" +
-                                            req["cmd"].get<std::string>() + "\""};
-    }
-  }
-}
+constexpr const char* kCommands[] = {"protocol",       "load",      "scenario", "state",
+                                     "set_state",      "legal",     "apply",    "chance",
+                                     "roll",           "reachable", "los",      "preview_fire",
+                                     "preview_combat", "result",    "show",     "quit"};
 
 json problemsJson(const ValidationError& e) {
   json out = json::array();
@@ -281,8 +268,8 @@ json EngineSession::apply(const json& req) {
       throw RequestError{"illegal_action", "outcome " + std::to_string(value) +
                                                " is not possible; "
                                                "the pending " +
-                                               std::string(env::chanceKindName(s.pending.kind)) + " draws 1.." +
-                                               std::to_string(outcomes.size())};
+                                               std::string(env::chanceKindName(s.pending.kind)) +
+                                               " draws 1.." + std::to_string(outcomes.size())};
     }
     env::applyChance(s, value, &log);
   } else {

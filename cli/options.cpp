@@ -76,11 +76,13 @@ std::vector<ConfigEntry> readConfigFile(const std::string& path) {
 ParsedCommand parseCommand(const std::string& command, const std::vector<std::string>& args,
                            const po::options_description& own, int max_positional) {
   po::options_description shared("Shared options");
-  shared.add_options()("config", po::value<std::string>(),
-                       "read options from a `key = value` config file")(
-      "set", po::value<std::vector<std::string>>()->composing(),
-      "override one option, `--set key=value` (repeatable; wins over everything)")(
-      "help,h", "show this help");
+  // clang-format off
+  shared.add_options()
+      ("config", po::value<std::string>(), "read options from a `key = value` config file")
+      ("set", po::value<std::vector<std::string>>()->composing(),
+       "override one option, `--set key=value` (repeatable; wins over everything)")
+      ("help,h", "show this help");
+  // clang-format on
   po::options_description all;
   all.add(own).add(shared);
   all.add_options()("positional", po::value<std::vector<std::string>>(), "");

@@ -2,6 +2,7 @@
 // Internal to the engine protocol: a request that cannot be served. EngineSession turns it
 // into {"ok": false, "error": {"code": ..., "message": ..., "details": ...}}.
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -12,5 +13,18 @@ struct RequestError {
   std::string message;  // one precise sentence for the user
   nlohmann::json details = nullptr;
 };
+
+// Throws bad_request unless every key of the request is "cmd", "id" or one of `allowed`, so
+// that a misspelt field never passes silently.
+inline void expectKeys(const nlohmann::json& req, std::initializer_list<const char*> allowed) {
+  for (auto it = req.begin(); it != req.end(); ++it) {
+    bool known = it.key() == "cmd" || it.key() == "id";
+    for (const char* k : allowed) known = known || it.key() == k;
+    if (!known) {
+      throw RequestError{"bad_request", "unknown key \"" + it.key() + "\" for \"" +
+                                            req.value("cmd", std::string()) + "\""};
+    }
+  }
+}
 
 }  // namespace morne::cli

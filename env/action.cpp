@@ -19,8 +19,8 @@ constexpr int kFirePlane = 18;
 // Every hex within kMaxFireRange, ring by ring: each ring starts `radius` steps east and walks
 // counter-clockwise (NW, W, SW, SE, E, NE legs of `radius` steps). Rings are nested, so the
 // offsets within range r are the first 3r(r+1) entries.
-constexpr std::array<Hex, 3 * kMaxFireRange * (kMaxFireRange + 1)> kRingOffsets = [] {
-  std::array<Hex, 3 * kMaxFireRange * (kMaxFireRange + 1)> out{};
+constexpr std::array<Hex, 3 * kMaxFireRange*(kMaxFireRange + 1)> kRingOffsets = [] {
+  std::array<Hex, 3 * kMaxFireRange*(kMaxFireRange + 1)> out{};
   size_t i = 0;
   for (int radius = 1; radius <= kMaxFireRange; ++radius) {
     Hex h{radius, 0};

@@ -13,9 +13,10 @@
 //
 // "hold" exists only at one decision point: after a cavalry step that triggers enemy reaction
 // fire, the player decides whether that cavalry charges before the guns fire (F-REACT-6);
-// "hold" declines. Because every action but "end" and "hold" is anchored on a hex, the action space is a stack of planes
-// over the map (one plane per kind and argument) plus one "end" action: a spatial policy head
-// maps onto it directly. docs/actions.md gives the layout and its size per scenario.
+// "hold" declines. Because every action but "end" and "hold" is anchored on a hex, the action space
+// is a stack of planes over the map (one plane per kind and argument) plus one "end" action: a
+// spatial policy head maps onto it directly. docs/actions.md gives the layout and its size per
+// scenario.
 
 #include <compare>
 #include <cstdint>

@@ -19,7 +19,8 @@ bool inContact(const Scenario& sc, CellId a, CellId b) {
 
 // C-SUP-3: whether enemy unit v counts as "another enemy unit" that prevents a support.
 bool preventsSupport(const GameState& s, int v) {
-  return s.sc().rules().support_blocked_by_any_enemy || (!s.demoralised(v) && !isGeneral(s.typeOf(v)));
+  return s.sc().rules().support_blocked_by_any_enemy ||
+         (!s.demoralised(v) && !isGeneral(s.typeOf(v)));
 }
 
 // Whether x is in contact with an enemy unit other than `engaged` (C-SUP-1, C-SUP-2).
@@ -52,7 +53,9 @@ bool doublesInfantry(Terrain t) {
 // A VC after the terrain effects, applied in the order of the vc_modifier_order switch, each
 // rounded down (C-TER-3, C-TER-4). `attacker` keeps a VC of 1 from the stream division.
 int modifiedVc(const GameState& s, int vc, uint8_t effects, bool attacker) {
-  auto stream = [&](int v) { return (effects & vc_effect::kStreamDivided) && (!attacker || v > 1) ? 2 * v / 3 : v; };
+  auto stream = [&](int v) {
+    return (effects & vc_effect::kStreamDivided) && (!attacker || v > 1) ? 2 * v / 3 : v;
+  };
   auto halve = [&](int v) { return (effects & vc_effect::kHalved) ? v / 2 : v; };
   auto twice = [&](int v) { return (effects & vc_effect::kDoubled) ? 2 * v : v; };
   if (s.sc().rules().vc_modifier_order == VcModifierOrder::kStreamHalveDouble) {
@@ -96,7 +99,8 @@ CombatOdds combatOdds(const GameState& s, int attacker, int defender) {
 
   // Attacker: fort halving for cavalry, stream division (C-TER-1, C-TER-3).
   uint8_t fx = 0;
-  if (s.typeOf(attacker) == UnitType::kCavalry && sc.terrain(ac) == Terrain::kFort) fx |= vc_effect::kHalved;
+  if (s.typeOf(attacker) == UnitType::kCavalry && sc.terrain(ac) == Terrain::kFort)
+    fx |= vc_effect::kHalved;
   if (between(sc, ac, dc)->divides) fx |= vc_effect::kStreamDivided;
   addContributor(s, odds, attacker, true, true, fx);
 
@@ -104,13 +108,15 @@ CombatOdds combatOdds(const GameState& s, int attacker, int defender) {
   for (int d = 0; d < kNumDirections; ++d) {
     const Hexside& h = sc.side(dc, d);
     const int x = h.neighbor == kNoCell ? -1 : s.unitAt(h.neighbor);
-    if (x < 0 || x == attacker || s.sideOf(x) != s.sideOf(attacker) || !supports(s, x, defender)) continue;
+    if (x < 0 || x == attacker || s.sideOf(x) != s.sideOf(attacker) || !supports(s, x, defender))
+      continue;
     fx = s.has(x, unit_flag::kVictorious) ? vc_effect::kVictorious : 0;
     if (rules.fort_halves_cavalry_support && s.typeOf(x) == UnitType::kCavalry &&
         sc.terrain(h.neighbor) == Terrain::kFort) {
       fx |= vc_effect::kHalved;
     }
-    if (rules.stream_divides_supports != StreamSupports::kNone && h.divides) fx |= vc_effect::kStreamDivided;
+    if (rules.stream_divides_supports != StreamSupports::kNone && h.divides)
+      fx |= vc_effect::kStreamDivided;
     addContributor(s, odds, x, true, false, fx);
   }
 
@@ -122,11 +128,14 @@ CombatOdds combatOdds(const GameState& s, int attacker, int defender) {
   for (int d = 0; d < kNumDirections; ++d) {
     const Hexside& h = sc.side(ac, d);
     const int y = h.neighbor == kNoCell ? -1 : s.unitAt(h.neighbor);
-    if (y < 0 || y == defender || s.sideOf(y) != s.sideOf(defender) || !supports(s, y, attacker)) continue;
+    if (y < 0 || y == defender || s.sideOf(y) != s.sideOf(defender) || !supports(s, y, attacker))
+      continue;
     fx = s.has(y, unit_flag::kVictorious) ? vc_effect::kVictorious : 0;
     const CellId terrain_hex = rules.support_doubling_hex == SupportHex::kOwn ? h.neighbor : dc;
-    if (isInfantry(s.typeOf(y)) && doublesInfantry(sc.terrain(terrain_hex))) fx |= vc_effect::kDoubled;
-    if (rules.stream_divides_supports == StreamSupports::kAll && h.divides) fx |= vc_effect::kStreamDivided;
+    if (isInfantry(s.typeOf(y)) && doublesInfantry(sc.terrain(terrain_hex)))
+      fx |= vc_effect::kDoubled;
+    if (rules.stream_divides_supports == StreamSupports::kAll && h.divides)
+      fx |= vc_effect::kStreamDivided;
     addContributor(s, odds, y, false, false, fx);
   }
 
@@ -148,8 +157,9 @@ CombatOdds combatOdds(const GameState& s, int attacker, int defender) {
 bool canAttack(const GameState& s, int attacker, int defender) {
   const RuleSwitches& rules = s.sc().rules();
   if (s.sideOf(attacker) != s.side || !s.onMap(attacker) || !s.onMap(defender)) return false;
-  if (s.sideOf(defender) == s.side || s.has(attacker, unit_flag::kAttacked)) return false;  // C-GEN-1
-  if (s.has(defender, unit_flag::kDefended) || s.demoralised(attacker)) return false;      // C-GEN-1/3
+  if (s.sideOf(defender) == s.side || s.has(attacker, unit_flag::kAttacked))
+    return false;                                                                      // C-GEN-1
+  if (s.has(defender, unit_flag::kDefended) || s.demoralised(attacker)) return false;  // C-GEN-1/3
   const UnitType type = s.typeOf(attacker);
   if ((isArtillery(type) || isGeneral(type)) && !rules.artillery_and_generals_attack) return false;
   if (!inContact(s.sc(), s.unit(attacker).cell, s.unit(defender).cell)) return false;  // C-GEN-2
@@ -181,10 +191,14 @@ void declareAttack(GameState& s, int attacker, int defender, EventLog* log) {
   const CombatOdds odds = combatOdds(s, attacker, defender);
   addUnitFlags(s, attacker, unit_flag::kAttacked);
   addUnitFlags(s, defender, unit_flag::kDefended);
-  record(log, {.type = EventType::kAttack, .unit = static_cast<int8_t>(attacker),
-               .other = static_cast<int8_t>(defender), .from = s.unit(attacker).cell,
-               .to = s.unit(defender).cell, .a = static_cast<int16_t>(odds.attack),
-               .b = static_cast<int16_t>(odds.defence), .c = static_cast<int16_t>(odds.column)});
+  record(log, {.type = EventType::kAttack,
+               .unit = static_cast<int8_t>(attacker),
+               .other = static_cast<int8_t>(defender),
+               .from = s.unit(attacker).cell,
+               .to = s.unit(defender).cell,
+               .a = static_cast<int16_t>(odds.attack),
+               .b = static_cast<int16_t>(odds.defence),
+               .c = static_cast<int16_t>(odds.column)});
   CombatRecord c;
   c.attacker = static_cast<int8_t>(attacker);
   c.defender = static_cast<int8_t>(defender);

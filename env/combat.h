@@ -13,10 +13,10 @@ namespace morne::env {
 
 // Terrain effects applied to one contributor's VC (C-TER-1..4).
 namespace vc_effect {
-inline constexpr uint8_t kDoubled = 1u << 0;       // infantry in woods, village or fort
-inline constexpr uint8_t kHalved = 1u << 1;        // cavalry attacking out of a fort
-inline constexpr uint8_t kStreamDivided = 1u << 2; // across a stream: VC / 1.5
-inline constexpr uint8_t kVictorious = 1u << 3;    // supports although in contact with others
+inline constexpr uint8_t kDoubled = 1u << 0;        // infantry in woods, village or fort
+inline constexpr uint8_t kHalved = 1u << 1;         // cavalry attacking out of a fort
+inline constexpr uint8_t kStreamDivided = 1u << 2;  // across a stream: VC / 1.5
+inline constexpr uint8_t kVictorious = 1u << 3;     // supports although in contact with others
 }  // namespace vc_effect
 
 // One unit's part in a combat: the attacker, the defender or a support.
@@ -25,8 +25,8 @@ struct CombatContributor {
   bool attacking = false;  // on the attacker's side
   bool principal = false;  // the attacker or the defender itself (else a support)
   int8_t base_vc = 0;
-  int8_t vc = 0;           // after terrain effects
-  uint8_t effects = 0;     // vc_effect bits
+  int8_t vc = 0;        // after terrain effects
+  uint8_t effects = 0;  // vc_effect bits
 };
 
 // Everything that decides a combat before the die is rolled.

@@ -58,7 +58,9 @@ bool testMorale(GameState& s, int u, uint8_t tests, uint8_t tested, uint8_t fail
   // Certain results need no die: MO 0 always fails, MO 9 always passes.
   c.flags |= tested | (mo == 0 ? failed : 0);
   setCombat(s, c);
-  record(log, {.type = EventType::kMoraleTest, .unit = static_cast<int8_t>(u), .b = static_cast<int16_t>(mo),
+  record(log, {.type = EventType::kMoraleTest,
+               .unit = static_cast<int8_t>(u),
+               .b = static_cast<int16_t>(mo),
                .c = static_cast<int16_t>(mo == 0 ? 1 : 0)});
   return false;
 }
@@ -74,7 +76,8 @@ void advance(GameState& s, int u, CellId to, EventLog* log) {
   if (s.unitAt(to) >= 0 || !advances(s, u, from, to)) return;
   occupyHex(s, u, to, EntryCause::kAdvance, log);
   addUnitFlags(s, u, unit_flag::kMoved);  // C-ADV-6: counts as moving for rally
-  record(log, {.type = EventType::kAdvance, .unit = static_cast<int8_t>(u), .from = from, .to = to});
+  record(log,
+         {.type = EventType::kAdvance, .unit = static_cast<int8_t>(u), .from = from, .to = to});
 }
 
 // Steps 3 to 5, once every morale test is resolved.
@@ -125,14 +128,15 @@ bool advances(const GameState& s, int unit, CellId from, CellId to) {
   const Scenario& sc = s.sc();
   const RuleSwitches& rules = sc.rules();
   const UnitType type = s.typeOf(unit);
-  if (isArtillery(type)) return false;  // C-ADV-2
+  if (isArtillery(type)) return false;                                                    // C-ADV-2
   if (isGeneral(type) && rules.general_advances == GeneralAdvance::kNever) return false;  // C-ADV-7
-  if (isMounted(type) && sc.terrain(from) == Terrain::kFort) return false;  // C-ADV-4
+  if (isMounted(type) && sc.terrain(from) == Terrain::kFort) return false;                // C-ADV-4
   if (isObjectiveFor(sc, from, s.sideOf(unit)) && !isObjectiveFor(sc, to, s.sideOf(unit))) {
     return false;  // C-ADV-5
   }
-  const bool infantry_table = isInfantry(type) && !(type == UnitType::kDromedary &&
-                                                     rules.dromedary_advance_ranks == DromedaryRanks::kMounted);
+  const bool infantry_table =
+      isInfantry(type) &&
+      !(type == UnitType::kDromedary && rules.dromedary_advance_ranks == DromedaryRanks::kMounted);
   int rank_to = advanceRank(sc, to, infantry_table);
   int rank_from = advanceRank(sc, from, infantry_table);
   if (rules.advance_rank_counts_elevation) {
@@ -147,8 +151,11 @@ void resolveCombatDie(GameState& s, int value, EventLog* log) {
   setPending(s, {});
   const int die = std::clamp(value + c.die_modifier, 0, 7);  // C-DIE-1
   const CrtCell cell = s.sc().crt()[static_cast<size_t>(die)][static_cast<size_t>(c.column + 7)];
-  record(log, {.type = EventType::kCombatResult, .unit = c.attacker, .other = c.defender,
-               .a = static_cast<int16_t>(value), .b = static_cast<int16_t>(die),
+  record(log, {.type = EventType::kCombatResult,
+               .unit = c.attacker,
+               .other = c.defender,
+               .a = static_cast<int16_t>(value),
+               .b = static_cast<int16_t>(die),
                .c = static_cast<int16_t>(cell.attacker_loss | cell.defender_loss << 4 |
                                          (cell.attacker_test ? 1 : 0) << 8 |
                                          (cell.defender_test ? 1 : 0) << 9)});
@@ -164,8 +171,11 @@ void resolveCombatMoraleTest(GameState& s, int value, EventLog* log) {
   const int u = s.pending.unit;
   setPending(s, {});
   const bool failed = value > s.unit(u).mo;  // C-MOR-1
-  record(log, {.type = EventType::kMoraleTest, .unit = static_cast<int8_t>(u), .a = static_cast<int16_t>(value),
-               .b = static_cast<int16_t>(s.unit(u).mo), .c = static_cast<int16_t>(failed ? 1 : 0)});
+  record(log, {.type = EventType::kMoraleTest,
+               .unit = static_cast<int8_t>(u),
+               .a = static_cast<int16_t>(value),
+               .b = static_cast<int16_t>(s.unit(u).mo),
+               .c = static_cast<int16_t>(failed ? 1 : 0)});
   CombatRecord c = s.combat;
   const bool defender = u == c.defender;
   c.flags |= defender ? combat_flag::kDefenderTested : combat_flag::kAttackerTested;

@@ -1,9 +1,9 @@
 #include "env/event_text.h"
 
-#include "env/crt.h"
-
 #include <array>
 #include <nlohmann/json.hpp>
+
+#include "env/crt.h"
 
 namespace morne::env {
 
@@ -12,12 +12,12 @@ using nlohmann::json;
 namespace {
 
 constexpr std::array<std::string_view, 30> kEventNames = {
-    "turn_begins",  "phase_begins", "phase_skipped", "phase_ends",     "out_of_command",
-    "placed",       "step",         "zoc_stop",      "marsh_test",     "charge",
-    "charge_test",  "retreat",      "no_retreat",    "morale_change",  "vc_change",
-    "eliminated",   "owner_change", "fort_control",  "fire",           "fire_result",
-    "fire_coin",    "loss_ignored", "hold",          "attack",         "combat_result",
-    "morale_test",  "victorious",   "advance",       "rally",          "game_over"};
+    "turn_begins", "phase_begins", "phase_skipped", "phase_ends",    "out_of_command",
+    "placed",      "step",         "zoc_stop",      "marsh_test",    "charge",
+    "charge_test", "retreat",      "no_retreat",    "morale_change", "vc_change",
+    "eliminated",  "owner_change", "fort_control",  "fire",          "fire_result",
+    "fire_coin",   "loss_ignored", "hold",          "attack",        "combat_result",
+    "morale_test", "victorious",   "advance",       "rally",         "game_over"};
 
 // The CRT cell packed in a kCombatResult event.
 std::string crtText(int packed) {
@@ -105,8 +105,8 @@ std::string eventText(const Scenario& sc, const Event& e) {
       return "combat: d6=" + std::to_string(e.a) + ", modified die " + std::to_string(e.b) + ": " +
              crtText(e.c);
     case EventType::kMoraleTest:
-      return u + " morale test: " + (e.a ? "d9=" + std::to_string(e.a) : "certain") + " against MO " +
-             std::to_string(e.b) + (e.c ? ", fails" : ", holds");
+      return u + " morale test: " + (e.a ? "d9=" + std::to_string(e.a) : "certain") +
+             " against MO " + std::to_string(e.b) + (e.c ? ", fails" : ", holds");
     case EventType::kVictorious:
       return u + " is victorious";
     case EventType::kAdvance:

@@ -41,14 +41,15 @@ std::string explainMove(const GameState& s, Action a, int u) {
   GameState probe = s;  // the cost as stepCost computes it, whatever the points left
   setUnitMp(probe, u, zobrist::kMaxValue - 1);
   const int cost = stepCost(probe, u, a.arg, nullptr);
-  return "entering " + to + " costs " + std::to_string(cost) + " movement points; " + id +
-         " has " + std::to_string(us.mp) + " (MV-COST-1..5, MV-ROAD-2)";
+  return "entering " + to + " costs " + std::to_string(cost) + " movement points; " + id + " has " +
+         std::to_string(us.mp) + " (MV-COST-1..5, MV-ROAD-2)";
 }
 
 std::string explainCharge(const GameState& s, Action a, int u) {
   const Scenario& sc = s.sc();
   const std::string id = unitId(s, u);
-  if (s.typeOf(u) != UnitType::kCavalry) return id + " is not cavalry; only cavalry charges (MV-CHG-1)";
+  if (s.typeOf(u) != UnitType::kCavalry)
+    return id + " is not cavalry; only cavalry charges (MV-CHG-1)";
   if (s.has(u, unit_flag::kCharged)) return id + " has already charged this turn (MV-CHG-5)";
   if (s.demoralised(u)) return id + " is demoralised and may not charge (U-DEM-1)";
   if (sc.rules().charge_requires_move && !s.has(u, unit_flag::kStepped)) {
@@ -58,7 +59,8 @@ std::string explainCharge(const GameState& s, Action a, int u) {
   const int v = h.neighbor == kNoCell ? -1 : s.unitAt(h.neighbor);
   if (v < 0 || s.sideOf(v) == s.sideOf(u)) return "no enemy unit in that direction";
   if (!h.contact) return id + " is not in contact with " + unitId(s, v) + " (M-CONTACT-1)";
-  if (isGeneral(s.typeOf(v))) return unitId(s, v) + " is a general; generals are immune to charges (MV-CHG-5)";
+  if (isGeneral(s.typeOf(v)))
+    return unitId(s, v) + " is a general; generals are immune to charges (MV-CHG-5)";
   return {};
 }
 
@@ -73,7 +75,8 @@ std::string explainAttack(const GameState& s, Action a, int u) {
   }
   const int v = attackTarget(s, a);
   if (v < 0 || s.sideOf(v) == s.sideOf(u)) return "no enemy unit in that direction";
-  if (s.has(v, unit_flag::kDefended)) return unitId(s, v) + " has already been attacked this phase (C-GEN-1)";
+  if (s.has(v, unit_flag::kDefended))
+    return unitId(s, v) + " has already been attacked this phase (C-GEN-1)";
   if (!sc.side(a.cell, a.arg).contact) {
     return "no combat across a river, major river (unless bridged) or cliff (C-GEN-2)";
   }
@@ -87,7 +90,8 @@ std::string explainFire(const GameState& s, Action a, int u) {
   if (!isArtillery(s.typeOf(u))) return id + " is not artillery (F-GEN-1)";
   if (s.has(u, unit_flag::kFired)) return id + " has already fired this phase (F-GEN-1)";
   const Terrain t = sc.terrain(a.cell);
-  if (t == Terrain::kWoods || t == Terrain::kVillage) return "artillery cannot fire out of woods or a village (F-GEN-4)";
+  if (t == Terrain::kWoods || t == Terrain::kVillage)
+    return "artillery cannot fire out of woods or a village (F-GEN-4)";
   if (!canBombard(s, u)) return id + " may not fire under this scenario's rules (F-GEN-7)";
   const int v = fireTarget(s, a);
   if (v < 0 || s.sideOf(v) == s.sideOf(u)) return "no enemy unit on the target hex";
@@ -96,7 +100,8 @@ std::string explainFire(const GameState& s, Action a, int u) {
     return "the target is " + std::to_string(d) + " hexes away; " + id + "'s range is " +
            std::to_string(sc.unit(u).range) + " (F-GEN-3)";
   }
-  return "no line of sight from " + sc.label(a.cell) + " to " + sc.label(s.unit(v).cell) + " (F-LOS-*)";
+  return "no line of sight from " + sc.label(a.cell) + " to " + sc.label(s.unit(v).cell) +
+         " (F-LOS-*)";
 }
 
 }  // namespace
@@ -107,7 +112,8 @@ std::string explainIllegal(const GameState& s, Action a) {
   if (s.isChanceNode()) return "a chance event is pending; apply one of its outcomes first";
   const Scenario& sc = s.sc();
   if (s.charge_window >= 0) {
-    return unitId(s, s.charge_window) + " must first decide whether to charge (\"hold\" or a charge) "
+    return unitId(s, s.charge_window) +
+           " must first decide whether to charge (\"hold\" or a charge) "
            "before the reaction fire its step triggered (F-REACT-6)";
   }
   const std::string phase(phaseName(s.phase));
@@ -120,7 +126,8 @@ std::string explainIllegal(const GameState& s, Action a) {
     case ActionKind::kPlace:
       if (s.phase != Phase::kSetup) return "units are placed only in the set-up phase (S-2)";
       if (!sc.inSetupZone(s.side, a.cell)) {
-        return sc.label(a.cell) + " is outside " + std::string(sideColor(s.side)) + "'s set-up zone (S-3)";
+        return sc.label(a.cell) + " is outside " + std::string(sideColor(s.side)) +
+               "'s set-up zone (S-3)";
       }
       return sc.label(a.cell) + " is occupied (S-3)";
     case ActionKind::kMove:

@@ -48,7 +48,8 @@ void takeLossPoint(GameState& s, int target, bool to_morale, EventLog* log) {
 // unit's own ZOC does not count (F-REACT-3, MV-ZOC-5).
 bool canReact(const GameState& s, int gun, int mover) {
   const Scenario& sc = s.sc();
-  if (!isArtillery(s.typeOf(gun)) || !s.onMap(gun) || s.sideOf(gun) == s.sideOf(mover)) return false;
+  if (!isArtillery(s.typeOf(gun)) || !s.onMap(gun) || s.sideOf(gun) == s.sideOf(mover))
+    return false;
   if (s.has(gun, unit_flag::kReactionUsed) || !firingHex(sc, s.unit(gun).cell)) return false;
   if (s.demoralised(gun) && !sc.rules().artillery_fires_when_demoralised) return false;
   const auto dir = directionBetween(sc.hexOf(s.unit(gun).cell), sc.hexOf(s.unit(mover).cell));
@@ -75,9 +76,12 @@ void fireNextReaction(GameState& s, EventLog* log) {
     return;
   }
   addUnitFlags(s, gun, unit_flag::kReactionUsed);
-  record(log, {.type = EventType::kFire, .unit = static_cast<int8_t>(gun),
-               .other = static_cast<int8_t>(mover), .from = s.unit(gun).cell,
-               .to = s.unit(mover).cell, .a = 1});
+  record(log, {.type = EventType::kFire,
+               .unit = static_cast<int8_t>(gun),
+               .other = static_cast<int8_t>(mover),
+               .from = s.unit(gun).cell,
+               .to = s.unit(mover).cell,
+               .a = 1});
   setPending(s, {ChanceKind::kFireDie, static_cast<int8_t>(gun), static_cast<int8_t>(mover), 0,
                  pending_flag::kReaction});
 }
@@ -148,17 +152,22 @@ void generateFireActions(const GameState& s, ActionList& out) {
 
 void declareFire(GameState& s, int gun, int target, EventLog* log) {
   addUnitFlags(s, gun, unit_flag::kFired);
-  record(log, {.type = EventType::kFire, .unit = static_cast<int8_t>(gun),
-               .other = static_cast<int8_t>(target), .from = s.unit(gun).cell,
+  record(log, {.type = EventType::kFire,
+               .unit = static_cast<int8_t>(gun),
+               .other = static_cast<int8_t>(target),
+               .from = s.unit(gun).cell,
                .to = s.unit(target).cell});
-  setPending(s, {ChanceKind::kFireDie, static_cast<int8_t>(gun), static_cast<int8_t>(target), 0, 0});
+  setPending(s,
+             {ChanceKind::kFireDie, static_cast<int8_t>(gun), static_cast<int8_t>(target), 0, 0});
 }
 
 void resolveFireDie(GameState& s, int value, EventLog* log) {
   const Pending p = s.pending;
   const bool reaction = (p.flags & pending_flag::kReaction) != 0;
   const int losses = fireLosses(s, p.unit, p.target, reaction, value);
-  record(log, {.type = EventType::kFireResult, .unit = p.unit, .other = p.target,
+  record(log, {.type = EventType::kFireResult,
+               .unit = p.unit,
+               .other = p.target,
                .a = static_cast<int16_t>(value),
                .b = static_cast<int16_t>(fireModifiers(s, p.unit, p.target, reaction).total()),
                .c = static_cast<int16_t>(losses)});
@@ -179,7 +188,9 @@ void resolveFireDie(GameState& s, int value, EventLog* log) {
 void resolveFireCoin(GameState& s, int value, EventLog* log) {
   const Pending p = s.pending;
   const int points = (p.flags & pending_flag::kSingleCoin) ? p.count : 1;
-  record(log, {.type = EventType::kFireCoin, .unit = p.target, .a = static_cast<int16_t>(value),
+  record(log, {.type = EventType::kFireCoin,
+               .unit = p.target,
+               .a = static_cast<int16_t>(value),
                .b = static_cast<int16_t>(points)});
   for (int i = 0; i < points && s.onMap(p.target); ++i) {
     takeLossPoint(s, p.target, value == kCoinMorale, log);

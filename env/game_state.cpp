@@ -11,8 +11,8 @@ const char* unit_flag::name(int bit) {
 }
 
 namespace {
-constexpr std::string_view kChanceKindNames[] = {"none",     "marsh_test", "charge_test", "fire_die",
-                                                 "fire_coin", "combat_die", "morale_test"};
+constexpr std::string_view kChanceKindNames[] = {
+    "none", "marsh_test", "charge_test", "fire_die", "fire_coin", "combat_die", "morale_test"};
 }  // namespace
 
 std::string_view chanceKindName(ChanceKind k) { return kChanceKindNames[static_cast<size_t>(k)]; }

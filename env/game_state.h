@@ -93,7 +93,7 @@ struct Pending {
 };
 
 namespace combat_flag {
-inline constexpr uint8_t kAttackerTests = 1u << 0;   // the CRT cell gave the attacker a test
+inline constexpr uint8_t kAttackerTests = 1u << 0;  // the CRT cell gave the attacker a test
 inline constexpr uint8_t kDefenderTests = 1u << 1;
 inline constexpr uint8_t kAttackerTested = 1u << 2;  // its test is resolved
 inline constexpr uint8_t kDefenderTested = 1u << 3;

@@ -20,7 +20,9 @@ struct Fraction {
 };
 bool less(Fraction a, Fraction b) { return a.num * b.den < b.num * a.den; }
 bool equal(Fraction a, Fraction b) { return a.num * b.den == b.num * a.den; }
-Fraction ratio(long long num, long long den) { return den < 0 ? Fraction{-num, -den} : Fraction{num, den}; }
+Fraction ratio(long long num, long long den) {
+  return den < 0 ? Fraction{-num, -den} : Fraction{num, den};
+}
 
 }  // namespace
 

@@ -27,7 +27,7 @@ LosContact classifyHex(Hex s, Hex t, Hex h);
 
 // Terrain facts line of sight needs about one hex.
 struct LosTerrain {
-  bool exists = false;   // false: off the map (never blocks)
+  bool exists = false;  // false: off the map (never blocks)
   int level = 0;
   bool obstacle = false;  // woods, village, fort, palm grove, dune (F-LOS-1)
 };

@@ -213,7 +213,8 @@ void declareCharge(GameState& s, int u, int dir, EventLog* log) {
                .other = static_cast<int8_t>(target),
                .from = s.unit(u).cell,
                .to = at});
-  setPending(s, {ChanceKind::kChargeTest, static_cast<int8_t>(u), static_cast<int8_t>(target), 0, 0});
+  setPending(s,
+             {ChanceKind::kChargeTest, static_cast<int8_t>(u), static_cast<int8_t>(target), 0, 0});
 }
 
 void resolveChargeTest(GameState& s, int value, EventLog* log) {

@@ -65,7 +65,8 @@ std::optional<Action> parseFromTo(const Scenario& sc, ActionKind kind, std::stri
     return std::nullopt;
   }
   if (isDirectional(kind)) {
-    if (const auto dir = parseDirection(to_text)) return Action{kind, static_cast<uint8_t>(*dir), from};
+    if (const auto dir = parseDirection(to_text))
+      return Action{kind, static_cast<uint8_t>(*dir), from};
   }
   const CellId to = sc.cellOfLabel(to_text);
   if (to == kNoCell) {
@@ -177,7 +178,8 @@ std::optional<Action> parseActionJson(const GameState& s, const json& value, std
     auto text = field(key, true);
     if (!text) return kNoCell;
     const CellId c = sc.cellOfLabel(*text);
-    if (c == kNoCell) *error = std::string("/") + key + ": \"" + *text + "\" is not a hex of this map";
+    if (c == kNoCell)
+      *error = std::string("/") + key + ": \"" + *text + "\" is not a hex of this map";
     return c;
   };
   // Optional "unit" and "target" must name what the hexes hold.
@@ -196,7 +198,8 @@ std::optional<Action> parseActionJson(const GameState& s, const json& value, std
     return std::nullopt;
   }
   if (*kind == ActionKind::kEnd) return Action::end();
-  if (*kind == ActionKind::kHold) return check("unit", s.charge_window) ? std::optional(Action::hold()) : std::nullopt;
+  if (*kind == ActionKind::kHold)
+    return check("unit", s.charge_window) ? std::optional(Action::hold()) : std::nullopt;
   if (*kind == ActionKind::kPlace) {
     const CellId to = cell("to");
     if (to == kNoCell || !check("unit", nextUnitToPlace(s))) return std::nullopt;

@@ -53,8 +53,9 @@ std::vector<PerftBranch> perftDivide(const GameState& s, int depth) {
   std::vector<PerftBranch> out;
   if (depth <= 0) return out;
   forEachChild(s, [&](const GameState& child, Ply ply) {
-    out.push_back({ply.action ? actionText(s, *ply.action) : "outcome " + std::to_string(ply.outcome),
-                   perft(child, depth - 1)});
+    out.push_back(
+        {ply.action ? actionText(s, *ply.action) : "outcome " + std::to_string(ply.outcome),
+         perft(child, depth - 1)});
   });
   return out;
 }

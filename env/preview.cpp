@@ -60,8 +60,9 @@ void enumerate(const GameState& s, Probability p, PendingFn pending, SummaryFn s
 std::vector<Outcome> sorted(const std::map<std::vector<UnitOutcome>, Probability>& found) {
   std::vector<Outcome> out;
   for (const auto& [units, p] : found) out.push_back({units, p});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Outcome& a, const Outcome& b) { return a.probability.value() > b.probability.value(); });
+  std::stable_sort(out.begin(), out.end(), [](const Outcome& a, const Outcome& b) {
+    return a.probability.value() > b.probability.value();
+  });
   return out;
 }
 
@@ -74,7 +75,8 @@ FirePreview previewFire(const GameState& s, Action a) {
   p.vt = s.sc().unit(p.gun).vt;
   p.distance = s.sc().distance(a.cell, s.unit(p.target).cell);
   p.modifiers = fireModifiers(s, p.gun, p.target, false);
-  for (int die = 1; die <= 4; ++die) p.losses_by_die.push_back(fireLosses(s, p.gun, p.target, false, die));
+  for (int die = 1; die <= 4; ++die)
+    p.losses_by_die.push_back(fireLosses(s, p.gun, p.target, false, die));
   GameState after = s;
   applyAction(after, a);
   const CellId start = s.unit(p.target).cell;
@@ -84,7 +86,10 @@ FirePreview previewFire(const GameState& s, Action a) {
       [](const GameState& x) {
         return x.pending.kind == ChanceKind::kFireDie || x.pending.kind == ChanceKind::kFireCoin;
       },
-      [&](const GameState& x) { return std::vector<UnitOutcome>{outcomeOf(x, p.target, start, kNoCell)}; }, found);
+      [&](const GameState& x) {
+        return std::vector<UnitOutcome>{outcomeOf(x, p.target, start, kNoCell)};
+      },
+      found);
   p.outcomes = sorted(found);
   return p;
 }
@@ -96,7 +101,8 @@ CombatPreview previewCombat(const GameState& s, Action a) {
   p.odds = combatOdds(s, attacker, defender);
   for (int d6 = 1; d6 <= 6; ++d6) {
     const int die = std::clamp(d6 + p.odds.dieModifier(), 0, 7);
-    p.dice.push_back({d6, die, s.sc().crt()[static_cast<size_t>(die)][static_cast<size_t>(p.odds.column + 7)]});
+    p.dice.push_back(
+        {d6, die, s.sc().crt()[static_cast<size_t>(die)][static_cast<size_t>(p.odds.column + 7)]});
   }
   GameState after = s;
   applyAction(after, a);
@@ -106,7 +112,8 @@ CombatPreview previewCombat(const GameState& s, Action a) {
   enumerate(
       after, {1, 1}, [](const GameState& x) { return x.combat.active(); },
       [&](const GameState& x) {
-        return std::vector<UnitOutcome>{outcomeOf(x, attacker, ac, dc), outcomeOf(x, defender, dc, ac)};
+        return std::vector<UnitOutcome>{outcomeOf(x, attacker, ac, dc),
+                                        outcomeOf(x, defender, dc, ac)};
       },
       found);
   p.outcomes = sorted(found);

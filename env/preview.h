@@ -57,8 +57,8 @@ struct CombatPreview {
     int die = 0;  // modified and clamped (C-DIE-1)
     CrtCell result;
   };
-  std::vector<DieRow> dice;        // d6 = 1..6
-  std::vector<Outcome> outcomes;   // attacker and defender after the whole resolution
+  std::vector<DieRow> dice;       // d6 = 1..6
+  std::vector<Outcome> outcomes;  // attacker and defender after the whole resolution
 };
 
 // Preview of the legal fire action `a` (bombardment). Precondition: isLegal(s, a).

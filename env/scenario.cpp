@@ -133,10 +133,12 @@ void Scenario::computeVisibility() {
     for (CellId b = 0; b < n; ++b) {
       const int d = distance(a, b);
       if (d > max_range_) continue;
-      if (d > 0 && !lineOfSight(hexOf(a), hexOf(b), terrainOf, rules_.los_obstacle_height).visible) {
+      if (d > 0 &&
+          !lineOfSight(hexOf(a), hexOf(b), terrainOf, rules_.los_obstacle_height).visible) {
         continue;
       }
-      const size_t bit = static_cast<size_t>(a) * static_cast<size_t>(los_words_) * 64 + static_cast<size_t>(b);
+      const size_t bit =
+          static_cast<size_t>(a) * static_cast<size_t>(los_words_) * 64 + static_cast<size_t>(b);
       los_bits_[bit / 64] |= uint64_t{1} << (bit % 64);
     }
   }

@@ -148,7 +148,8 @@ class Scenario {
   // --- line of sight (F-LOS-*), precomputed for every pair within maxRange() ---
   // Whether a and b see each other. Precondition: distance(a, b) <= maxRange().
   bool visible(CellId a, CellId b) const {
-    const size_t bit = static_cast<size_t>(a) * static_cast<size_t>(los_words_) * 64 + static_cast<size_t>(b);
+    const size_t bit =
+        static_cast<size_t>(a) * static_cast<size_t>(los_words_) * 64 + static_cast<size_t>(b);
     return (los_bits_[bit / 64] >> (bit % 64)) & 1;
   }
   // The line-of-sight facts of any axial hex, on the map or not.

@@ -152,8 +152,9 @@ void ScenarioLoader::readCombatResultsTable(const json& v, const Path& path) {
       if (auto cell = parseCrtCell(*text)) {
         sc_->crt_[row][col] = *cell;
       } else {
-        in_.fail(cp, "\"" + *text + "\" is not a result like \"1*/0\" (attacker loss, optional *, "
-                     "/, defender loss, optional *)");
+        in_.fail(cp, "\"" + *text +
+                         "\" is not a result like \"1*/0\" (attacker loss, optional *, "
+                         "/, defender loss, optional *)");
       }
     }
   }

@@ -12,7 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-
 std::string hashText(uint64_t h) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
@@ -28,20 +27,21 @@ class StateReader {
   GameState read(const json& j) {
     GameState s = emptyState(sc_);
     if (!in_.expectObject(j, "",
-                          {"format", "scenario", "turn", "side", "phase", "pending",
-                           "reacting_to", "charge_window", "combat", "units", "owners", "forts",
-                           "hash"})) {
+                          {"format", "scenario", "turn", "side", "phase", "pending", "reacting_to",
+                           "charge_window", "combat", "units", "owners", "forts", "hash"})) {
       return s;
     }
     readHeader(j, s);
     if (const json* u = in_.required(j, "", "units")) readUnits(*u, s);
     if (const json* o = JsonReader::optional(j, "owners")) {
-      readHexSides(*o, "/owners", "owner", [&](CellId c) { return sc_.trackedIndex(c); },
-                   "a passing objective or passing-zone hex", s.owner);
+      readHexSides(
+          *o, "/owners", "owner", [&](CellId c) { return sc_.trackedIndex(c); },
+          "a passing objective or passing-zone hex", s.owner);
     }
     if (const json* f = JsonReader::optional(j, "forts")) {
-      readHexSides(*f, "/forts", "control", [&](CellId c) { return sc_.fortIndex(c); }, "a fort",
-                   s.fort_control);
+      readHexSides(
+          *f, "/forts", "control", [&](CellId c) { return sc_.fortIndex(c); }, "a fort",
+          s.fort_control);
     }
     if (in_.ok()) readResolution(in_, j, s);
     s.hash = computeHash(s);

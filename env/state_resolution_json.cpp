@@ -6,10 +6,13 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kCombatFlagNames[] = {"attacker_tests", "defender_tests", "attacker_tested",
-                                            "defender_tested", "attacker_failed", "defender_failed"};
+constexpr const char* kCombatFlagNames[] = {"attacker_tests",  "defender_tests",
+                                            "attacker_tested", "defender_tested",
+                                            "attacker_failed", "defender_failed"};
 
-json unitOrNull(const GameState& s, int u) { return u < 0 ? json(nullptr) : json(s.sc().unit(u).id); }
+json unitOrNull(const GameState& s, int u) {
+  return u < 0 ? json(nullptr) : json(s.sc().unit(u).id);
+}
 
 class ResolutionReader {
  public:
@@ -18,8 +21,10 @@ class ResolutionReader {
   void read(const json& j) {
     if (const json* v = JsonReader::optional(j, "combat")) readCombat(*v);
     if (const json* v = JsonReader::optional(j, "pending")) readPending(*v);
-    if (const json* v = JsonReader::optional(j, "reacting_to")) s_.reacting_to = static_cast<int8_t>(unitRef(*v, "/reacting_to"));
-    if (const json* v = JsonReader::optional(j, "charge_window")) s_.charge_window = static_cast<int8_t>(unitRef(*v, "/charge_window"));
+    if (const json* v = JsonReader::optional(j, "reacting_to"))
+      s_.reacting_to = static_cast<int8_t>(unitRef(*v, "/reacting_to"));
+    if (const json* v = JsonReader::optional(j, "charge_window"))
+      s_.charge_window = static_cast<int8_t>(unitRef(*v, "/charge_window"));
     if (in_.ok()) check();
   }
 
@@ -36,48 +41,62 @@ class ResolutionReader {
 
   void readPending(const json& v) {
     if (v.is_null()) return;
-    if (!in_.expectObject(v, "/pending", {"kind", "unit", "target", "count", "reaction", "single_coin"})) return;
+    if (!in_.expectObject(v, "/pending",
+                          {"kind", "unit", "target", "count", "reaction", "single_coin"}))
+      return;
     const json* k = in_.required(v, "/pending", "kind");
     auto name = k ? in_.string(*k, "/pending/kind") : std::nullopt;
     const auto kind = name ? parseChanceKindName(*name) : std::nullopt;
     if (name && (!kind || *kind == ChanceKind::kNone)) {
-      in_.fail("/pending/kind", "unknown chance event \"" + *name +
-                                    "\" (marsh_test, charge_test, fire_die, fire_coin, combat_die, morale_test)");
+      in_.fail("/pending/kind",
+               "unknown chance event \"" + *name +
+                   "\" (marsh_test, charge_test, fire_die, fire_coin, combat_die, morale_test)");
       return;
     }
     if (!kind) return;
     Pending& p = s_.pending;
     p.kind = *kind;
-    if (const json* u = in_.required(v, "/pending", "unit")) p.unit = static_cast<int8_t>(unitRef(*u, "/pending/unit"));
-    if (const json* t = JsonReader::optional(v, "target")) p.target = static_cast<int8_t>(unitRef(*t, "/pending/target"));
-    if (const json* c = JsonReader::optional(v, "count")) p.count = static_cast<int8_t>(in_.integer(*c, "/pending/count", 0, 20).value_or(0));
-    if (const json* r = JsonReader::optional(v, "reaction"); r && in_.boolean(*r, "/pending/reaction").value_or(false)) {
+    if (const json* u = in_.required(v, "/pending", "unit"))
+      p.unit = static_cast<int8_t>(unitRef(*u, "/pending/unit"));
+    if (const json* t = JsonReader::optional(v, "target"))
+      p.target = static_cast<int8_t>(unitRef(*t, "/pending/target"));
+    if (const json* c = JsonReader::optional(v, "count"))
+      p.count = static_cast<int8_t>(in_.integer(*c, "/pending/count", 0, 20).value_or(0));
+    if (const json* r = JsonReader::optional(v, "reaction");
+        r && in_.boolean(*r, "/pending/reaction").value_or(false)) {
       p.flags |= pending_flag::kReaction;
     }
-    if (const json* c = JsonReader::optional(v, "single_coin"); c && in_.boolean(*c, "/pending/single_coin").value_or(false)) {
+    if (const json* c = JsonReader::optional(v, "single_coin");
+        c && in_.boolean(*c, "/pending/single_coin").value_or(false)) {
       p.flags |= pending_flag::kSingleCoin;
     }
   }
 
   void readCombat(const json& v) {
     if (v.is_null()) return;
-    if (!in_.expectObject(v, "/combat", {"attacker", "defender", "attacker_hex", "defender_hex", "column",
-                                         "die_modifier", "flags"})) {
+    if (!in_.expectObject(v, "/combat",
+                          {"attacker", "defender", "attacker_hex", "defender_hex", "column",
+                           "die_modifier", "flags"})) {
       return;
     }
     CombatRecord& c = s_.combat;
-    if (const json* a = in_.required(v, "/combat", "attacker")) c.attacker = static_cast<int8_t>(unitRef(*a, "/combat/attacker"));
-    if (const json* d = in_.required(v, "/combat", "defender")) c.defender = static_cast<int8_t>(unitRef(*d, "/combat/defender"));
+    if (const json* a = in_.required(v, "/combat", "attacker"))
+      c.attacker = static_cast<int8_t>(unitRef(*a, "/combat/attacker"));
+    if (const json* d = in_.required(v, "/combat", "defender"))
+      c.defender = static_cast<int8_t>(unitRef(*d, "/combat/defender"));
     for (const char* key : {"attacker_hex", "defender_hex"}) {
       const json* h = in_.required(v, "/combat", key);
       auto label = h ? in_.string(*h, std::string("/combat/") + key) : std::nullopt;
       const CellId cell = label ? sc_.cellOfLabel(*label) : kNoCell;
-      if (label && cell == kNoCell) in_.fail(std::string("/combat/") + key, "not a hex of this map");
+      if (label && cell == kNoCell)
+        in_.fail(std::string("/combat/") + key, "not a hex of this map");
       (std::string(key) == "attacker_hex" ? c.attacker_cell : c.defender_cell) = cell;
     }
-    if (const json* x = in_.required(v, "/combat", "column")) c.column = static_cast<int8_t>(in_.integer(*x, "/combat/column", -7, 7).value_or(0));
+    if (const json* x = in_.required(v, "/combat", "column"))
+      c.column = static_cast<int8_t>(in_.integer(*x, "/combat/column", -7, 7).value_or(0));
     if (const json* x = in_.required(v, "/combat", "die_modifier")) {
-      c.die_modifier = static_cast<int8_t>(in_.integer(*x, "/combat/die_modifier", -20, 20).value_or(0));
+      c.die_modifier =
+          static_cast<int8_t>(in_.integer(*x, "/combat/die_modifier", -20, 20).value_or(0));
     }
     const json* f = in_.required(v, "/combat", "flags");
     if (!f || !in_.expectArray(*f, "/combat/flags")) return;
@@ -90,7 +109,8 @@ class ResolutionReader {
           known = true;
         }
       }
-      if (name && !known) in_.fail(JsonReader::child("/combat/flags", i), "unknown flag \"" + *name + "\"");
+      if (name && !known)
+        in_.fail(JsonReader::child("/combat/flags", i), "unknown flag \"" + *name + "\"");
     }
   }
 
@@ -110,28 +130,36 @@ class ResolutionReader {
       case ChanceKind::kMarshTest:
         expect(s_.phase == Phase::kMovement && phasing(p.unit) && onMap(p.unit) &&
                    sc_.terrain(s_.unit(p.unit).cell) == Terrain::kMarsh,
-               "/pending", "a marsh test needs a phasing unit on a marsh hex in the movement phase");
+               "/pending",
+               "a marsh test needs a phasing unit on a marsh hex in the movement phase");
         break;
       case ChanceKind::kChargeTest:
         expect(s_.phase == Phase::kMovement && phasing(p.unit) && onMap(p.unit) &&
-                   sc_.unit(p.unit).type == UnitType::kCavalry && onMap(p.target) && !phasing(p.target) &&
-                   adjacent(p.unit, p.target),
-               "/pending", "a charge test needs phasing cavalry next to an enemy target in the movement phase");
+                   sc_.unit(p.unit).type == UnitType::kCavalry && onMap(p.target) &&
+                   !phasing(p.target) && adjacent(p.unit, p.target),
+               "/pending",
+               "a charge test needs phasing cavalry next to an enemy target in the movement phase");
         break;
       case ChanceKind::kFireDie:
       case ChanceKind::kFireCoin:
-        expect(onMap(p.unit) && isArtillery(sc_.unit(p.unit).type) && onMap(p.target) &&
-                   sc_.unit(p.target).side != sc_.unit(p.unit).side &&
-                   (reaction ? s_.phase == Phase::kMovement && !phasing(p.unit) && s_.reacting_to == p.target
-                             : s_.phase == Phase::kBombardment && phasing(p.unit)),
-               "/pending", "a fire needs a gun and an enemy target on the map: bombardment by the phasing side, "
-                           "or reaction fire at the unit in \"reacting_to\"");
-        expect(p.kind == ChanceKind::kFireDie || p.count > 0, "/pending/count", "a loss coin needs points to split");
+        expect(
+            onMap(p.unit) && isArtillery(sc_.unit(p.unit).type) && onMap(p.target) &&
+                sc_.unit(p.target).side != sc_.unit(p.unit).side &&
+                (reaction ? s_.phase == Phase::kMovement && !phasing(p.unit) &&
+                                s_.reacting_to == p.target
+                          : s_.phase == Phase::kBombardment && phasing(p.unit)),
+            "/pending",
+            "a fire needs a gun and an enemy target on the map: bombardment by the phasing side, "
+            "or reaction fire at the unit in \"reacting_to\"");
+        expect(p.kind == ChanceKind::kFireDie || p.count > 0, "/pending/count",
+               "a loss coin needs points to split");
         break;
       case ChanceKind::kCombatDie:
       case ChanceKind::kMoraleTest:
-        expect(s_.phase == Phase::kCombat && c.active(), "/pending", "a combat event needs the combat in \"combat\"");
-        expect(p.kind == ChanceKind::kCombatDie || (onMap(p.unit) && (p.unit == c.attacker || p.unit == c.defender)),
+        expect(s_.phase == Phase::kCombat && c.active(), "/pending",
+               "a combat event needs the combat in \"combat\"");
+        expect(p.kind == ChanceKind::kCombatDie ||
+                   (onMap(p.unit) && (p.unit == c.attacker || p.unit == c.defender)),
                "/pending/unit", "a morale test concerns the attacker or the defender, on the map");
         break;
     }
@@ -148,9 +176,11 @@ class ResolutionReader {
     }
     if (s_.charge_window >= 0) {
       const int u = s_.charge_window;
-      expect(s_.phase == Phase::kMovement && phasing(u) && onMap(u) && sc_.unit(u).type == UnitType::kCavalry &&
-                 (p.kind == ChanceKind::kNone || (p.kind == ChanceKind::kChargeTest && p.unit == u)),
-             "/charge_window", "a charge decision needs phasing cavalry in the movement phase");
+      expect(
+          s_.phase == Phase::kMovement && phasing(u) && onMap(u) &&
+              sc_.unit(u).type == UnitType::kCavalry &&
+              (p.kind == ChanceKind::kNone || (p.kind == ChanceKind::kChargeTest && p.unit == u)),
+          "/charge_window", "a charge decision needs phasing cavalry in the movement phase");
     }
   }
 
@@ -188,12 +218,17 @@ void writeResolution(const GameState& s, json& j) {
   for (size_t b = 0; b < std::size(kCombatFlagNames); ++b) {
     if (c.flags & (1u << b)) flags.push_back(kCombatFlagNames[b]);
   }
-  j["combat"] = {{"attacker", unitOrNull(s, c.attacker)},   {"defender", unitOrNull(s, c.defender)},
-                 {"attacker_hex", s.sc().label(c.attacker_cell)}, {"defender_hex", s.sc().label(c.defender_cell)},
-                 {"column", c.column},                          {"die_modifier", c.die_modifier},
+  j["combat"] = {{"attacker", unitOrNull(s, c.attacker)},
+                 {"defender", unitOrNull(s, c.defender)},
+                 {"attacker_hex", s.sc().label(c.attacker_cell)},
+                 {"defender_hex", s.sc().label(c.defender_cell)},
+                 {"column", c.column},
+                 {"die_modifier", c.die_modifier},
                  {"flags", flags}};
 }
 
-void readResolution(JsonReader& in, const json& j, GameState& s) { ResolutionReader(in, s).read(j); }
+void readResolution(JsonReader& in, const json& j, GameState& s) {
+  ResolutionReader(in, s).read(j);
+}
 
 }  // namespace morne::env

@@ -26,7 +26,8 @@ std::string transcript(const std::string& scenario, uint64_t seed) {
 }
 
 void expectGolden(const std::string& scenario, uint64_t seed) {
-  const std::string path = std::string(MORNE_SOURCE_DIR) + "/tests/golden/playthrough_" + scenario + ".txt";
+  const std::string path =
+      std::string(MORNE_SOURCE_DIR) + "/tests/golden/playthrough_" + scenario + ".txt";
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
   std::stringstream expected;

@@ -160,7 +160,8 @@ TEST(EngineSession, LineOfSightAndPreviews) {
   }
   EXPECT_TRUE(doubled) << "infantry in the village: VC doubled";
   // Hex labels name units too; a pair that cannot fight is refused with the rule.
-  EXPECT_TRUE(s.send({{"cmd", "preview_combat"}, {"attacker", "1306"}, {"defender", "1307"}})["ok"]);
+  EXPECT_TRUE(
+      s.send({{"cmd", "preview_combat"}, {"attacker", "1306"}, {"defender", "1307"}})["ok"]);
   const json far = s.send({{"cmd", "preview_combat"}, {"attacker", "B-G2"}, {"defender", "O-I1"}});
   EXPECT_EQ(errorCode(far), "bad_request") << far.dump();
   const json fire = s.send({{"cmd", "preview_fire"}, {"gun", "B-A1"}, {"target", "O-L1"}});
@@ -170,7 +171,8 @@ TEST(EngineSession, LineOfSightAndPreviews) {
 TEST(EngineSession, FirePreviewAndChanceEventsOfTheBombardment) {
   Session s;
   ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
-  ASSERT_TRUE(s.send({{"cmd", "set_state"}, {"state", goldenState("duel_bombardment.json")}})["ok"]);
+  ASSERT_TRUE(
+      s.send({{"cmd", "set_state"}, {"state", goldenState("duel_bombardment.json")}})["ok"]);
   const json p = s.send({{"cmd", "preview_fire"}, {"gun", "B-A1"}, {"target", "O-C1"}});
   ASSERT_TRUE(p["ok"]) << p.dump();
   EXPECT_EQ(p["losses_by_d4"].size(), 4u);
@@ -182,7 +184,8 @@ TEST(EngineSession, FirePreviewAndChanceEventsOfTheBombardment) {
   EXPECT_EQ(chance["outcomes"].size(), 4u);
   const json state = s.send({{"cmd", "state"}});
   EXPECT_EQ(state["state"]["pending"]["kind"], "fire_die");
-  EXPECT_TRUE(s.send({{"cmd", "set_state"}, {"state", state["state"]}})["ok"]) << "round trip mid-fire";
+  EXPECT_TRUE(s.send({{"cmd", "set_state"}, {"state", state["state"]}})["ok"])
+      << "round trip mid-fire";
   while (s.send({{"cmd", "chance"}})["chance"]) ASSERT_TRUE(s.send({{"cmd", "roll"}})["ok"]);
 }
 

@@ -47,11 +47,12 @@ TEST(CombatOdds, RatiosRoundedForTheDefender_WX_C_01_04_08_to_16_C_RATIO_2_3) {
     int a, d;
     const char* expected;
   };
-  const Case cases[] = {{"WX-C-01", 6, 2, "3:1"}, {"WX-C-04", 3, 6, "1:2"}, {"WX-C-08", 5, 2, "2:1"},
-                        {"WX-C-09", 7, 2, "3:1"}, {"WX-C-10", 2, 3, "1:2"}, {"WX-C-11", 3, 5, "1:2"},
-                        {"WX-C-12", 2, 5, "1:3"}, {"WX-C-13", 3, 4, "1:2"}, {"WX-C-14a", 11, 6, "1:1"},
-                        {"WX-C-14b", 12, 6, "2:1"}, {"WX-C-15a", 20, 2, "8:1"}, {"WX-C-15b", 17, 2, "8:1"},
-                        {"WX-C-16", 1, 9, "1:8"}, {"4:4", 4, 4, "1:1"}};
+  const Case cases[] = {
+      {"WX-C-01", 6, 2, "3:1"},   {"WX-C-04", 3, 6, "1:2"},   {"WX-C-08", 5, 2, "2:1"},
+      {"WX-C-09", 7, 2, "3:1"},   {"WX-C-10", 2, 3, "1:2"},   {"WX-C-11", 3, 5, "1:2"},
+      {"WX-C-12", 2, 5, "1:3"},   {"WX-C-13", 3, 4, "1:2"},   {"WX-C-14a", 11, 6, "1:1"},
+      {"WX-C-14b", 12, 6, "2:1"}, {"WX-C-15a", 20, 2, "8:1"}, {"WX-C-15b", 17, 2, "8:1"},
+      {"WX-C-16", 1, 9, "1:8"},   {"4:4", 4, 4, "1:1"}};
   for (const Case& c : cases) {
     const Fight f = fight(duelOf({.vc = c.a}, {.vc = c.d}));
     EXPECT_EQ(f.odds.attack, c.a) << c.id;
@@ -72,7 +73,7 @@ TEST(CombatOdds, SupportAcrossACliffIsNoContact_WX_C_02_M_CONTACT_1) {
 
 TEST(CombatOdds, OffensiveAndDefensiveSupports_WX_C_03_C_SUP_1_2) {
   TestMap m = duelOf({.vc = 2}, {.vc = 2});
-  m.unit({.id = "S", .at = {1, 1}, .vc = 2});            // touches D only
+  m.unit({.id = "S", .at = {1, 1}, .vc = 2});              // touches D only
   m.unit({.id = "T", .side = 1, .at = {-1, 0}, .vc = 2});  // touches A only
   const Fight f = fight(m);
   EXPECT_EQ(f.odds.attack, 4);
@@ -163,17 +164,98 @@ struct TerrainCase {
 TEST(TerrainEffects, WorkedExamples_WX_T_11_to_23_C_TER_1_C_TER_4) {
   const TerrainCase cases[] = {
       {"WX-T-11", {.vc = 5}, {.vc = 3}, {{{1, 0}, "woods"}}, {}, false, 5, 6, "1:2", 0},
-      {"WX-T-12", {.vc = 5}, {.type = "cavalry", .vc = 3}, {{{1, 0}, "woods"}}, {}, false, 5, 3, "1:1", 0},
-      {"WX-T-13", {.vc = 4}, {.type = "dromedary", .vc = 2}, {{{1, 0}, "village"}}, {}, false, 4, 4, "1:1", 0},
-      {"WX-T-14", {.type = "cavalry", .vc = 5}, {.vc = 2}, {{{1, 0}, "fort"}}, {}, false, 5, 4, "1:1", 0},
-      {"WX-T-15", {.type = "cavalry", .vc = 5}, {.vc = 2}, {{{0, 0}, "fort"}}, {}, false, 2, 2, "1:1", -1},
-      {"WX-T-16", {.type = "cavalry", .vc = 6}, {.vc = 2}, {{{0, 0}, "fort"}}, {}, true, 2, 2, "1:1", -1},
+      {"WX-T-12",
+       {.vc = 5},
+       {.type = "cavalry", .vc = 3},
+       {{{1, 0}, "woods"}},
+       {},
+       false,
+       5,
+       3,
+       "1:1",
+       0},
+      {"WX-T-13",
+       {.vc = 4},
+       {.type = "dromedary", .vc = 2},
+       {{{1, 0}, "village"}},
+       {},
+       false,
+       4,
+       4,
+       "1:1",
+       0},
+      {"WX-T-14",
+       {.type = "cavalry", .vc = 5},
+       {.vc = 2},
+       {{{1, 0}, "fort"}},
+       {},
+       false,
+       5,
+       4,
+       "1:1",
+       0},
+      {"WX-T-15",
+       {.type = "cavalry", .vc = 5},
+       {.vc = 2},
+       {{{0, 0}, "fort"}},
+       {},
+       false,
+       2,
+       2,
+       "1:1",
+       -1},
+      {"WX-T-16",
+       {.type = "cavalry", .vc = 6},
+       {.vc = 2},
+       {{{0, 0}, "fort"}},
+       {},
+       true,
+       2,
+       2,
+       "1:1",
+       -1},
       {"WX-T-19", {.vc = 4}, {.vc = 4}, {}, {}, false, 4, 4, "1:1", 0},
-      {"WX-T-20", {.vc = 4}, {.vc = 4}, {{{0, 0}, "marsh"}, {{1, 0}, "marsh"}}, {}, false, 4, 4, "1:1", 0},
+      {"WX-T-20",
+       {.vc = 4},
+       {.vc = 4},
+       {{{0, 0}, "marsh"}, {{1, 0}, "marsh"}},
+       {},
+       false,
+       4,
+       4,
+       "1:1",
+       0},
       {"WX-T-21", {.vc = 4}, {.vc = 4}, {}, {{{0, 0}, 1}}, false, 4, 4, "1:1", 1},
-      {"WX-T-22", {.vc = 4}, {.vc = 4}, {{{1, 0}, "hamlet"}}, {{{1, 0}, 1}}, false, 4, 4, "1:1", -2},
-      {"WX-T-23a", {.type = "cavalry", .vc = 9}, {.vc = 2}, {{{0, 0}, "fort"}}, {}, true, 2, 2, "1:1", -1},
-      {"WX-T-23b", {.type = "cavalry", .vc = 2}, {.vc = 2}, {{{0, 0}, "fort"}}, {}, true, 1, 2, "1:2", -1},
+      {"WX-T-22",
+       {.vc = 4},
+       {.vc = 4},
+       {{{1, 0}, "hamlet"}},
+       {{{1, 0}, 1}},
+       false,
+       4,
+       4,
+       "1:1",
+       -2},
+      {"WX-T-23a",
+       {.type = "cavalry", .vc = 9},
+       {.vc = 2},
+       {{{0, 0}, "fort"}},
+       {},
+       true,
+       2,
+       2,
+       "1:1",
+       -1},
+      {"WX-T-23b",
+       {.type = "cavalry", .vc = 2},
+       {.vc = 2},
+       {{{0, 0}, "fort"}},
+       {},
+       true,
+       1,
+       2,
+       "1:2",
+       -1},
       {"dune", {.vc = 4}, {.vc = 4}, {{{0, 0}, "dune"}}, {}, false, 4, 4, "1:1", -1},
   };
   for (const TerrainCase& c : cases) {
@@ -197,7 +279,9 @@ TEST(TerrainEffects, BridgeCancelsTheStream_WX_T_19_M_SIDE_2) {
 
 TEST(TerrainEffects, StreamFirstOrderSwitch_C_TER_4) {
   TestMap m = duelOf({.type = "cavalry", .vc = 9}, {.vc = 2});
-  m.terrain({0, 0}, "fort").water({0, 0}, {1, 0}, "stream").rule("vc_modifier_order", "stream_halve_double");
+  m.terrain({0, 0}, "fort")
+      .water({0, 0}, {1, 0}, "stream")
+      .rule("vc_modifier_order", "stream_halve_double");
   EXPECT_EQ(fight(m).odds.attack, 3) << "WX-T-23: stream first gives 3";
 }
 
@@ -222,7 +306,9 @@ TEST(CombatLegality, RiverCliffFordAndOncePerPhase_WX_T_17_18_24_C_GEN_1_2) {
     EXPECT_FALSE(env::canAttack(f.s, unitOf(*f.sc, "A"), unitOf(*f.sc, "D"))) << what;
   }
   TestMap m = duelOf({.vc = 4}, {.vc = 4});
-  m.water({0, 0}, {1, 0}, "river").crossing({0, 0}, {1, 0}, "ford").rule("ford_allows_combat", true);
+  m.water({0, 0}, {1, 0}, "river")
+      .crossing({0, 0}, {1, 0}, "ford")
+      .rule("ford_allows_combat", true);
   const Fight f = fight(m);
   EXPECT_TRUE(env::canAttack(f.s, unitOf(*f.sc, "A"), unitOf(*f.sc, "D"))) << "Q-C-10 switch";
   EXPECT_EQ(f.odds.attack, 2) << "a ford then divides like a stream";
@@ -231,7 +317,8 @@ TEST(CombatLegality, RiverCliffFordAndOncePerPhase_WX_T_17_18_24_C_GEN_1_2) {
   twice.unit({.id = "B", .at = {1, 1}, .vc = 4});
   Fight g = fight(twice);
   env::addUnitFlags(g.s, unitOf(*g.sc, "D"), env::unit_flag::kDefended);
-  EXPECT_FALSE(env::canAttack(g.s, unitOf(*g.sc, "B"), unitOf(*g.sc, "D"))) << "one attack per target";
+  EXPECT_FALSE(env::canAttack(g.s, unitOf(*g.sc, "B"), unitOf(*g.sc, "D")))
+      << "one attack per target";
 }
 
 TEST(CombatLegality, DemoralisedArtilleryGeneralsAndZeroStrength_C_GEN_3_4_C_RATIO_4) {
@@ -257,8 +344,9 @@ TEST(DieModifiers, MoraleDifference_WX_D_01_to_06_C_DRM_2_3) {
     const char* id;
     int mo_a, mo_d, expected;
   };
-  for (const Case& c : {Case{"WX-D-01", 5, 2, 1}, Case{"WX-D-02", 2, 7, -2}, Case{"WX-D-03a", 4, 3, 0},
-                        Case{"WX-D-03b", 3, 4, 0}, Case{"WX-D-04", 6, 2, 2}}) {
+  for (const Case& c :
+       {Case{"WX-D-01", 5, 2, 1}, Case{"WX-D-02", 2, 7, -2}, Case{"WX-D-03a", 4, 3, 0},
+        Case{"WX-D-03b", 3, 4, 0}, Case{"WX-D-04", 6, 2, 2}}) {
     EXPECT_EQ(fight(duelOf({.mo = c.mo_a}, {.mo = c.mo_d})).odds.morale, c.expected) << c.id;
   }
   // WX-D-05: supports' morale never counts.
@@ -267,7 +355,8 @@ TEST(DieModifiers, MoraleDifference_WX_D_01_to_06_C_DRM_2_3) {
   EXPECT_EQ(fight(m).odds.morale, 1);
   // WX-D-06: a general's morale is VC + radius: 2 + 3 = 5 against 3.
   TestMap g;
-  g.corps(0, "I").unit({.id = "A", .type = "general", .at = {0, 0}, .vc = 2, .corps = "I", .radius = 3});
+  g.corps(0, "I").unit(
+      {.id = "A", .type = "general", .at = {0, 0}, .vc = 2, .corps = "I", .radius = 3});
   g.unit({.id = "D", .side = 1, .at = {1, 0}, .mo = 3});
   EXPECT_EQ(fight(g).odds.morale, 1);
 }

@@ -96,13 +96,14 @@ TEST(CombatDie, ClampToZeroAndSeven_WX_D_07_08_09_C_DIE_1) {
     int d6, modified;
   };
   const Case cases[] = {
-      {"WX-D-07", 1, 3, 0, 1, "hamlet", 1, 0},   // -1 morale -1 uphill -1 hamlet
-      {"WX-D-08", 9, 3, 1, 0, "marsh", 6, 7},    // +3 morale +1 downhill +1 marsh
-      {"WX-D-09", 5, 2, 1, 0, "hamlet", 4, 5},   // -1 hamlet +1 downhill +1 morale
+      {"WX-D-07", 1, 3, 0, 1, "hamlet", 1, 0},  // -1 morale -1 uphill -1 hamlet
+      {"WX-D-08", 9, 3, 1, 0, "marsh", 6, 7},   // +3 morale +1 downhill +1 marsh
+      {"WX-D-09", 5, 2, 1, 0, "hamlet", 4, 5},  // -1 hamlet +1 downhill +1 morale
   };
   for (const Case& c : cases) {
     TestMap m;
-    m.unit({.id = "A", .at = {0, 0}, .mo = c.mo_a}).unit({.id = "D", .side = 1, .at = {1, 0}, .mo = c.mo_d});
+    m.unit({.id = "A", .at = {0, 0}, .mo = c.mo_a})
+        .unit({.id = "D", .side = 1, .at = {1, 0}, .mo = c.mo_d});
     m.level({0, 0}, c.level_a).level({1, 0}, c.level_d).terrain({1, 0}, c.defender_terrain);
     const auto sc = m.build();
     env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
@@ -125,7 +126,12 @@ MoraleSetup defenderTests(int defender_mo, const std::string& defender_type = "i
   TestMap t;
   if (defender_type == "general") t.corps(1, "X");
   t.unit({.id = "A", .at = {0, 0}, .vc = 4, .mo = defender_mo});
-  t.unit({.id = "D", .side = 1, .type = defender_type, .at = {1, 0}, .vc = 4, .mo = defender_mo,
+  t.unit({.id = "D",
+          .side = 1,
+          .type = defender_type,
+          .at = {1, 0},
+          .vc = 4,
+          .mo = defender_mo,
           .corps = defender_type == "general" ? "X" : ""});
   m.sc = t.build();
   m.s = stateIn(*m.sc, env::Phase::kCombat, 0);
@@ -157,7 +163,8 @@ TEST(MoraleTest, PassFailAndCertainResults_WX_M_01_to_06_C_MOR_1) {
 
 TEST(MoraleTest, DemoralisedFailsAndGeneralsNeverTest_WX_M_03_05) {
   TestMap t;
-  t.unit({.id = "A", .at = {0, 0}, .vc = 4, .mo = 4}).unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 4, .mo = 4});
+  t.unit({.id = "A", .at = {0, 0}, .vc = 4, .mo = 4})
+      .unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 4, .mo = 4});
   const auto sc = t.build();
   env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
   env::setUnitMo(s, unitOf(*sc, "D"), 0);
@@ -173,8 +180,10 @@ TEST(MoraleTest, DemoralisedFailsAndGeneralsNeverTest_WX_M_03_05) {
 
 TEST(CombatResult, EliminationVictoryMoraleGainAndAdvance_WX_C_06_07_C_VIC_1_3_C_ADV_1) {
   TestMap m;
-  m.unit({.id = "U1", .at = {0, 0}, .vc = 6, .mo = 5}).unit({.id = "U2", .side = 1, .at = {1, 0}, .vc = 2, .mo = 4});
-  m.unit({.id = "U6", .side = 1, .at = {2, 0}, .vc = 3, .mo = 4}).unit({.id = "U5", .at = {2, 1}, .vc = 2, .mo = 4});
+  m.unit({.id = "U1", .at = {0, 0}, .vc = 6, .mo = 5})
+      .unit({.id = "U2", .side = 1, .at = {1, 0}, .vc = 2, .mo = 4});
+  m.unit({.id = "U6", .side = 1, .at = {2, 0}, .vc = 3, .mo = 4})
+      .unit({.id = "U5", .at = {2, 1}, .vc = 2, .mo = 4});
   m.unit({.id = "U7", .side = 1, .at = {2, -1}, .vc = 1, .mo = 4});  // U1 will touch it too
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
@@ -206,7 +215,7 @@ TEST(CombatResult, NoRetreatEliminatesAndRewardsTheVictor_WX_R_10_C_RET_3_C_VIC_
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
   env::setUnitMo(s, unitOf(*sc, "E"), 2);
-  attack(s, "E", "U");  // 8 against 4 + 1 + 1 (two surrounding units touch E): 1:1, DRM -1
+  attack(s, "E", "U");     // 8 against 4 + 1 + 1 (two surrounding units touch E): 1:1, DRM -1
   env::applyChance(s, 4);  // modified die 3: 1/1*
   ASSERT_EQ(s.pending.kind, env::ChanceKind::kMoraleTest);
   env::EventLog log;
@@ -220,7 +229,8 @@ TEST(CombatResult, NoRetreatEliminatesAndRewardsTheVictor_WX_R_10_C_RET_3_C_VIC_
 
 TEST(CombatResult, FullWalkThrough_Section14) {
   TestMap m;
-  m.unit({.id = "X", .at = {0, 0}, .vc = 4, .mo = 5}).unit({.id = "Y", .side = 1, .at = {1, 0}, .vc = 3, .mo = 3});
+  m.unit({.id = "X", .at = {0, 0}, .vc = 4, .mo = 5})
+      .unit({.id = "Y", .side = 1, .at = {1, 0}, .vc = 3, .mo = 3});
   m.unit({.id = "Z", .at = {1, 1}, .vc = 2, .mo = 4}).water({0, 0}, {1, 0}, "stream");
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
@@ -248,7 +258,8 @@ TEST(CombatResult, FullWalkThrough_Section14) {
 
 TEST(CombatResult, BothRetreatBothVictoriousNeitherAdvances_C_VIC_4) {
   TestMap m;
-  m.unit({.id = "A", .at = {0, 0}, .vc = 6, .mo = 4}).unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 6, .mo = 4});
+  m.unit({.id = "A", .at = {0, 0}, .vc = 6, .mo = 4})
+      .unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 6, .mo = 4});
   // No cell of Appendix B tests both sides: use a table whose every cell does.
   nlohmann::json doc = m.toJson();
   nlohmann::json rows = nlohmann::json::array();
@@ -317,12 +328,14 @@ TEST(Advance, GeneralsNeverAdvanceSwitch_C_ADV_7) {
   m.corps(0, "I").unit({.id = "W", .type = "general", .at = {0, 0}, .corps = "I"});
   m.rule("general_advances", "never");
   const auto sc = m.build();
-  EXPECT_FALSE(env::advances(stateIn(*sc, env::Phase::kCombat, 0), 0, cellOf(*sc, {0, 0}), cellOf(*sc, {1, 0})));
+  EXPECT_FALSE(env::advances(stateIn(*sc, env::Phase::kCombat, 0), 0, cellOf(*sc, {0, 0}),
+                             cellOf(*sc, {1, 0})));
 }
 
 TEST(Advance, NoReactionFireAndNoSecondAttack_WX_A_10_11_C_ADV_6) {
   TestMap m;
-  m.unit({.id = "A", .at = {0, 0}, .vc = 8, .mo = 4}).unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 1, .mo = 4});
+  m.unit({.id = "A", .at = {0, 0}, .vc = 8, .mo = 4})
+      .unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 1, .mo = 4});
   m.unit({.id = "G", .side = 1, .type = "foot_artillery", .at = {2, 0}, .vc = 2, .mo = 4});
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);

@@ -50,7 +50,8 @@ TEST(RulesCoverage, EveryReferenceIsReal) {
     if (std::regex_search(test, t, test_ref)) {
       const std::string body = readFile(root + "/" + t[3].str());
       const std::string declaration = "TEST(" + t[1].str() + ", " + t[2].str() + ")";
-      EXPECT_NE(body.find(declaration), std::string::npos) << id << ": " << declaration << " in " << t[3];
+      EXPECT_NE(body.find(declaration), std::string::npos)
+          << id << ": " << declaration << " in " << t[3];
       ++tested;
     } else {
       EXPECT_EQ(status.rfind("not done", 0), 0u) << id << ": only a rule not done may lack a test";

@@ -1,9 +1,10 @@
 // Artillery fire (§4): who may fire at whom, the loss formula and its modifiers, the split of
 // losses, and reaction fire. worked-examples.md §4 (WX-F-*) and §10 (WX-RF-*).
 
+#include "env/fire.h"
+
 #include <gtest/gtest.h>
 
-#include "env/fire.h"
 #include "env/rules.h"
 #include "tests/env/test_map.h"
 
@@ -45,7 +46,10 @@ TEST(Fire, LossFormulaAndModifiers_WX_F_01_to_07_F_RES_1_F_MOD_1) {
     TestMap m;
     m.unit({.id = "G", .type = "foot_artillery", .at = {0, 0}, .vt = c.vt, .range = c.range});
     if (c.target_type == "general") m.corps(1, "X");
-    m.unit({.id = "T", .side = 1, .type = c.target_type, .at = c.target_at,
+    m.unit({.id = "T",
+            .side = 1,
+            .type = c.target_type,
+            .at = c.target_at,
             .corps = c.target_type == "general" ? "X" : ""});
     m.terrain(c.target_at, c.target_terrain);
     const auto sc = m.build();
@@ -96,13 +100,20 @@ TEST(Fire, OneFirePerGunAndSwitches_F_GEN_1_F_GEN_7) {
 
 // Fires gun G (VT vt) at the adjacent target T and applies the given coins; returns T's state.
 env::UnitState lossesAfter(int vt, int d4, const std::string& type, int vc, int mo,
-                           const std::vector<int>& coins, const std::string& split = "coin_per_point") {
+                           const std::vector<int>& coins,
+                           const std::string& split = "coin_per_point") {
   TestMap m;
   m.unit({.id = "G", .type = "foot_artillery", .at = {0, 0}, .vt = vt});
   if (type == "general") m.corps(1, "X");
-  m.unit({.id = "T", .side = 1, .type = type, .at = {1, 0}, .vc = vc, .mo = std::max(mo, 1),
+  m.unit({.id = "T",
+          .side = 1,
+          .type = type,
+          .at = {1, 0},
+          .vc = vc,
+          .mo = std::max(mo, 1),
           .corps = type == "general" ? "X" : ""});
-  m.unit({.id = "K", .type = "foot_artillery", .at = {-5, 5}}).unit({.id = "KT", .side = 1, .at = {-5, 3}});
+  m.unit({.id = "K", .type = "foot_artillery", .at = {-5, 5}})
+      .unit({.id = "KT", .side = 1, .at = {-5, 3}});
   m.rule("fire_loss_split", split);
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kBombardment, 0);
@@ -155,7 +166,8 @@ ReactionSetup reaction(TestMap m) {
 }
 
 void step(env::GameState& s, Hex from, Hex to, env::EventLog* log = nullptr) {
-  env::applyAction(s, env::Action::move(cellOf(s.sc(), from), *env::directionBetween(from, to)), log);
+  env::applyAction(s, env::Action::move(cellOf(s.sc(), from), *env::directionBetween(from, to)),
+                   log);
 }
 
 TEST(ReactionFire, CavalryEndingAStepNextToTheGun_WX_RF_01_F_REACT_2_F_REACT_8) {
@@ -263,7 +275,8 @@ TEST(ReactionFire, SeveralGunsFireInUnitOrder_F_REACT_7) {
     const bool ascending = std::string(order) == "ascending_id";
     EXPECT_EQ(r.s.pending.unit, unitOf(*r.sc, ascending ? "S" : "R")) << order;
     while (r.s.pending.unit == unitOf(*r.sc, ascending ? "S" : "R")) env::applyChance(r.s, 1);
-    EXPECT_EQ(r.s.pending.unit, unitOf(*r.sc, ascending ? "R" : "S")) << "the second gun fires next";
+    EXPECT_EQ(r.s.pending.unit, unitOf(*r.sc, ascending ? "R" : "S"))
+        << "the second gun fires next";
   }
 }
 

@@ -1,9 +1,10 @@
 // Line of sight (F-LOS-*): every case of worked-examples.md §3 (WX-L-*), the precomputed table
 // against the direct computation, symmetry.
 
+#include "env/los.h"
+
 #include <gtest/gtest.h>
 
-#include "env/los.h"
 #include "env/scenario_library.h"
 #include "tests/env/test_map.h"
 
@@ -58,7 +59,12 @@ TEST(LineOfSight, WorkedExamples_WX_L_01_to_24) {
       {"WX-L-24 fort", {0, 0}, {2, 0}, {{{1, 0}, "fort"}}, {}, false},
       {"WX-L-24 palm grove", {0, 0}, {2, 0}, {{{1, 0}, "palm_grove"}}, {}, false},
       {"WX-L-24 dune", {0, 0}, {2, 0}, {{{1, 0}, "dune"}}, {}, false},
-      {"hamlet, orchard: no obstacle", {0, 0}, {3, 0}, {{{1, 0}, "hamlet"}, {{2, 0}, "orchard"}}, {}, true},
+      {"hamlet, orchard: no obstacle",
+       {0, 0},
+       {3, 0},
+       {{{1, 0}, "hamlet"}, {{2, 0}, "orchard"}},
+       {},
+       true},
   };
   for (const LosCase& c : cases) {
     TestMap m;
@@ -97,8 +103,9 @@ TEST(LineOfSight, PrecomputedTableMatchesDirectComputation) {
     for (env::CellId a = 0; a < sc->numCells(); ++a) {
       for (env::CellId b = 0; b < sc->numCells(); ++b) {
         if (sc->distance(a, b) > sc->maxRange()) continue;
-        const bool direct = env::lineOfSight(sc->hexOf(a), sc->hexOf(b), terrain,
-                                             sc->rules().los_obstacle_height).visible;
+        const bool direct =
+            env::lineOfSight(sc->hexOf(a), sc->hexOf(b), terrain, sc->rules().los_obstacle_height)
+                .visible;
         ASSERT_EQ(sc->visible(a, b), direct) << name << " " << sc->label(a) << "-" << sc->label(b);
         ASSERT_EQ(sc->visible(a, b), sc->visible(b, a)) << "symmetric";
         blocked += !direct;

@@ -1,11 +1,12 @@
 // Previews agree exactly with resolution: the factors they list are the ones the resolution
 // uses, and their outcome distributions match what applyAction and applyChance produce.
 
+#include "env/preview.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "env/preview.h"
 #include "env/rules.h"
 #include "tests/env/test_map.h"
 
@@ -17,7 +18,8 @@ using env::Hex;
 // The walk-through of worked-examples.md §14, in the combat phase.
 env::GameState walkThrough(std::shared_ptr<const env::Scenario>& sc) {
   TestMap m;
-  m.unit({.id = "X", .at = {0, 0}, .vc = 4, .mo = 5}).unit({.id = "Y", .side = 1, .at = {1, 0}, .vc = 3, .mo = 3});
+  m.unit({.id = "X", .at = {0, 0}, .vc = 4, .mo = 5})
+      .unit({.id = "Y", .side = 1, .at = {1, 0}, .vc = 3, .mo = 3});
   m.unit({.id = "Z", .at = {1, 1}, .vc = 2, .mo = 4}).water({0, 0}, {1, 0}, "stream");
   sc = m.build();
   return stateIn(*sc, env::Phase::kCombat, 0);
@@ -53,8 +55,9 @@ TEST(Preview, CombatFactorsAndExactDistribution_C_RES_1) {
 }
 
 // Outcome of one resolution with random dice, in the preview's terms.
-std::vector<env::UnitOutcome> sampleResolution(const env::GameState& s, env::Action a, env::Rng& rng,
-                                               std::vector<int> units, std::vector<env::CellId> starts,
+std::vector<env::UnitOutcome> sampleResolution(const env::GameState& s, env::Action a,
+                                               env::Rng& rng, std::vector<int> units,
+                                               std::vector<env::CellId> starts,
                                                env::EventLog* log) {
   env::GameState x = s;
   env::applyAction(x, a, log);
@@ -130,7 +133,8 @@ TEST(Preview, FireDistributionMatchesResolution) {
   std::map<std::vector<env::UnitOutcome>, int> counts;
   constexpr int kSamples = 20000;
   for (int i = 0; i < kSamples; ++i) {
-    ++counts[sampleResolution(s, legal[1], rng, {unitOf(*sc, "T")}, {cellOf(*sc, {2, 0})}, nullptr)];
+    ++counts[sampleResolution(s, legal[1], rng, {unitOf(*sc, "T")}, {cellOf(*sc, {2, 0})},
+                              nullptr)];
   }
   expectAgreement(p.outcomes, counts, kSamples);
   EXPECT_GE(p.outcomes.size(), 4u);

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "env/rules.h"
 #include "env/scenario_library.h"
@@ -71,7 +71,8 @@ void checkCombatLimits(const env::EventLog& log, CombatPhaseLimits& limits) {
     }
     if (e.type != env::EventType::kAttack) continue;
     EXPECT_TRUE(limits.attackers.insert(e.unit).second) << "a unit attacked twice in one phase";
-    EXPECT_TRUE(limits.defenders.insert(e.other).second) << "a unit was attacked twice in one phase";
+    EXPECT_TRUE(limits.defenders.insert(e.other).second)
+        << "a unit was attacked twice in one phase";
   }
 }
 

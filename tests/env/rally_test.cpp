@@ -1,9 +1,10 @@
 // Rally (§7): worked-examples.md §11 (WX-RA-*), with the general "G" of corps "I" at (0,0),
 // command radius 3.
 
+#include "env/rally.h"
+
 #include <gtest/gtest.h>
 
-#include "env/rally.h"
 #include "env/rules.h"
 #include "tests/env/test_map.h"
 
@@ -54,7 +55,8 @@ TEST(Rally, WorkedExamples_WX_RA_01_to_09_R_1_to_5) {
 TEST(Rally, IndependentUnitsAndLostGeneralsNeverRally_WX_RA_08_R_4_CMD_4) {
   TestMap m;
   m.corps(0, "I").unit({.id = "G", .type = "general", .at = {0, 0}, .corps = "I"});
-  m.unit({.id = "Indep", .at = {-1, 0}, .mo = 5}).unit({.id = "U", .at = {1, 0}, .mo = 5, .corps = "I"});
+  m.unit({.id = "Indep", .at = {-1, 0}, .mo = 5})
+      .unit({.id = "U", .at = {1, 0}, .mo = 5, .corps = "I"});
   const auto sc = m.build();
   env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
   env::setUnitMo(s, unitOf(*sc, "Indep"), 2);

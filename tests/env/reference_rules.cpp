@@ -74,7 +74,8 @@ bool enemyZoc(const env::GameState& s, CellId c, int side) {
     if (s.typeOf(v) == UnitType::kGeneral && !sc.rules().generals_exert_zoc) continue;
     for (int d = 0; d < env::kNumDirections; ++d) {
       const Hexside& h = sc.side(c, d);
-      if (h.neighbor == s.unit(v).cell && (contact(sc, h) || sc.rules().zoc_across_rivers_and_cliffs)) {
+      if (h.neighbor == s.unit(v).cell &&
+          (contact(sc, h) || sc.rules().zoc_across_rivers_and_cliffs)) {
         return true;
       }
     }
@@ -164,18 +165,21 @@ bool legalFire(const env::GameState& s, env::Action a) {
   if (demoralised(s, u) && !sc.rules().artillery_fires_when_demoralised) return false;
   if (!sc.rules().artillery_fires_when_adjacent) {
     for (int v = 0; v < s.num_units; ++v) {
-      if (s.unit(v).cell != env::kNoCell && s.sideOf(v) != s.side && sc.distance(a.cell, s.unit(v).cell) == 1) {
+      if (s.unit(v).cell != env::kNoCell && s.sideOf(v) != s.side &&
+          sc.distance(a.cell, s.unit(v).cell) == 1) {
         return false;
       }
     }
   }
   const env::Hex target_hex = sc.hexOf(a.cell) + env::fireOffsets(sc.maxRange())[a.arg];
   const CellId target_cell = sc.cellAt(target_hex);
-  if (target_cell == env::kNoCell || sc.distance(a.cell, target_cell) > sc.unit(u).range) return false;
+  if (target_cell == env::kNoCell || sc.distance(a.cell, target_cell) > sc.unit(u).range)
+    return false;
   const int v = unitOn(s, target_cell);
   if (v < 0 || s.sideOf(v) == s.side) return false;
   auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };
-  return env::lineOfSight(sc.hexOf(a.cell), target_hex, terrain, sc.rules().los_obstacle_height).visible;
+  return env::lineOfSight(sc.hexOf(a.cell), target_hex, terrain, sc.rules().los_obstacle_height)
+      .visible;
 }
 
 bool legalPlace(const env::GameState& s, env::Action a) {
