@@ -6,9 +6,8 @@
 //   player-turn:  [set-up, turn 1 only] -> command check -> bombardment -> movement -> combat
 //                 -> rally -> end                                          (G-TURN-2)
 //
-// A phase that offers the phasing player no decision is passed through at once. Bombardment,
-// combat and rally resolution arrive with the next part of the rules; until then those phases
-// always pass through.
+// A phase that offers the phasing player no decision (no gun with a target, no unit able to
+// move, no attack) is passed through at once; the rally phase is always automatic.
 
 #include "env/events.h"
 #include "env/game_state.h"
