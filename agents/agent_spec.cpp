@@ -1,6 +1,8 @@
 #include "agents/agent_spec.h"
 
+#include "agents/mcts_agent.h"
 #include "agents/random_agent.h"
+#include "agents/rule_agent.h"
 #include "env/error.h"
 
 namespace morne::agents {
@@ -46,6 +48,13 @@ AgentSpec parseAgentSpec(std::string_view text) {
 
 std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
   const AgentSpec spec = parseAgentSpec(text);
+  if (spec.name == "rule") {
+    if (!spec.params.empty()) {
+      throw ConfigError("agent spec \"" + std::string(text) + "\": agent \"rule\" takes no parameters");
+    }
+    return std::make_unique<RuleAgent>();
+  }
+  if (spec.name == "mcts") return std::make_unique<MctsAgent>(parseMctsParams(spec.params), seed);
   if (spec.name == "random") {
     if (!spec.params.empty()) {
       throw ConfigError("agent spec \"" + std::string(text) +
@@ -55,11 +64,16 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
     return std::make_unique<RandomAgent>(seed);
   }
   throw ConfigError("agent spec \"" + std::string(text) + "\": unknown agent \"" + spec.name +
-                    "\" (available: random)");
+                    "\" (available: random, rule, mcts)");
 }
 
 std::string agentCatalog() {
-  return "  random    uniform choice among the legal actions; seeded from the game seed\n";
+  return "  random    uniform choice among the legal actions; seeded from the game seed\n"
+         "  rule      rule-based: plays the best-scored action (attacks by expected result, fire at\n"
+         "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
+         "  mcts      Monte Carlo tree search guided by the rule heuristics:\n"
+         "            mcts:sims=800 (or ms=1000),cpuct=1.5,threads=1,temperature=0.5,rollout=0,\n"
+         "            nodes=1048576,reuse=1\n";
 }
 
 }  // namespace morne::agents

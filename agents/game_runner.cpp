@@ -1,5 +1,7 @@
 #include "agents/game_runner.h"
 
+#include <chrono>
+
 #include "env/zobrist.h"
 
 namespace morne::agents {
@@ -26,7 +28,11 @@ GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64
       ply.outcome = env::sampleChance(s, dice);
       env::applyChance(s, ply.outcome, log);
     } else {
+      const auto t0 = std::chrono::steady_clock::now();
       ply.action = agents[s.side]->chooseAction(s);
+      summary.decision_seconds[static_cast<size_t>(s.side)] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++summary.side_decisions[static_cast<size_t>(s.side)];
       env::applyAction(s, ply.action, log);
       ++summary.decisions;
     }

@@ -2,6 +2,7 @@
 // Plays complete games between two agents, drawing every chance outcome from one generator
 // seeded by the game seed, so (scenario, seed, agents) always gives the same game.
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -10,13 +11,6 @@
 #include "env/rules.h"
 
 namespace morne::agents {
-
-// One ply of a game: a decision of the phasing player, or the outcome of a chance event.
-struct Ply {
-  bool chance = false;
-  env::Action action;  // when !chance
-  int outcome = 0;     // when chance: the value drawn
-};
 
 // Receives the game as it is played (for logs and progress). Default: ignores everything.
 class GameObserver {
@@ -33,6 +27,8 @@ struct GameSummary {
   std::vector<Ply> plies;
   env::GameResult result;
   int decisions = 0;  // plies that were agent decisions
+  std::array<int, env::kNumSides> side_decisions = {};          // per side
+  std::array<double, env::kNumSides> decision_seconds = {};     // time each side spent deciding
   uint64_t final_hash = 0;
 };
 

@@ -6,11 +6,11 @@
 
 namespace morne::agents {
 
-env::Action RandomAgent::chooseAction(const env::GameState& s) {
+Decision RandomAgent::decide(const env::GameState& s) {
   env::ActionList legal;
   env::legalActions(s, legal);
   assert(!legal.empty());
-  return legal[rng_.below(static_cast<uint32_t>(legal.size()))];
+  return {legal[rng_.below(static_cast<uint32_t>(legal.size()))], {}};
 }
 
 }  // namespace morne::agents

@@ -9,7 +9,7 @@ namespace morne::agents {
 class RandomAgent : public Agent {
  public:
   explicit RandomAgent(uint64_t seed) : rng_(seed) {}
-  env::Action chooseAction(const env::GameState& s) override;
+  Decision decide(const env::GameState& s) override;
   std::string spec() const override { return "random"; }
 
  private:

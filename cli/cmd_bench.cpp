@@ -1,4 +1,4 @@
-// `morne bench env`: the engine's speed on each scenario, single-threaded: state size, copy
+// `morne bench env|mcts`. env: the engine's speed on each scenario, single-threaded: state size, copy
 // time against a memcpy of the same size measured in the same run, legal-action generation
 // time, and random-playout throughput (legal-action generation included).
 
@@ -9,6 +9,7 @@
 #include <iostream>
 #include <vector>
 
+#include "cli/bench.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "env/error.h"
@@ -185,22 +186,25 @@ int benchEnv(const po::variables_map& vm) {
 }  // namespace
 
 int runBench(const Args& args) {
-  po::options_description own("Options of `morne bench env`");
+  po::options_description own("Options of `morne bench env|mcts`");
   // clang-format off
   own.add_options()
       ("scenario", po::value<std::vector<std::string>>()->default_value({}, "all built-in")
                        ->composing(),
        "scenario to measure (repeatable)")
-      ("seconds", po::value<double>()->default_value(3.0), "random-playout time per scenario")
-      ("seed", po::value<uint64_t>()->default_value(1), "seed of the random playouts");
+      ("seconds", po::value<double>()->default_value(3.0),
+       "measuring time per scenario (env: random playouts; mcts: per thread count)")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed of the games measured")
+      ("threads", po::value<int>()->default_value(2), "mcts: thread counts 1, 2, 4 .. up to this");
   // clang-format on
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
-    std::cout << usageText("morne bench env [options]", own);
+    std::cout << usageText("morne bench env|mcts [options]", own);
     return cmd.help ? 0 : 1;
   }
   if (cmd.positional[0] == "env") return benchEnv(cmd.vm);
-  throw ConfigError("bench: unknown target \"" + cmd.positional[0] + "\" (available: env)");
+  if (cmd.positional[0] == "mcts") return benchMcts(cmd.vm);
+  throw ConfigError("bench: unknown target \"" + cmd.positional[0] + "\" (available: env, mcts)");
 }
 
 }  // namespace morne::cli

@@ -28,8 +28,10 @@ constexpr Command kCommands[] = {
     {"play", "play one game between two agents and print it turn by turn", morne::cli::runPlay},
     {"perft", "count legal action sequences to a depth (move-generation oracle)",
      morne::cli::runPerft},
+    {"arena", "rank agents: round robin with duplicate games, W/D/L, Elo, reports",
+     morne::cli::runArena},
     {"engine", "serve the JSON-lines engine protocol on stdin/stdout", morne::cli::runEngine},
-    {"bench", "measure the engine: `morne bench env`", morne::cli::runBench},
+    {"bench", "measure speed: `morne bench env` (rules), `morne bench mcts` (search)", morne::cli::runBench},
 };
 
 void printCommands() {

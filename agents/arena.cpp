@@ -1,0 +1,70 @@
+#include "agents/arena.h"
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <mutex>
+
+#include "agents/agent_spec.h"
+#include "agents/game_runner.h"
+#include "env/error.h"
+#include "env/zobrist.h"
+
+namespace morne::agents {
+
+std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
+  std::vector<ArenaGame> games;
+  const int n = static_cast<int>(config.agents.size());
+  for (int sc = 0; sc < static_cast<int>(config.scenarios.size()); ++sc) {
+    for (int a = 0; a < n; ++a) {
+      for (int b = a + 1; b < n; ++b) {
+        for (int round = 0; round < config.rounds; ++round) {
+          ArenaGame g;
+          g.scenario = sc;
+          g.round = round;
+          g.seed = env::zobrist::mix(config.seed * 1000003 + static_cast<uint64_t>(sc) * 7919 +
+                                     static_cast<uint64_t>(round));
+          g.blue = a;
+          g.orange = b;
+          games.push_back(g);
+          std::swap(g.blue, g.orange);
+          games.push_back(g);
+        }
+      }
+    }
+  }
+  return games;
+}
+
+void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
+              const std::function<void(const ArenaGame&, int finished)>& on_finished) {
+  for (const std::string& spec : config.agents) makeAgent(spec, 0);  // fail early on a bad spec
+  std::mutex report;
+  int finished = 0;
+  for (const ArenaGame& g : games) finished += g.played;
+  tbb::task_arena arena(std::max(1, config.jobs));
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, games.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) {
+        ArenaGame& g = games[i];
+        if (g.played) continue;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto blue = makeAgent(config.agents[static_cast<size_t>(g.blue)], agentSeed(g.seed, 0));
+        auto orange = makeAgent(config.agents[static_cast<size_t>(g.orange)], agentSeed(g.seed, 1));
+        const GameSummary summary =
+            playGame(*config.scenarios[static_cast<size_t>(g.scenario)], *blue, *orange, g.seed, nullptr);
+        g.result = summary.result;
+        g.plies = static_cast<int>(summary.plies.size());
+        g.decisions = summary.side_decisions;
+        g.decision_seconds = summary.decision_seconds;
+        g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        g.played = true;
+        std::lock_guard lock(report);
+        on_finished(g, ++finished);
+      }
+    });
+  });
+}
+
+}  // namespace morne::agents

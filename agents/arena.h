@@ -1,0 +1,51 @@
+#pragma once
+// The arena: round robins between agent specs on one or more scenarios, played as duplicate
+// matches (each round is two games on the same dice seed with the sides swapped, so luck
+// cancels out between the two agents), many games at once with TBB. Statistics and the Elo fit
+// are in agents/arena_stats.h; the command line and reports in cli/cmd_arena.cpp.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "env/rules.h"
+#include "env/scenario.h"
+
+namespace morne::agents {
+
+struct ArenaConfig {
+  std::vector<std::string> agents;  // agent specs, at least two
+  std::vector<std::shared_ptr<const env::Scenario>> scenarios;
+  int rounds = 5;      // duplicate rounds per pair and scenario (2 games each)
+  uint64_t seed = 1;   // base seed: round k of every pair on a scenario uses the same dice seed
+  int jobs = 1;        // games played at once
+};
+
+// One game of the schedule and, once played, its outcome.
+struct ArenaGame {
+  int scenario = 0;  // index into ArenaConfig::scenarios
+  int blue = 0;      // index into ArenaConfig::agents
+  int orange = 0;
+  int round = 0;
+  uint64_t seed = 0;  // dice seed, shared with the mirrored game of the same round
+  bool played = false;
+  env::GameResult result;
+  int plies = 0;
+  std::array<int, env::kNumSides> decisions = {};
+  std::array<double, env::kNumSides> decision_seconds = {};
+  double seconds = 0;
+};
+
+// The games of a round robin, in a fixed order: scenario, pair, round, then the mirror.
+std::vector<ArenaGame> scheduleArena(const ArenaConfig& config);
+
+// Plays every game not yet played, `config.jobs` at a time. `on_finished` is called after each
+// game (one call at a time, from any thread) with the game and the number finished so far.
+// Agent specs are checked before the first game; a bad spec throws ConfigError.
+void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
+              const std::function<void(const ArenaGame&, int finished)>& on_finished);
+
+}  // namespace morne::agents

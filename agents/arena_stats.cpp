@@ -1,0 +1,61 @@
+#include "agents/arena_stats.h"
+
+namespace morne::agents {
+
+namespace {
+
+void record(WinDrawLoss& r, int winner, int side) {
+  if (winner == env::kNoSide) ++r.draws;
+  else if (winner == side) ++r.wins;
+  else ++r.losses;
+}
+
+}  // namespace
+
+WinDrawLoss PairRecord::total() const {
+  return {a_as_blue.wins + a_as_orange.wins, a_as_blue.draws + a_as_orange.draws,
+          a_as_blue.losses + a_as_orange.losses};
+}
+
+ArenaStats arenaStats(const ArenaConfig& config, const std::vector<ArenaGame>& games, int scenario) {
+  const int n = static_cast<int>(config.agents.size());
+  ArenaStats st;
+  st.scope = scenario < 0 ? "all" : config.scenarios[static_cast<size_t>(scenario)]->name();
+  st.agents.resize(static_cast<size_t>(n));
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) st.pairs.push_back({a, b, {}, {}});
+  }
+  auto pairIndex = [n](int a, int b) { return a * n - a * (a + 1) / 2 + (b - a - 1); };  // a < b
+
+  std::vector<EloGame> elo_games;
+  std::vector<double> plies(static_cast<size_t>(n), 0.0), seconds(static_cast<size_t>(n), 0.0);
+  for (const ArenaGame& g : games) {
+    if (!g.played || (scenario >= 0 && g.scenario != scenario)) continue;
+    ++st.games;
+    const int winner = g.result.winner;
+    record(st.blue, winner, 0);
+    const int a = std::min(g.blue, g.orange), b = std::max(g.blue, g.orange);
+    PairRecord& p = st.pairs[static_cast<size_t>(pairIndex(a, b))];
+    record(g.blue == a ? p.a_as_blue : p.a_as_orange, winner, g.blue == a ? 0 : 1);
+    for (int side = 0; side < env::kNumSides; ++side) {
+      const int agent = side == 0 ? g.blue : g.orange;
+      AgentRecord& r = st.agents[static_cast<size_t>(agent)];
+      record(r.results, winner, side);
+      plies[static_cast<size_t>(agent)] += g.plies;
+      seconds[static_cast<size_t>(agent)] += g.decision_seconds[static_cast<size_t>(side)];
+      r.decisions += g.decisions[static_cast<size_t>(side)];
+    }
+    elo_games.push_back({g.blue, g.orange, winner == env::kNoSide ? 0.5 : winner == 0 ? 1.0 : 0.0});
+  }
+  for (int a = 0; a < n; ++a) {
+    AgentRecord& r = st.agents[static_cast<size_t>(a)];
+    if (r.results.games()) r.mean_plies = plies[static_cast<size_t>(a)] / r.results.games();
+    if (r.decisions) r.seconds_per_decision = seconds[static_cast<size_t>(a)] / r.decisions;
+  }
+  bool everyone_played = true;
+  for (const AgentRecord& r : st.agents) everyone_played &= r.results.games() > 0;
+  if (everyone_played) st.elo = fitElo(n, elo_games, 0, 1.0);
+  return st;
+}
+
+}  // namespace morne::agents

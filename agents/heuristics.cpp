@@ -1,0 +1,289 @@
+#include "agents/heuristics.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "env/combat.h"
+#include "env/fire.h"
+#include "env/movement.h"
+#include "env/rules.h"
+#include "mcts/search.h"
+
+namespace morne::agents {
+
+using env::CellId;
+using env::GameState;
+using env::Terrain;
+
+namespace {
+
+// Defensive rank of a hex for infantry (woods, village, fort 2; hamlet 1; marsh, dune -1).
+int coverRank(Terrain t) {
+  switch (t) {
+    case Terrain::kWoods:
+    case Terrain::kVillage:
+    case Terrain::kFort:
+      return 2;
+    case Terrain::kHamlet:
+      return 1;
+    case Terrain::kMarsh:
+    case Terrain::kDune:
+      return -1;
+    default:
+      return 0;
+  }
+}
+
+// Whether side `side` holds objective o now, not counting unit `ignore` (V-HEX-1..3).
+bool holds(const GameState& s, const env::Objective& o, int side, int ignore) {
+  if (o.passing) {
+    const int t = s.sc().trackedIndex(o.cell);
+    return t >= 0 && s.owner[static_cast<size_t>(t)] == side;
+  }
+  const int v = s.unitAt(o.cell);
+  return v >= 0 && v != ignore && s.sideOf(v) == side && !env::isGeneral(s.typeOf(v));
+}
+
+// Enemy units in contact with `cell` (M-CONTACT-1); *strongest gets the highest enemy VC.
+int enemiesInContact(const GameState& s, CellId cell, int side, int* strongest) {
+  const env::Scenario& sc = s.sc();
+  int n = 0;
+  for (int d = 0; d < env::kNumDirections; ++d) {
+    const env::Hexside& h = sc.side(cell, d);
+    if (h.neighbor == env::kNoCell || !h.contact) continue;
+    const int v = s.unitAt(h.neighbor);
+    if (v < 0 || s.sideOf(v) == side) continue;
+    ++n;
+    *strongest = std::max(*strongest, static_cast<int>(s.unit(v).vc));
+  }
+  return n;
+}
+
+int nearestEnemy(const GameState& s, CellId cell, int side) {
+  int best = 99;
+  for (int v = 0; v < s.num_units; ++v) {
+    if (s.onMap(v) && s.sideOf(v) != side) best = std::min(best, s.sc().distance(cell, s.unit(v).cell));
+  }
+  return best;
+}
+
+// Probability that a morale test against `mo` fails with `modifier` added to the d9 (C-MOR-1,
+// MV-CHG-5); MO 0 always fails.
+double failProbability(int mo, int modifier) {
+  if (mo == 0) return 1.0;
+  int fails = 0;
+  for (int d9 = 1; d9 <= 9; ++d9) fails += d9 + modifier > mo;
+  return fails / 9.0;
+}
+
+// How much a loss of one VC of unit u hurts its side: guns and generals count more.
+double unitWorth(const GameState& s, int u) {
+  if (env::isGeneral(s.typeOf(u))) return 2.0;
+  if (env::isArtillery(s.typeOf(u))) return 1.5;
+  return 1.0;
+}
+
+// The most VP an objective on `cell` is worth to `side` (0 if none).
+int objectiveVpAt(const GameState& s, CellId cell, int side) {
+  int vp = 0;
+  for (const env::Objective& o : s.sc().objectives()) {
+    if (o.cell == cell) vp = std::max(vp, o.vp[static_cast<size_t>(side)]);
+  }
+  return vp;
+}
+
+}  // namespace
+
+const GoalMap& Heuristics::goals(const env::Scenario& sc) {
+  if (!goals_ || goals_->scenario() != &sc) goals_ = std::make_unique<GoalMap>(sc);
+  return *goals_;
+}
+
+double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
+  const env::Scenario& sc = s.sc();
+  const int side = s.sideOf(u);
+  const env::UnitType type = s.typeOf(u);
+  const env::UnitInfo& info = sc.unit(u);
+  double v = 0;
+
+  if (env::isGeneral(type)) {
+    // Stay near the corps' units (CMD-2).
+    int n = 0;
+    double dist = 0;
+    for (int x = 0; x < s.num_units; ++x) {
+      if (x == u || !s.onMap(x) || sc.unit(x).corps != info.corps) continue;
+      dist += sc.distance(cell, s.unit(x).cell);
+      ++n;
+    }
+    if (n) v -= w_.command * std::max(0.0, dist / n - info.radius + 1);
+  } else {
+    // Objectives: hold an occupied one or take a passing one here, or head for the best one
+    // still open that the unit can reach before the game ends.
+    const GoalMap& g = goals(sc);
+    const env::MoveClass mc = sc.moveClass(u);
+    const double turns_left = sc.turns() - s.turn + 1;
+    double goal = -1e9;
+    for (size_t i = 0; i < sc.objectives().size(); ++i) {
+      const env::Objective& o = sc.objectives()[i];
+      const int vp = o.vp[static_cast<size_t>(side)];
+      if (vp <= 0) continue;
+      if (cell == o.cell) {
+        // Taking a passing hex scores once; an occupied hex is worth holding a little more than
+        // it is worth taking, so that a garrison stays put.
+        if (!o.passing) v += w_.objective * (vp + 1);
+        else if (!holds(s, o, side, u)) v += w_.objective * vp;
+        continue;
+      }
+      if (holds(s, o, side, u)) continue;
+      const int mp = g.distance(mc, static_cast<int>(i), cell);
+      if (mp == GoalMap::kUnreachable) continue;
+      const double turns = static_cast<double>(mp) / std::max(1, info.ma);
+      if (turns > turns_left) continue;
+      const int enemy = env::otherSide(side);
+      const double deny = holds(s, o, enemy, -1) ? o.vp[static_cast<size_t>(enemy)] : 0;
+      goal = std::max(goal, w_.objective * 0.5 * (vp + deny) - w_.approach * turns);
+    }
+    // Enemy guns are worth hunting down: a gun lost costs its side dearly (unitWorth).
+    for (int x = 0; x < s.num_units && !env::isArtillery(type); ++x) {
+      if (!s.onMap(x) || s.sideOf(x) == side || !env::isArtillery(s.typeOf(x))) continue;
+      const double turns = static_cast<double>(sc.distance(cell, s.unit(x).cell)) / std::max(1, info.ma);
+      if (turns > turns_left) continue;
+      goal = std::max(goal, 0.5 * (unitWorth(s, x) * s.unit(x).vc + 2) - w_.approach * turns);
+    }
+    if (goal > -1e9) {
+      v += goal;
+    } else {
+      // Nothing left to take: close in on the enemy.
+      v -= w_.approach * std::max(1, nearestEnemy(s, cell, side)) / std::max(1, info.ma);
+    }
+    // Command radius (CMD-3).
+    const int general = info.corps < 0 ? -1 : sc.corps()[static_cast<size_t>(info.corps)].general;
+    if (general >= 0 && s.onMap(general)) {
+      v -= w_.command * std::max(0, sc.distance(cell, s.unit(general).cell) - sc.unit(general).radius);
+    }
+  }
+
+  int strongest = 0;
+  const int contacts = enemiesInContact(s, cell, side, &strongest);
+  if (env::isArtillery(type)) {
+    v -= w_.exposure * 2 * contacts;
+    int targets = 0;
+    for (int x = 0; x < s.num_units && info.range > 0; ++x) {
+      if (!s.onMap(x) || s.sideOf(x) == side) continue;
+      const int d = sc.distance(cell, s.unit(x).cell);
+      if (d >= 1 && d <= info.range && sc.visible(cell, s.unit(x).cell)) ++targets;
+    }
+    v += w_.guns_on_target * targets;
+  } else if (env::isGeneral(type)) {
+    // Out of reach of the enemy: a general in contact, or within a move of it, is a target.
+    v -= w_.exposure * (2 * contacts + 0.5 * std::max(0, 4 - nearestEnemy(s, cell, side)));
+  } else {
+    // Cover matters where an enemy can attack next turn.
+    if (env::isInfantry(type) && nearestEnemy(s, cell, side) <= 3) v += w_.cover * coverRank(sc.terrain(cell));
+    if (contacts > 0 && strongest > s.unit(u).vc) v -= 0.3 * (strongest - s.unit(u).vc);
+  }
+  return v;
+}
+
+double Heuristics::attackValue(const GameState& s, int attacker, int defender) {
+  const env::CombatOdds odds = env::combatOdds(s, attacker, defender);
+  const int vc_a = s.unit(attacker).vc;
+  const int vc_d = s.unit(defender).vc;
+  const bool general_a = env::isGeneral(s.typeOf(attacker));
+  const bool general_d = env::isGeneral(s.typeOf(defender));
+  const double stake = w_.objective * objectiveVpAt(s, s.unit(defender).cell, s.sideOf(attacker));
+  double total = 0;
+  for (int d6 = 1; d6 <= 6; ++d6) {
+    const int die = std::clamp(d6 + odds.dieModifier(), 0, env::kCrtRows - 1);
+    const env::CrtCell cell = s.sc().crt()[static_cast<size_t>(die)][static_cast<size_t>(odds.column + 7)];
+    const int loss_d = std::min<int>(cell.defender_loss, vc_d);
+    const int loss_a = std::min<int>(cell.attacker_loss, vc_a);
+    const double fail_d =
+        cell.defender_test && loss_d < vc_d && !general_d ? failProbability(s.unit(defender).mo, 0) : 0;
+    const double fail_a =
+        cell.attacker_test && loss_a < vc_a && !general_a ? failProbability(s.unit(attacker).mo, 0) : 0;
+    const double dislodged = loss_d >= vc_d ? 1.0 : fail_d;
+    total += unitWorth(s, defender) * (loss_d + (loss_d >= vc_d ? 2 : 0)) + fail_d + 0.5 * stake * dislodged -
+             (unitWorth(s, attacker) * (loss_a + (loss_a >= vc_a ? 2 : 0)) + 0.7 * fail_a);
+  }
+  return total / 6;
+}
+
+double Heuristics::fireValue(const GameState& s, env::Action a) {
+  const int gun = s.unitAt(a.cell);
+  const int target = env::fireTarget(s, a);
+  double expected = 0;
+  for (int die = 1; die <= 4; ++die) {
+    const int losses = env::fireLosses(s, gun, target, false, die);
+    expected += losses;
+    if (losses >= s.unit(target).vc) expected += 2;  // an elimination
+  }
+  // Firing costs movement (F-GEN-6): foot artillery more than horse.
+  const double moving_cost = s.typeOf(gun) == env::UnitType::kFootArtillery ? 0.2 : 0.1;
+  return unitWorth(s, target) * expected / 4 / 2 - moving_cost;
+}
+
+double Heuristics::chargeValue(const GameState& s, env::Action a) {
+  const int cavalry = s.unitAt(a.cell);
+  const int target = s.unitAt(s.sc().neighbor(a.cell, a.arg));
+  const double p = failProbability(s.unit(target).mo, env::chargeModifier(s, cavalry, target));
+  const bool gun = env::isArtillery(s.typeOf(target));
+  const double gain = gun ? 1.5 * s.unit(target).vc + 2 : 1.5;
+  double risk = 1.0;  // the morale the charge costs when the target holds (MV-CHG-5)
+  if (gun) {
+    // A gun that holds fires at the charging cavalry (F-REACT-2).
+    for (int die = 1; die <= 4; ++die) risk += env::fireLosses(s, target, cavalry, true, die) / 4.0 / 2;
+  }
+  return p * gain - (1 - p) * risk;
+}
+
+double Heuristics::scoreAction(const GameState& s, env::Action a) {
+  const env::Scenario& sc = s.sc();
+  switch (a.kind) {
+    case env::ActionKind::kEnd:
+    case env::ActionKind::kHold:
+      return 0;
+    case env::ActionKind::kPlace:
+      return positionValue(s, env::nextUnitToPlace(s), a.cell);
+    case env::ActionKind::kMove: {
+      const int u = s.unitAt(a.cell);
+      const CellId to = sc.neighbor(a.cell, a.arg);
+      const int cost = env::stepCost(s, u, a.arg, nullptr);
+      double gain = positionValue(s, u, to) - positionValue(s, u, a.cell) - 0.05 * cost;
+      if (sc.terrain(to) == Terrain::kMarsh) gain -= 0.25 * env::marshStuckThreshold(s, u);
+      return gain;
+    }
+    case env::ActionKind::kCharge:
+      return chargeValue(s, a);
+    case env::ActionKind::kAttack:
+      return attackValue(s, s.unitAt(a.cell), env::attackTarget(s, a));
+    case env::ActionKind::kFire:
+      return fireValue(s, a);
+  }
+  return 0;
+}
+
+size_t Heuristics::scoreAll(const GameState& s, std::span<const env::Action> legal, std::span<double> scores) {
+  size_t best = 0;
+  for (size_t i = 0; i < legal.size(); ++i) {
+    scores[i] = scoreAction(s, legal[i]);
+    if (scores[i] > scores[best]) best = i;
+  }
+  return best;
+}
+
+double Heuristics::evaluate(const GameState& s) {
+  if (s.isTerminal()) return mcts::terminalValue(s);
+  // The same units as the action scores: strength (VC by unit worth, a quarter point of MO),
+  // position values, and the victory points held now.
+  const env::GameResult r = env::gameResult(s);
+  double score = w_.objective * (r.vp[0] - r.vp[1]);
+  for (int u = 0; u < s.num_units; ++u) {
+    if (!s.onMap(u)) continue;
+    const double sign = s.sideOf(u) == 0 ? 1.0 : -1.0;
+    score += sign * (unitWorth(s, u) * s.unit(u).vc + 0.25 * s.unit(u).mo + positionValue(s, u, s.unit(u).cell));
+  }
+  return std::tanh(score / w_.value_scale);
+}
+
+}  // namespace morne::agents

@@ -1,0 +1,69 @@
+#pragma once
+// Wargame heuristics shared by the rule-based agent (which plays the best-scored action) and the
+// MCTS agent (which turns the scores into search priors and uses the position evaluation at its
+// leaves). They read the rule functions (combat odds, fire losses, charge tests), so the numbers
+// are those the resolution will use, and the goal map (agents/goal_map.h) for routes.
+//
+// Scores are in "VC points": roughly the strength a side gains, or the enemy loses, by the
+// action; a victory point is worth `objective` of them. "end" scores 0; an action is worth
+// taking when it scores above 0.
+
+#include <memory>
+#include <span>
+
+#include "agents/goal_map.h"
+#include "env/action.h"
+#include "env/game_state.h"
+
+namespace morne::agents {
+
+// Tunable weights of the heuristics (documented in docs/agents.md).
+struct HeuristicWeights {
+  double objective = 3.0;       // per VP of an objective hex held or taken
+  double approach = 1.0;        // per turn of movement nearer the unit's goal
+  double cover = 0.6;           // per rank of defensive terrain (infantry)
+  double exposure = 1.5;        // artillery or general in contact with an enemy
+  double command = 0.3;         // per hex outside the general's radius
+  double guns_on_target = 0.2;  // per enemy in range and sight of a gun
+  double value_scale = 12.0;    // evaluation = tanh(score difference / value_scale)
+};
+
+// Not thread-safe (it caches the goal map of the last scenario seen): one per agent or thread.
+class Heuristics {
+ public:
+  explicit Heuristics(HeuristicWeights weights = {}) : w_(weights) {}
+
+  // The value of unit u standing on `cell` for its side: objectives held or taken, progress
+  // towards the best objective it can still reach, terrain, exposure and command.
+  double positionValue(const env::GameState& s, int u, env::CellId cell);
+
+  // The score of a legal action in `s` from the phasing player's point of view.
+  double scoreAction(const env::GameState& s, env::Action a);
+
+  // Scores every action of `legal` into `scores` (same size) and returns the index of the best:
+  // the first of the highest, so that on ties the canonical order decides and "end" (listed
+  // first, score 0) wins unless something is worth doing.
+  size_t scoreAll(const env::GameState& s, std::span<const env::Action> legal, std::span<double> scores);
+
+  // The expected result of a legal attack, from the CRT, die modifiers and morale-test odds:
+  // expected enemy loss minus own loss (a gun or general counts more, an elimination adds 2),
+  // plus the objective won when the defender is driven off one.
+  double attackValue(const env::GameState& s, int attacker, int defender);
+
+  // Static evaluation of a position from blue's point of view, in [-1, 1]: the difference of the
+  // two sides' victory points held now, strength left and position values, in score units,
+  // squashed by tanh(x / value_scale).
+  double evaluate(const env::GameState& s);
+
+  const HeuristicWeights& weights() const { return w_; }
+
+ private:
+  const GoalMap& goals(const env::Scenario& sc);
+  double fireValue(const env::GameState& s, env::Action a);
+  double chargeValue(const env::GameState& s, env::Action a);
+
+  HeuristicWeights w_;
+  std::unique_ptr<GoalMap> goals_;
+};
+
+}  // namespace morne::agents

@@ -1,0 +1,45 @@
+#pragma once
+// The search agent: MCTS (mcts/search.h) guided by the wargame heuristics. The rule agent's
+// action scores become the priors (a softmax at `temperature`) and the leaves are judged by the
+// static position evaluation, or by a short random playout followed by it (`rollout` plies).
+//
+// Spec: mcts:sims=800,ms=0,cpuct=1.5,threads=1,temperature=0.5,rollout=0,nodes=1048576,reuse=1
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "agents/agent.h"
+#include "agents/heuristics.h"
+#include "mcts/search.h"
+
+namespace morne::agents {
+
+enum class RolloutPolicy { kRule, kRandom };
+
+struct MctsAgentParams {
+  mcts::SearchParams search;
+  double temperature = 0.5;  // of the softmax that turns heuristic scores into priors
+  int rollout = 0;           // player-turns played out before the static evaluation (0: none)
+  RolloutPolicy policy = RolloutPolicy::kRule;  // who plays the rollouts
+};
+
+// Reads the parameters of an "mcts" spec; throws ConfigError on an unknown key or bad value.
+MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params);
+
+class MctsAgent : public Agent {
+ public:
+  MctsAgent(MctsAgentParams params, uint64_t seed);
+  Decision decide(const env::GameState& s) override;
+  std::string spec() const override;
+
+ private:
+  MctsAgentParams params_;
+  mcts::Search search_;
+};
+
+// The heuristic evaluator the MCTS agent searches with (exposed for benchmarks and tests).
+std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params, uint64_t seed);
+
+}  // namespace morne::agents

@@ -1,0 +1,12 @@
+#pragma once
+// The targets of `morne bench` (cli/cmd_bench.cpp dispatches): each reads the shared bench
+// options (scenario, seconds, seed, threads) and prints a table.
+
+#include "cli/options.h"
+
+namespace morne::cli {
+
+// `morne bench mcts`: simulations per second on 1..threads threads (cli/bench_mcts.cpp).
+int benchMcts(const po::variables_map& vm);
+
+}  // namespace morne::cli

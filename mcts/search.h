@@ -1,0 +1,92 @@
+#pragma once
+// Monte Carlo tree search over the atomic actions of the rules engine, with its explicit chance
+// nodes (Silver et al. 2017 for PUCT; chance nodes as in expectimax MCTS, e.g. Lanctot et al.
+// 2013, "Monte Carlo *-Minimax Search").
+//
+// One simulation:
+//   1. Select: from the root, descend by PUCT at decision nodes (the side to move maximises its
+//      value) and, at chance nodes, to the outcome furthest below its share of the visits
+//      (probability x visits), which samples outcomes in proportion to their probability
+//      without randomness; replay each edge on a copy of the root state.
+//   2. Expand: at the first unexpanded node, list its children (legal actions with the
+//      evaluator's priors, or chance outcomes with their exact probabilities) and take the
+//      evaluator's value (or the result at a terminal state).
+//   3. Back up: add the value (blue's point of view) to every node on the path. A node's mean is
+//      then the expectation over dice of the values below it.
+//
+// Parallelism is root parallel (Cazenave and Jouandeau 2007): each thread grows its own tree
+// from the same root with its own evaluator, and the root visits are summed. Threads share
+// nothing while searching, so the speed-up is close to linear and the result is deterministic
+// for a budget in simulations. Trees are kept between decisions and re-rooted on the next
+// position when it is in them (tree reuse); the node pool of each tree is bounded.
+
+#include <cstdint>
+#include <vector>
+
+#include "env/action.h"
+#include "env/game_state.h"
+#include "mcts/evaluator.h"
+#include "mcts/tree.h"
+
+namespace morne::mcts {
+
+struct SearchParams {
+  int simulations = 800;      // per decision, over all threads; ignored when milliseconds > 0
+  double milliseconds = 0;    // > 0: search for this long instead
+  double cpuct = 1.5;         // exploration constant of PUCT
+  double fpu_reduction = 0.2; // unvisited actions start at the parent's value minus this
+  int threads = 1;            // root-parallel trees
+  size_t max_nodes = size_t{1} << 20;  // per tree (40 bytes a node)
+  bool reuse_tree = true;
+};
+
+// One step of a principal variation: an action, or a chance outcome.
+struct LineStep {
+  bool chance = false;
+  env::Action action;
+  int outcome = 0;
+};
+
+struct RootChild {
+  env::Action action;
+  int visits = 0;
+  double value = 0;  // mean value for the side to move
+  float prior = 0;
+};
+
+struct SearchResult {
+  env::Action best;
+  int simulations = 0;
+  double seconds = 0;
+  double root_value = 0;  // for the side to move
+  std::vector<RootChild> children;  // the legal actions, in canonical order
+  std::vector<LineStep> principal_variation;
+  size_t nodes = 0;  // nodes in the trees after the search
+};
+
+// The value of a finished game from blue's point of view: +1 win, -1 loss, 0 draw; a win by a
+// larger victory level is worth a little more (0.85 minor .. 1.0 total).
+double terminalValue(const env::GameState& s);
+
+class Search {
+ public:
+  // `factory` makes each thread's evaluator; `seed` seeds them (thread t gets seed + t).
+  Search(SearchParams params, EvaluatorFactory factory, uint64_t seed);
+  ~Search();
+
+  // Searches `root` and returns the most visited action with the statistics.
+  // Precondition: `root` is a decision node.
+  SearchResult run(const env::GameState& root);
+
+  const SearchParams& params() const { return params_; }
+
+ private:
+  struct Worker;
+  void searchWorker(Worker& w, int simulations, double deadline_seconds) const;
+  void simulate(Worker& w) const;
+
+  SearchParams params_;
+  std::vector<Worker> workers_;
+};
+
+}  // namespace morne::mcts
