@@ -10,6 +10,9 @@ namespace morne::agents {
 namespace {
 
 constexpr double kScale = 2.302585092994046 / 400;  // ln(10) / 400: Elo to natural logits
+constexpr const char* kUndetermined =
+    "Elo fit: the games do not determine every rating and the side advantage (a player without "
+    "games, or players who met with one side only)";
 
 // Solves A x = b in place by Gaussian elimination with partial pivoting; returns false when A is
 // singular. Also leaves A's inverse in `inverse` when it is not null.
@@ -101,7 +104,7 @@ EloFit fitElo(int num_players, std::span<const EloGame> games, int anchor, doubl
 
     std::vector<double> step = grad;
     if (!solve(info, step, nullptr)) {
-      throw std::invalid_argument("Elo fit: some player is not linked to the others by games");
+      throw std::invalid_argument(kUndetermined);
     }
     double largest = 0;
     for (double v : step) largest = std::max(largest, std::abs(v));
@@ -116,7 +119,7 @@ EloFit fitElo(int num_players, std::span<const EloGame> games, int anchor, doubl
   std::vector<std::vector<double>> covariance;
   std::vector<double> unused(dims, 0.0);
   if (!solve(info, unused, &covariance)) {
-    throw std::invalid_argument("Elo fit: some player is not linked to the others by games");
+    throw std::invalid_argument(kUndetermined);
   }
   constexpr double kZ95 = 1.959963984540054;
   fit.rating.resize(n);

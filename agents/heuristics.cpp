@@ -283,6 +283,24 @@ double Heuristics::evaluate(const GameState& s) {
     const double sign = s.sideOf(u) == 0 ? 1.0 : -1.0;
     score += sign * (unitWorth(s, u) * s.unit(u).vc + 0.25 * s.unit(u).mo + positionValue(s, u, s.unit(u).cell));
   }
+  // The attacks the side to move can deliver this turn (before its combat phase): for each of
+  // its units, the best expected result against an adjacent enemy, supports included.
+  if (s.phase == env::Phase::kBombardment || s.phase == env::Phase::kMovement || s.phase == env::Phase::kCombat) {
+    const int side = s.side;
+    double threat = 0;
+    for (int u = 0; u < s.num_units; ++u) {
+      if (!s.onMap(u) || s.sideOf(u) != side) continue;
+      double best = 0;
+      for (int d = 0; d < env::kNumDirections; ++d) {
+        const env::Hexside& h = s.sc().side(s.unit(u).cell, d);
+        if (h.neighbor == env::kNoCell || !h.contact) continue;
+        const int v = s.unitAt(h.neighbor);
+        if (v >= 0 && s.sideOf(v) != side && env::canAttack(s, u, v)) best = std::max(best, attackValue(s, u, v));
+      }
+      threat += best;
+    }
+    score += (side == 0 ? 1 : -1) * w_.initiative * threat;
+  }
   return std::tanh(score / w_.value_scale);
 }
 

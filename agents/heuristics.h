@@ -26,6 +26,7 @@ struct HeuristicWeights {
   double command = 0.3;         // per hex outside the general's radius
   double guns_on_target = 0.2;  // per enemy in range and sight of a gun
   double value_scale = 12.0;    // evaluation = tanh(score difference / value_scale)
+  double initiative = 0.5;      // share of the side to move's available attacks it is credited
 };
 
 // Not thread-safe (it caches the goal map of the last scenario seen): one per agent or thread.

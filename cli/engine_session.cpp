@@ -24,7 +24,8 @@ namespace {
 constexpr const char* kCommands[] = {"protocol",       "load",      "scenario", "state",
                                      "set_state",      "legal",     "apply",    "chance",
                                      "roll",           "reachable", "los",      "preview_fire",
-                                     "preview_combat", "result",    "show",     "quit"};
+                                     "preview_combat", "genmove",   "result",   "show",
+                                     "quit"};
 
 json problemsJson(const ValidationError& e) {
   json out = json::array();
@@ -44,7 +45,7 @@ json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
 
 }  // namespace
 
-EngineSession::EngineSession(uint64_t seed) : rng_(seed) {}
+EngineSession::EngineSession(uint64_t seed) : rng_(seed), agent_seed_(seed) {}
 
 const env::GameState& EngineSession::game() const {
   if (!state_) throw RequestError{"no_game", "no scenario loaded; send {\"cmd\":\"load\"} first"};
@@ -130,6 +131,7 @@ json EngineSession::dispatch(const json& req, bool* quit) {
   if (cmd == "los") return lineOfSight(req);
   if (cmd == "preview_fire") return previewFire(req);
   if (cmd == "preview_combat") return previewCombat(req);
+  if (cmd == "genmove") return genmove(req);
   if (cmd == "result") {
     expectKeys(req, {});
     return result();
@@ -169,7 +171,9 @@ json EngineSession::load(const json& req) {
     if (!req["seed"].is_number_unsigned())
       throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
     rng_ = env::Rng(req["seed"].get<uint64_t>());
+    agent_seed_ = req["seed"].get<uint64_t>();
   }
+  agents_.clear();
   env::EventLog log;
   scenario_ = sc;
   state_ = env::newGame(*scenario_, &log);

@@ -5,11 +5,13 @@
 // {"ok":false,"error":{"code":...,"message":...}} and the session keeps serving.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "agents/agent.h"
 #include "env/game_state.h"
 #include "env/rng.h"
 #include "env/scenario.h"
@@ -39,6 +41,8 @@ class EngineSession {
   json roll();
   json reachable(const json& req) const;
   json result() const;
+  // An agent's choice and search statistics (engine_genmove.cpp).
+  json genmove(const json& req);
   // Previews and line of sight (engine_previews.cpp).
   json lineOfSight(const json& req) const;
   json previewFire(const json& req) const;
@@ -52,6 +56,8 @@ class EngineSession {
   std::shared_ptr<const env::Scenario> scenario_;
   std::optional<env::GameState> state_;
   env::Rng rng_;
+  uint64_t agent_seed_;  // seeds the agents genmove keeps, one per spec, until the next load
+  std::map<std::string, std::unique_ptr<agents::Agent>> agents_;
 };
 
 }  // namespace morne::cli

@@ -46,6 +46,8 @@ Search::Search(SearchParams params, EvaluatorFactory factory, uint64_t seed) : p
 
 Search::~Search() = default;
 
+const Tree& Search::tree(int t) const { return workers_[static_cast<size_t>(t)].tree; }
+
 namespace {
 
 // Step 2: lists the children of `node` (state `s`) and returns its value. When the pool is full

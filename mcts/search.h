@@ -80,6 +80,9 @@ class Search {
 
   const SearchParams& params() const { return params_; }
 
+  // The tree of search thread t as the last run left it (for statistics and tests).
+  const Tree& tree(int t) const;
+
  private:
   struct Worker;
   void searchWorker(Worker& w, int simulations, double deadline_seconds) const;

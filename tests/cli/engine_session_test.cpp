@@ -189,5 +189,38 @@ TEST(EngineSession, FirePreviewAndChanceEventsOfTheBombardment) {
   while (s.send({{"cmd", "chance"}})["chance"]) ASSERT_TRUE(s.send({{"cmd", "roll"}})["ok"]);
 }
 
+TEST(EngineSession, GenmoveReportsTheSearchAndCanPlayTheMove) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}, {"seed", 3}})["ok"]);
+  const json legal = s.send({{"cmd", "legal"}});
+  const json g = s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=300"}, {"top", 3}});
+  ASSERT_TRUE(g["ok"]) << g.dump();
+  EXPECT_EQ(g["simulations"], 300);
+  EXPECT_EQ(g["children"].size(), 3u);
+  EXPECT_GE(g["children"][0]["visits"].get<int>(), g["children"][1]["visits"].get<int>());
+  EXPECT_EQ(g["children"][0]["action"], g["action"]);
+  ASSERT_FALSE(g["pv"].empty());
+  EXPECT_EQ(g["pv"][0]["action"], g["action"]);
+  bool listed = false;
+  for (const json& a : legal["actions"]) listed = listed || a["action"] == g["action"];
+  EXPECT_TRUE(listed) << "genmove chose an action that is not legal";
+  EXPECT_TRUE(g["value"].get<double>() >= -1 && g["value"].get<double>() <= 1);
+  EXPECT_FALSE(g.contains("applied"));
+
+  // The same request with an explicit seed is reproducible.
+  const json a = s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=300"}, {"seed", 9}});
+  const json b = s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=300"}, {"seed", 9}});
+  EXPECT_EQ(a["children"], b["children"]);
+
+  const json played = s.send({{"cmd", "genmove"}, {"agent", "rule"}, {"play", true}});
+  ASSERT_TRUE(played["ok"]) << played.dump();
+  EXPECT_EQ(played["applied"], played["action"]);
+  EXPECT_FALSE(played["events"].empty());
+
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}})), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=0"}})), "invalid_input");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "rule"}, {"depth", 2}})), "bad_request");
+}
+
 }  // namespace
 }  // namespace morne::test

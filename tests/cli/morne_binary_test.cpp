@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -103,6 +105,38 @@ TEST(MorneBinary, ConfigFilesAndOverrides) {
   EXPECT_NE(runMorne("version").output.find("git revision"), std::string::npos);
 }
 
+TEST(MorneBinary, ArenaWritesItsTablesAndReports) {
+  const std::string out = std::filesystem::path(writeTempFile("arena.keep", "")).parent_path() / "arena";
+  const ProcessResult r = runMorne("arena --agents 'rule random' --scenarios duel,pyramids --rounds 2 --jobs 2 "
+                                   "--quiet --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("== duel: 4 games"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("== all: 8 games"), std::string::npos);
+  EXPECT_NE(r.output.find("side advantage (blue)"), std::string::npos);
+  std::ifstream games(out + "/games.csv");
+  int lines = 0;
+  for (std::string line; std::getline(games, line);) ++lines;
+  EXPECT_EQ(lines, 1 + 8);
+  std::ifstream summary_file(out + "/summary.json");
+  const json summary = json::parse(summary_file);
+  EXPECT_EQ(summary["format"], "morne-arena/1");
+  EXPECT_EQ(summary["scopes"].size(), 3u);  // duel, pyramids, all
+  EXPECT_EQ(summary["scopes"][2]["games"], 8);
+  std::ifstream svg(out + "/elo.svg");
+  std::string first;
+  std::getline(svg, first);
+  EXPECT_EQ(first.rfind("<svg", 0), 0u);
+  EXPECT_TRUE(std::filesystem::exists(out + "/ratings.csv"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/pairs.csv"));
+
+  const ProcessResult lonely = runMorne("arena --agents rule --out ''");
+  EXPECT_EQ(lonely.exit_code, 2);
+  EXPECT_NE(lonely.output.find("at least two agent specs"), std::string::npos) << lonely.output;
+  const ProcessResult bad_spec = runMorne("arena --agents 'rule mcts:sims=many' --out ''");
+  EXPECT_EQ(bad_spec.exit_code, 2);
+  EXPECT_NE(bad_spec.output.find("sims=many"), std::string::npos) << bad_spec.output;
+}
+
 TEST(MorneBinary, PerftAndBenchRun) {
   const ProcessResult perft = runMorne("perft --depth 3");
   ASSERT_EQ(perft.exit_code, 0) << perft.output;
@@ -110,6 +144,9 @@ TEST(MorneBinary, PerftAndBenchRun) {
   const ProcessResult bench = runMorne("bench env --scenario duel --seconds 0.2");
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
   EXPECT_NE(bench.output.find("duel"), std::string::npos);
+  const ProcessResult mcts = runMorne("bench mcts --scenario duel --seconds 0.2");
+  ASSERT_EQ(mcts.exit_code, 0) << mcts.output;
+  EXPECT_NE(mcts.output.find("speed-up"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,101 @@
+// The engine protocol's "genmove": an agent named by its spec chooses the next action of the
+// current position and reports how (search statistics, principal variation); with "play": true
+// the action is also applied, as "apply" would (docs/protocol.md).
+
+#include <algorithm>
+
+#include "agents/agent_spec.h"
+#include "cli/engine_session.h"
+#include "cli/request_error.h"
+#include "env/notation.h"
+#include "env/rules.h"
+
+namespace morne::cli {
+
+using nlohmann::json;
+
+namespace {
+
+// The principal variation as protocol steps, replayed from `s` to name each action.
+json lineJson(env::GameState s, const std::vector<agents::Ply>& line) {
+  json out = json::array();
+  for (const agents::Ply& p : line) {
+    if (p.chance) {
+      if (!s.isChanceNode()) break;
+      out.push_back({{"chance", std::string(env::chanceKindName(s.pending.kind))}, {"outcome", p.outcome}});
+      env::applyChance(s, p.outcome);
+    } else {
+      if (s.isChanceNode() || !env::isLegal(s, p.action)) break;
+      out.push_back({{"action", env::actionJson(s, p.action)}, {"text", env::actionText(s, p.action)}});
+      env::applyAction(s, p.action);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+json EngineSession::genmove(const json& req) {
+  expectKeys(req, {"agent", "seed", "play", "top"});
+  const env::GameState& s = game();
+  if (s.isTerminal()) throw RequestError{"game_over", "the game is over"};
+  if (s.isChanceNode()) {
+    throw RequestError{"illegal_action", "a " + std::string(env::chanceKindName(s.pending.kind)) +
+                                             " is pending: apply an outcome or roll before asking for a move"};
+  }
+  if (!req.contains("agent") || !req["agent"].is_string())
+    throw RequestError{"bad_request", "give \"agent\": an agent spec such as \"mcts:sims=800\""};
+  if (req.contains("seed") && !req["seed"].is_number_unsigned())
+    throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
+  if (req.contains("play") && !req["play"].is_boolean())
+    throw RequestError{"bad_request", "\"play\" must be true or false"};
+  if (req.contains("top") && !req["top"].is_number_unsigned())
+    throw RequestError{"bad_request", "\"top\" must be a non-negative integer"};
+  const std::string spec = req["agent"].get<std::string>();
+
+  // An agent kept per spec serves the whole game (its search tree is reused from one move to
+  // the next); an explicit seed asks for a fresh agent with that seed.
+  std::unique_ptr<agents::Agent> fresh;
+  agents::Agent* agent = nullptr;
+  if (req.contains("seed")) {
+    fresh = agents::makeAgent(spec, req["seed"].get<uint64_t>());
+    agent = fresh.get();
+  } else {
+    auto& kept = agents_[spec];
+    if (!kept) kept = agents::makeAgent(spec, agent_seed_);
+    agent = kept.get();
+  }
+  const agents::Decision d = agent->decide(s);
+
+  std::vector<agents::ActionStat> children = d.info.children;
+  std::stable_sort(children.begin(), children.end(), [](const agents::ActionStat& a, const agents::ActionStat& b) {
+    return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
+  });
+  const size_t top = req.contains("top") ? req["top"].get<size_t>() : 10;
+  json list = json::array();
+  for (size_t i = 0; i < std::min(top, children.size()); ++i) {
+    const agents::ActionStat& c = children[i];
+    list.push_back({{"action", env::actionJson(s, c.action)},
+                    {"text", env::actionText(s, c.action)},
+                    {"visits", c.visits},
+                    {"value", c.value},
+                    {"prior", c.prior}});
+  }
+  json out = {{"agent", agent->spec()},
+              {"action", env::actionJson(s, d.action)},
+              {"text", env::actionText(s, d.action)},
+              {"index", env::actionIndex(s.sc(), d.action)},
+              {"simulations", d.info.simulations},
+              {"seconds", d.info.seconds},
+              {"nodes", d.info.nodes},
+              {"value", d.info.root_value},
+              {"children", list},
+              {"pv", lineJson(s, d.info.principal_variation)}};
+  if (req.contains("play") && req["play"].get<bool>()) {
+    json played = apply({{"cmd", "apply"}, {"action", env::actionJson(s, d.action)}});
+    for (auto& [key, value] : played.items()) out[key] = value;
+  }
+  return out;
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,128 @@
+// The arena's schedule (duplicate pairs on shared dice), its statistics, and the Elo fit against
+// examples whose answer is known in closed form.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "agents/arena.h"
+#include "agents/arena_stats.h"
+#include "agents/elo.h"
+#include "env/scenario_library.h"
+
+namespace morne::test {
+namespace {
+
+double eloOf(double score) { return 400 * std::log10(score / (1 - score)); }
+
+std::vector<agents::EloGame> games(int blue, int orange, int wins, int draws, int losses) {
+  std::vector<agents::EloGame> out;
+  for (int i = 0; i < wins; ++i) out.push_back({blue, orange, 1.0});
+  for (int i = 0; i < draws; ++i) out.push_back({blue, orange, 0.5});
+  for (int i = 0; i < losses; ++i) out.push_back({blue, orange, 0.0});
+  return out;
+}
+
+TEST(Elo, EvenSidesGiveTheLogisticDifference) {
+  // B scores 75% against A with either colour: B is 400 log10(3) = 190.8 Elo above A, no side
+  // advantage.
+  auto g = games(0, 1, 15, 0, 45);
+  const auto more = games(1, 0, 45, 0, 15);
+  g.insert(g.end(), more.begin(), more.end());
+  const agents::EloFit fit = agents::fitElo(2, g, 0, 0.0);
+  ASSERT_TRUE(fit.converged);
+  EXPECT_NEAR(fit.rating[1], eloOf(0.75), 1e-6);
+  EXPECT_NEAR(fit.side, 0, 1e-6);
+  EXPECT_EQ(fit.margin[0], 0);
+}
+
+TEST(Elo, SideAdvantageAndIntervalInClosedForm) {
+  // A as blue scores 90% (n1 = 50 games) and as orange 60% (n2 = 100). With d = r_A - r_B and h
+  // the side term: d + h = elo(0.9), h - d = elo(0.4), so d = (elo(0.9) - elo(0.4)) / 2. The
+  // variance of d is (1/I1 + 1/I2) / 4 with I = n k^2 p (1 - p), k = ln(10) / 400.
+  auto g = games(0, 1, 45, 0, 5);
+  const auto more = games(1, 0, 40, 0, 60);
+  g.insert(g.end(), more.begin(), more.end());
+  const agents::EloFit fit = agents::fitElo(2, g, 1, 0.0);  // anchored on B
+  ASSERT_TRUE(fit.converged);
+  const double d = (eloOf(0.9) - eloOf(0.4)) / 2;
+  const double h = (eloOf(0.9) + eloOf(0.4)) / 2;
+  EXPECT_NEAR(fit.rating[0], d, 1e-6);
+  EXPECT_NEAR(fit.side, h, 1e-6);
+  const double k = std::log(10.0) / 400;
+  const double i1 = 50 * k * k * 0.9 * 0.1, i2 = 100 * k * k * 0.4 * 0.6;
+  EXPECT_NEAR(fit.margin[0], 1.959963984540054 * std::sqrt((1 / i1 + 1 / i2) / 4), 1e-6);
+  EXPECT_NEAR(fit.side_margin, fit.margin[0], 1e-6);  // symmetric design: same information
+}
+
+TEST(Elo, DrawsCountHalfAndThePriorKeepsAPerfectScoreFinite) {
+  auto draws = games(0, 1, 0, 10, 0);
+  const auto back = games(1, 0, 0, 10, 0);
+  draws.insert(draws.end(), back.begin(), back.end());
+  const agents::EloFit even = agents::fitElo(2, draws, 0, 0.0);
+  EXPECT_NEAR(even.rating[1], 0, 1e-6);
+  auto sweep = games(0, 1, 0, 0, 10);
+  const auto more = games(1, 0, 10, 0, 0);
+  sweep.insert(sweep.end(), more.begin(), more.end());
+  const agents::EloFit fit = agents::fitElo(2, sweep, 0, 1.0);
+  ASSERT_TRUE(fit.converged);
+  EXPECT_GT(fit.rating[1], 300);
+  EXPECT_TRUE(std::isfinite(fit.margin[1]));
+  EXPECT_THROW(agents::fitElo(3, sweep, 0, 1.0), std::invalid_argument);  // player 2 never played
+  // One side only and no prior: the side term and the ratings cannot be told apart.
+  EXPECT_THROW(agents::fitElo(2, games(0, 1, 0, 20, 0), 0, 0.0), std::invalid_argument);
+}
+
+TEST(Arena, ScheduleMirrorsEveryRoundOnTheSameDice) {
+  agents::ArenaConfig c;
+  c.agents = {"random", "rule", "mcts:sims=10"};
+  c.scenarios = {env::loadScenario("duel"), env::loadScenario("pyramids")};
+  c.rounds = 3;
+  const auto g = agents::scheduleArena(c);
+  ASSERT_EQ(g.size(), 2u * 3 * 3 * 2);  // scenarios x pairs x rounds x 2
+  for (size_t i = 0; i < g.size(); i += 2) {
+    EXPECT_EQ(g[i].seed, g[i + 1].seed);
+    EXPECT_EQ(g[i].blue, g[i + 1].orange);
+    EXPECT_EQ(g[i].orange, g[i + 1].blue);
+  }
+  EXPECT_NE(g[0].seed, g[2].seed);  // rounds differ
+  EXPECT_EQ(g[0].seed, g[6].seed);  // round 0 of the next pair replays round 0's dice
+}
+
+TEST(Arena, ParallelRunMatchesSequentialAndCountsResults) {
+  agents::ArenaConfig c;
+  c.agents = {"rule", "random"};
+  c.scenarios = {env::loadScenario("duel")};
+  c.rounds = 4;
+  auto run = [&](int jobs) {
+    c.jobs = jobs;
+    auto games = agents::scheduleArena(c);
+    int calls = 0;
+    agents::runArena(c, games, [&](const agents::ArenaGame& g, int finished) {
+      EXPECT_TRUE(g.played);
+      EXPECT_EQ(finished, ++calls);
+    });
+    EXPECT_EQ(calls, 8);
+    return games;
+  };
+  const auto seq = run(1), par = run(2);
+  for (size_t i = 0; i < seq.size(); ++i) {
+    EXPECT_EQ(seq[i].result.winner, par[i].result.winner);
+    EXPECT_EQ(seq[i].plies, par[i].plies);
+  }
+  const agents::ArenaStats st = agents::arenaStats(c, seq, -1);
+  EXPECT_EQ(st.games, 8);
+  ASSERT_EQ(st.pairs.size(), 1u);
+  const agents::WinDrawLoss total = st.pairs[0].total();
+  EXPECT_EQ(total.games(), 8);
+  EXPECT_EQ(st.pairs[0].a_as_blue.games(), 4);
+  EXPECT_EQ(st.agents[0].results.wins, total.wins);
+  EXPECT_EQ(st.agents[1].results.losses, total.wins);
+  EXPECT_EQ(st.blue.wins + st.blue.draws + st.blue.losses, 8);
+  ASSERT_EQ(st.elo.rating.size(), 2u);
+  EXPECT_LT(st.elo.rating[1], 0);  // random below rule
+  EXPECT_GT(st.agents[0].decisions, 0);
+}
+
+}  // namespace
+}  // namespace morne::test

@@ -1,0 +1,182 @@
+// The search on its own (mcts/search.h), with an evaluator that knows nothing (uniform priors,
+// value 0), so that only the search and the exact chance nodes can find the right action:
+// small tactical positions built for the purpose, chance-node probabilities, bounded memory,
+// tree reuse and determinism.
+
+#include "mcts/search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "env/rules.h"
+#include "tests/env/test_map.h"
+
+namespace morne::test {
+namespace {
+
+using env::Hex;
+
+class UniformEvaluator : public mcts::Evaluator {
+ public:
+  double evaluate(const env::GameState&, std::span<const env::Action>, std::span<float> priors) override {
+    for (float& p : priors) p = 1.0f / static_cast<float>(priors.size());
+    return 0;
+  }
+};
+
+mcts::Search uniformSearch(int simulations, int threads = 1, size_t max_nodes = size_t{1} << 20) {
+  mcts::SearchParams p;
+  p.simulations = simulations;
+  p.threads = threads;
+  p.max_nodes = max_nodes;
+  return mcts::Search(p, [](uint64_t) { return std::make_unique<UniformEvaluator>(); }, 1);
+}
+
+env::Action attackAction(const env::GameState& s, const std::string& attacker, const std::string& defender) {
+  const env::Scenario& sc = s.sc();
+  const env::CellId from = s.unit(unitOf(sc, attacker)).cell;
+  const env::CellId to = s.unit(unitOf(sc, defender)).cell;
+  return env::Action::attack(from, *env::directionBetween(sc.hexOf(from), sc.hexOf(to)));
+}
+
+// The last combat phase of the game (orange's): orange's A (VC 8) touches blue's D (VC 1) on
+// blue's objective and F (VC 1) in the open. Attacking D eliminates it whatever the die (4:1
+// with F's support, every result costs the defender a point): blue loses its VP. Attacking F
+// or ending leaves blue the winner.
+TEST(MctsTactics, FindsTheForcedElimination) {
+  TestMap m;
+  m.turns(1)
+      .unit({.id = "A", .side = 1, .at = {0, 0}, .vc = 8})
+      .unit({.id = "D", .side = 0, .at = {1, 0}, .vc = 1})
+      .unit({.id = "F", .side = 0, .at = {-1, 0}, .vc = 1})
+      .objective({1, 0}, false, 1, 0);
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kCombat, 1);
+  ASSERT_EQ(env::gameResult(s).winner, 0);
+
+  mcts::Search search = uniformSearch(3000);
+  const mcts::SearchResult r = search.run(s);
+  EXPECT_EQ(r.best, attackAction(s, "A", "D"));
+  for (const mcts::RootChild& c : r.children) {
+    if (c.action == attackAction(s, "A", "D")) {
+      EXPECT_GT(c.value, -0.05);  // no loss: a draw, or a win when A advances onto the objective
+    } else {
+      EXPECT_LT(c.value, -0.7) << "ending or attacking F loses";
+    }
+  }
+}
+
+// Orange's last movement phase: A (VC 2) touches blue's D (VC 2, MO 1) on the objective, which
+// both sides value. At 1:1 A alone dislodges D less often than at 3:1, which B (VC 4), two
+// hexes away, brings by stepping next to D (it then supports A, or attacks with A's support).
+// The decisive move is B's step next to D.
+TEST(MctsTactics, FindsTheDecisiveSupport) {
+  TestMap m;
+  m.turns(1)
+      .unit({.id = "A", .side = 1, .at = {0, 0}, .vc = 2})
+      .unit({.id = "B", .side = 1, .at = {2, -2}, .vc = 4})
+      .unit({.id = "D", .side = 0, .at = {1, 0}, .vc = 2, .mo = 1})
+      .objective({1, 0}, false, 1, 1);
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kMovement, 1);
+  ASSERT_EQ(sc->distance(s.unit(unitOf(*sc, "B")).cell, s.unit(unitOf(*sc, "D")).cell), 2);
+
+  mcts::Search search = uniformSearch(6000);
+  const mcts::SearchResult r = search.run(s);
+  env::GameState after = s;
+  env::applyAction(after, r.best);
+  EXPECT_EQ(r.best.kind, env::ActionKind::kMove);
+  EXPECT_EQ(after.sc().distance(after.unit(unitOf(*sc, "B")).cell, after.unit(unitOf(*sc, "D")).cell), 1)
+      << "B must step next to D";
+}
+
+// Chance nodes carry the exact probabilities of their outcomes, and the visits below them follow
+// those probabilities (stratified: never more than one visit away from probability x visits).
+TEST(MctsChance, OutcomesExpandedWithTheirProbabilities) {
+  TestMap m;
+  m.turns(2)
+      .unit({.id = "A", .side = 0, .at = {0, 0}, .vc = 3, .mo = 4})
+      .unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 3, .mo = 4});
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
+  mcts::Search search = uniformSearch(2000);
+  search.run(s);
+  const mcts::Tree& t = search.tree(0);
+  const mcts::Node& root = t.node(0);
+  int checked = 0;
+  for (int k = 0; k < root.num_children; ++k) {
+    const mcts::Node& child = t.node(root.first_child + k);
+    if (child.action.kind != env::ActionKind::kAttack) continue;
+    ASSERT_EQ(child.kind, mcts::NodeKind::kChance);
+    env::GameState x = s;
+    env::applyAction(x, child.action);
+    env::ChanceList outcomes;
+    env::chanceOutcomes(x, outcomes);
+    ASSERT_EQ(child.num_children, static_cast<int>(outcomes.size()));
+    int below = 0;
+    for (int j = 0; j < child.num_children; ++j) below += t.node(child.first_child + j).visits;
+    for (int j = 0; j < child.num_children; ++j) {
+      const mcts::Node& o = t.node(child.first_child + j);
+      EXPECT_EQ(o.outcome, outcomes[static_cast<size_t>(j)].value);
+      EXPECT_FLOAT_EQ(o.prior, static_cast<float>(outcomes[static_cast<size_t>(j)].probability()));
+      EXPECT_LE(std::abs(o.visits - static_cast<double>(o.prior) * below), 1.0) << "outcome " << int{o.outcome};
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1);
+}
+
+TEST(MctsMemory, TreeNeverExceedsItsNodeBudget) {
+  TestMap m;
+  m.turns(3)
+      .unit({.id = "A", .side = 0, .at = {0, 0}, .vc = 3})
+      .unit({.id = "B", .side = 0, .at = {0, 1}, .vc = 3})
+      .unit({.id = "D", .side = 1, .at = {3, 0}, .vc = 3});
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
+  mcts::Search search = uniformSearch(20000, 1, 5000);
+  const mcts::SearchResult r = search.run(s);
+  EXPECT_EQ(r.simulations, 20000);
+  EXPECT_LE(search.tree(0).size(), 5000u);
+  EXPECT_TRUE(env::isLegal(s, r.best));
+}
+
+TEST(MctsReuse, NextDecisionStartsFromTheKeptSubtree) {
+  TestMap m;
+  m.turns(3)
+      .unit({.id = "A", .side = 0, .at = {0, 0}, .vc = 3})
+      .unit({.id = "D", .side = 1, .at = {3, 0}, .vc = 3});
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
+  mcts::Search search = uniformSearch(2000);
+  const mcts::SearchResult first = search.run(s);
+  env::GameState next = s;
+  env::applyAction(next, first.best);
+  mcts::Tree kept = search.tree(0);
+  ASSERT_TRUE(kept.reuse(next));
+  EXPECT_GT(kept.node(0).visits, 0);
+  EXPECT_EQ(kept.rootState().hash, next.hash);
+}
+
+TEST(MctsDeterminism, SameSeedAndBudgetSameResult) {
+  TestMap m;
+  m.turns(2)
+      .unit({.id = "A", .side = 0, .at = {0, 0}, .vc = 3})
+      .unit({.id = "B", .side = 0, .at = {0, 1}, .vc = 2})
+      .unit({.id = "D", .side = 1, .at = {2, 0}, .vc = 3});
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
+  for (int threads : {1, 2}) {
+    mcts::Search a = uniformSearch(3000, threads);
+    mcts::Search b = uniformSearch(3000, threads);
+    const mcts::SearchResult ra = a.run(s), rb = b.run(s);
+    EXPECT_EQ(ra.best, rb.best);
+    ASSERT_EQ(ra.children.size(), rb.children.size());
+    for (size_t k = 0; k < ra.children.size(); ++k) EXPECT_EQ(ra.children[k].visits, rb.children[k].visits);
+    EXPECT_EQ(ra.simulations, 3000);
+  }
+}
+
+}  // namespace
+}  // namespace morne::test
