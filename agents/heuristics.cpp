@@ -59,14 +59,6 @@ int enemiesInContact(const GameState& s, CellId cell, int side, int* strongest) 
   return n;
 }
 
-int nearestEnemy(const GameState& s, CellId cell, int side) {
-  int best = 99;
-  for (int v = 0; v < s.num_units; ++v) {
-    if (s.onMap(v) && s.sideOf(v) != side) best = std::min(best, s.sc().distance(cell, s.unit(v).cell));
-  }
-  return best;
-}
-
 // Probability that a morale test against `mo` fails with `modifier` added to the d9 (C-MOR-1,
 // MV-CHG-5); MO 0 always fails.
 double failProbability(int mo, int modifier) {
@@ -99,6 +91,101 @@ const GoalMap& Heuristics::goals(const env::Scenario& sc) {
   return *goals_;
 }
 
+double Heuristics::objectiveStake(const GameState& s, int objective, int side) const {
+  const env::Objective& o = s.sc().objectives()[static_cast<size_t>(objective)];
+  const int enemy = env::otherSide(side);
+  const double deny = holds(s, o, enemy, -1) ? o.vp[static_cast<size_t>(enemy)] : 0;
+  return w_.objective * 0.5 * (o.vp[static_cast<size_t>(side)] + deny);
+}
+
+double Heuristics::turnsTo(const GameState& s, int u, int objective, CellId from) {
+  const int mp = goals(s.sc()).distance(s.sc().moveClass(u), objective, from);
+  if (mp == GoalMap::kUnreachable) return 1e9;
+  return static_cast<double>(mp) / std::max(1, s.sc().unit(u).ma);
+}
+
+int Heuristics::enemyDistance(const GameState& s, int side, CellId cell) {
+  refresh(s);
+  return near_[static_cast<size_t>(env::otherSide(side))][static_cast<size_t>(cell)];
+}
+
+const std::array<int8_t, env::kMaxUnits>& Heuristics::goalPlan(const GameState& s) {
+  refresh(s);
+  return plan_;
+}
+
+void Heuristics::refresh(const GameState& s) {
+  if (cache_hash_ == s.hash && cache_scenario_ == s.scenario) return;
+  cache_hash_ = s.hash;
+  cache_scenario_ = s.scenario;
+  const env::Scenario& sc = s.sc();
+
+  // Hex distance from every cell to the nearest unit of each side: a breadth-first search from
+  // all of the side's units at once.
+  for (int side = 0; side < env::kNumSides; ++side) {
+    auto& dist = near_[static_cast<size_t>(side)];
+    std::fill(dist.begin(), dist.begin() + sc.numCells(), uint8_t{99});
+    std::array<CellId, env::kMaxCells> queue;
+    size_t head = 0, tail = 0;
+    for (int u = 0; u < s.num_units; ++u) {
+      if (!s.onMap(u) || s.sideOf(u) != side) continue;
+      dist[static_cast<size_t>(s.unit(u).cell)] = 0;
+      queue[tail++] = s.unit(u).cell;
+    }
+    while (head < tail) {
+      const CellId c = queue[head++];
+      for (int d = 0; d < env::kNumDirections; ++d) {
+        const CellId n = sc.neighbor(c, d);
+        if (n == env::kNoCell || dist[static_cast<size_t>(n)] <= dist[static_cast<size_t>(c)] + 1) continue;
+        dist[static_cast<size_t>(n)] = static_cast<uint8_t>(dist[static_cast<size_t>(c)] + 1);
+        queue[tail++] = n;
+      }
+    }
+  }
+
+  plan_.fill(-1);
+  const double turns_left = sc.turns() - s.turn + 1;
+  struct Candidate {
+    double score;
+    int unit;
+    int objective;
+  };
+  for (int side = 0; side < env::kNumSides; ++side) {
+    std::array<Candidate, env::kMaxUnits * 4> candidates;
+    size_t n = 0;
+    std::array<int, 16> room{};  // units each objective still takes
+    const int num_objectives = std::min<int>(static_cast<int>(sc.objectives().size()), 16);
+    for (int i = 0; i < num_objectives; ++i) {
+      const env::Objective& o = sc.objectives()[static_cast<size_t>(i)];
+      if (o.vp[static_cast<size_t>(side)] <= 0 || holds(s, o, side, -1)) continue;
+      // An objective the enemy holds needs attackers and supports; an open one, one unit.
+      room[static_cast<size_t>(i)] = !o.passing && holds(s, o, env::otherSide(side), -1) ? 3 : 1;
+    }
+    for (int u = 0; u < s.num_units; ++u) {
+      if (!s.onMap(u) || s.sideOf(u) != side || env::isGeneral(s.typeOf(u))) continue;
+      if (objectiveVpAt(s, s.unit(u).cell, side) > 0 && !sc.objectives().empty()) {
+        bool garrison = false;
+        for (const env::Objective& o : sc.objectives()) garrison |= !o.passing && o.cell == s.unit(u).cell;
+        if (garrison) continue;  // it holds an occupied objective: it stays
+      }
+      for (int i = 0; i < num_objectives && n < candidates.size(); ++i) {
+        if (room[static_cast<size_t>(i)] == 0) continue;
+        const double turns = turnsTo(s, u, i, s.unit(u).cell);
+        if (turns > turns_left) continue;
+        candidates[n++] = {objectiveStake(s, i, side) - w_.approach * turns, u, i};
+      }
+    }
+    std::sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n),
+              [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    for (size_t k = 0; k < n; ++k) {
+      const Candidate& c = candidates[k];
+      if (plan_[static_cast<size_t>(c.unit)] >= 0 || room[static_cast<size_t>(c.objective)] == 0) continue;
+      plan_[static_cast<size_t>(c.unit)] = static_cast<int8_t>(c.objective);
+      --room[static_cast<size_t>(c.objective)];
+    }
+  }
+}
+
 double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
   const env::Scenario& sc = s.sc();
   const int side = s.sideOf(u);
@@ -117,10 +204,9 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
     }
     if (n) v -= w_.command * std::max(0.0, dist / n - info.radius + 1);
   } else {
-    // Objectives: hold an occupied one or take a passing one here, or head for the best one
-    // still open that the unit can reach before the game ends.
-    const GoalMap& g = goals(sc);
-    const env::MoveClass mc = sc.moveClass(u);
+    // Objectives: hold an occupied one or take a passing one here, or head for the one the goal
+    // plan gives the unit.
+    const std::array<int8_t, env::kMaxUnits>& plan = goalPlan(s);
     const double turns_left = sc.turns() - s.turn + 1;
     double goal = -1e9;
     for (size_t i = 0; i < sc.objectives().size(); ++i) {
@@ -132,16 +218,9 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
         // it is worth taking, so that a garrison stays put.
         if (!o.passing) v += w_.objective * (vp + 1);
         else if (!holds(s, o, side, u)) v += w_.objective * vp;
-        continue;
+      } else if (plan[static_cast<size_t>(u)] == static_cast<int>(i)) {
+        goal = objectiveStake(s, static_cast<int>(i), side) - w_.approach * turnsTo(s, u, static_cast<int>(i), cell);
       }
-      if (holds(s, o, side, u)) continue;
-      const int mp = g.distance(mc, static_cast<int>(i), cell);
-      if (mp == GoalMap::kUnreachable) continue;
-      const double turns = static_cast<double>(mp) / std::max(1, info.ma);
-      if (turns > turns_left) continue;
-      const int enemy = env::otherSide(side);
-      const double deny = holds(s, o, enemy, -1) ? o.vp[static_cast<size_t>(enemy)] : 0;
-      goal = std::max(goal, w_.objective * 0.5 * (vp + deny) - w_.approach * turns);
     }
     // Enemy guns are worth hunting down: a gun lost costs its side dearly (unitWorth).
     for (int x = 0; x < s.num_units && !env::isArtillery(type); ++x) {
@@ -154,7 +233,7 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
       v += goal;
     } else {
       // Nothing left to take: close in on the enemy.
-      v -= w_.approach * std::max(1, nearestEnemy(s, cell, side)) / std::max(1, info.ma);
+      v -= w_.approach * std::max(1, enemyDistance(s, side, cell)) / std::max(1, info.ma);
     }
     // Command radius (CMD-3).
     const int general = info.corps < 0 ? -1 : sc.corps()[static_cast<size_t>(info.corps)].general;
@@ -176,10 +255,10 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
     v += w_.guns_on_target * targets;
   } else if (env::isGeneral(type)) {
     // Out of reach of the enemy: a general in contact, or within a move of it, is a target.
-    v -= w_.exposure * (2 * contacts + 0.5 * std::max(0, 4 - nearestEnemy(s, cell, side)));
+    v -= w_.exposure * (2 * contacts + 0.5 * std::max(0, 4 - enemyDistance(s, side, cell)));
   } else {
     // Cover matters where an enemy can attack next turn.
-    if (env::isInfantry(type) && nearestEnemy(s, cell, side) <= 3) v += w_.cover * coverRank(sc.terrain(cell));
+    if (env::isInfantry(type) && enemyDistance(s, side, cell) <= 3) v += w_.cover * coverRank(sc.terrain(cell));
     if (contacts > 0 && strongest > s.unit(u).vc) v -= 0.3 * (strongest - s.unit(u).vc);
   }
   return v;

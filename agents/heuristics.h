@@ -8,6 +8,8 @@
 // action; a victory point is worth `objective` of them. "end" scores 0; an action is worth
 // taking when it scores above 0.
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <span>
 
@@ -60,11 +62,27 @@ class Heuristics {
 
  private:
   const GoalMap& goals(const env::Scenario& sc);
+  // Which objective each unit heads for (-1: none), assigned greedily by value less distance,
+  // one unit to an open objective and three to one the enemy holds.
+  const std::array<int8_t, env::kMaxUnits>& goalPlan(const env::GameState& s);
+  // Hex distance from `cell` to the nearest enemy of `side` (99 if none).
+  int enemyDistance(const env::GameState& s, int side, env::CellId cell);
+  // Recomputes the goal plan and distance fields when `s` is not the state they were made for.
+  void refresh(const env::GameState& s);
+  // What going for objective o is worth to `side`: half its VP, plus the enemy's if it holds it.
+  double objectiveStake(const env::GameState& s, int objective, int side) const;
+  // Turns of movement unit u needs from `from` to objective o (1e9 if it cannot get there).
+  double turnsTo(const env::GameState& s, int u, int objective, env::CellId from);
   double fireValue(const env::GameState& s, env::Action a);
   double chargeValue(const env::GameState& s, env::Action a);
 
   HeuristicWeights w_;
   std::unique_ptr<GoalMap> goals_;
+  // Per-state cache (refresh()).
+  uint64_t cache_hash_ = 0;
+  const env::Scenario* cache_scenario_ = nullptr;
+  std::array<int8_t, env::kMaxUnits> plan_{};
+  std::array<std::array<uint8_t, env::kMaxCells>, env::kNumSides> near_{};
 };
 
 }  // namespace morne::agents
