@@ -68,6 +68,14 @@ double failProbability(int mo, int modifier) {
   return fails / 9.0;
 }
 
+// Whether unit u stands on an occupied objective its side values (it holds it by being there).
+bool garrisons(const GameState& s, int u) {
+  for (const env::Objective& o : s.sc().objectives()) {
+    if (!o.passing && o.cell == s.unit(u).cell && o.vp[static_cast<size_t>(s.sideOf(u))] > 0) return true;
+  }
+  return false;
+}
+
 // How much a loss of one VC of unit u hurts its side: guns and generals count more.
 double unitWorth(const GameState& s, int u) {
   if (env::isGeneral(s.typeOf(u))) return 2.0;
@@ -163,11 +171,7 @@ void Heuristics::refresh(const GameState& s) {
     }
     for (int u = 0; u < s.num_units; ++u) {
       if (!s.onMap(u) || s.sideOf(u) != side || env::isGeneral(s.typeOf(u))) continue;
-      if (objectiveVpAt(s, s.unit(u).cell, side) > 0 && !sc.objectives().empty()) {
-        bool garrison = false;
-        for (const env::Objective& o : sc.objectives()) garrison |= !o.passing && o.cell == s.unit(u).cell;
-        if (garrison) continue;  // it holds an occupied objective: it stays
-      }
+      if (garrisons(s, u)) continue;  // it holds an occupied objective: it stays
       for (int i = 0; i < num_objectives && n < candidates.size(); ++i) {
         if (room[static_cast<size_t>(i)] == 0) continue;
         const double turns = turnsTo(s, u, i, s.unit(u).cell);

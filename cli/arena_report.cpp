@@ -150,7 +150,7 @@ std::string eloSvg(const ArenaConfig& config, const std::vector<ArenaStats>& sco
   const double pad = 0.05 * (hi - lo);
   lo -= pad;
   hi += pad;
-  const int label_w = 260, plot_w = 460, row_h = 22, width = label_w + plot_w + 30;
+  const int label_w = 260, plot_w = 460, row_h = 22, width = label_w + plot_w + 110;
   auto x = [&](double elo) { return label_w + (elo - lo) / (hi - lo) * plot_w; };
   std::ostringstream body;
   int y = 30;
@@ -169,7 +169,7 @@ std::string eloSvg(const ArenaConfig& config, const std::vector<ArenaStats>& sco
            << "\" y2=\"" << y << "\" stroke=\"#4a6fa5\" stroke-width=\"3\"/>\n"
            << "<circle cx=\"" << fixed(x(r), 1) << "\" cy=\"" << y << "\" r=\"5\" fill=\"#1d3557\"/>\n"
            << "<text x=\"" << fixed(x(r + m) + 6, 1) << "\" y=\"" << y + 4 << "\" font-size=\"11\">"
-           << fixed(r, 0) << " \xC2\xB1 " << fixed(m, 0) << "</text>\n";
+           << (a == 0 ? std::string("0 (anchor)") : fixed(r, 0) + " \xC2\xB1 " + fixed(m, 0)) << "</text>\n";
     }
     body << "<line x1=\"" << fixed(x(0), 1) << "\" y1=\"" << top << "\" x2=\"" << fixed(x(0), 1) << "\" y2=\""
          << y + 10 << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
@@ -216,8 +216,11 @@ void printArenaStats(std::ostream& out, const ArenaConfig& config, const ArenaSt
     const agents::AgentRecord& r = st.agents[a];
     out << "    " << std::left << std::setw(36) << config.agents[a] << std::right;
     if (hasElo(st)) {
-      out << " Elo " << std::setw(7) << fixed(st.elo.rating[a], 1) << " [" << fixed(st.elo.rating[a] - st.elo.margin[a], 1)
-          << ", " << fixed(st.elo.rating[a] + st.elo.margin[a], 1) << "]";
+      const std::string interval = a == 0 ? "(anchor)"
+                                          : "[" + fixed(st.elo.rating[a] - st.elo.margin[a], 1) + ", " +
+                                                fixed(st.elo.rating[a] + st.elo.margin[a], 1) + "]";
+      out << " Elo " << std::setw(7) << fixed(st.elo.rating[a], 1) << " " << std::left << std::setw(16) << interval
+          << std::right;
     }
     out << "  score " << fixed(100 * r.results.score(), 1) << "%  " << fixed(r.mean_plies, 0) << " plies/game  "
         << fixed(1000 * r.seconds_per_decision, 3) << " ms/decision\n";

@@ -36,7 +36,7 @@ struct SearchParams {
   double cpuct = 1.5;         // exploration constant of PUCT
   double fpu_reduction = 0.2; // unvisited actions start at the parent's value minus this
   int threads = 1;            // root-parallel trees
-  size_t max_nodes = size_t{1} << 20;  // per tree (40 bytes a node)
+  size_t max_nodes = size_t{1} << 22;  // per tree (40 bytes a node: 160 MB)
   bool reuse_tree = true;
 };
 

@@ -31,6 +31,6 @@ echo "rewrote tests/golden/perft.txt"
 for pair in duel:8 crossing:10 pyramids:13; do
   scenario=${pair%%:*}
   seed=${pair##*:}
-  "$morne" play --scenario "$scenario" --seed "$seed" --transcript > "tests/golden/playthrough_$scenario.txt"
+  "$morne" play --scenario "$scenario" --blue random --orange random --seed "$seed" --transcript > "tests/golden/playthrough_$scenario.txt"
   echo "rewrote tests/golden/playthrough_$scenario.txt"
 done

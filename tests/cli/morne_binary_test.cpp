@@ -52,7 +52,7 @@ TEST(MorneBinary, EngineProtocolSession) {
 }
 
 TEST(MorneBinary, PlayPrintsTheGameAndTheResult) {
-  const ProcessResult r = runMorne("play --scenario duel --seed 4");
+  const ProcessResult r = runMorne("play --scenario duel --blue rule --orange random --seed 4");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("== game turn 1, blue"), std::string::npos);
   EXPECT_NE(r.output.find("== game turn 6, orange"), std::string::npos);
@@ -61,9 +61,9 @@ TEST(MorneBinary, PlayPrintsTheGameAndTheResult) {
   auto withoutTiming = [](const std::string& text) {
     return text.substr(0, text.find(" plies ("));
   };
-  EXPECT_EQ(withoutTiming(runMorne("play --scenario duel --seed 4").output),
+  EXPECT_EQ(withoutTiming(runMorne("play --scenario duel --blue rule --orange random --seed 4").output),
             withoutTiming(r.output));
-  EXPECT_NE(withoutTiming(runMorne("play --scenario duel --seed 5").output),
+  EXPECT_NE(withoutTiming(runMorne("play --scenario duel --blue rule --orange random --seed 5").output),
             withoutTiming(r.output));
 }
 
@@ -135,6 +135,21 @@ TEST(MorneBinary, ArenaWritesItsTablesAndReports) {
   const ProcessResult bad_spec = runMorne("arena --agents 'rule mcts:sims=many' --out ''");
   EXPECT_EQ(bad_spec.exit_code, 2);
   EXPECT_NE(bad_spec.output.find("sims=many"), std::string::npos) << bad_spec.output;
+}
+
+TEST(MorneBinary, ShippedConfigFilesAreAccepted) {
+  const std::string dir = std::string(MORNE_SOURCE_DIR) + "/configs/";
+  for (const std::string& args :
+       {"play --quiet --set scenario=duel --set blue=rule --config " + dir + "play.cfg",
+        "arena --quiet --set rounds=1 --set scenarios=duel --set 'agents=rule random' --set out= --config " + dir +
+            "arena.cfg",
+        "bench env --set seconds=0.05 --set scenario=duel --config " + dir + "bench.cfg",
+        "perft --set depth=2 --config " + dir + "perft.cfg"}) {
+    const ProcessResult r = runMorne(args);
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.output;
+  }
+  const ProcessResult engine = runMorne("engine --config " + dir + "engine.cfg", "{\"cmd\":\"quit\"}\n");
+  EXPECT_EQ(engine.exit_code, 0) << engine.output;
 }
 
 TEST(MorneBinary, PerftAndBenchRun) {
