@@ -17,23 +17,6 @@ using env::Terrain;
 
 namespace {
 
-// Defensive rank of a hex for infantry (woods, village, fort 2; hamlet 1; marsh, dune -1).
-int coverRank(Terrain t) {
-  switch (t) {
-    case Terrain::kWoods:
-    case Terrain::kVillage:
-    case Terrain::kFort:
-      return 2;
-    case Terrain::kHamlet:
-      return 1;
-    case Terrain::kMarsh:
-    case Terrain::kDune:
-      return -1;
-    default:
-      return 0;
-  }
-}
-
 // Whether side `side` holds objective o now, not counting unit `ignore` (V-HEX-1..3).
 bool holds(const GameState& s, const env::Objective& o, int side, int ignore) {
   if (o.passing) {
@@ -262,7 +245,7 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
     v -= w_.exposure * (2 * contacts + 0.5 * std::max(0, 4 - enemyDistance(s, side, cell)));
   } else {
     // Cover matters where an enemy can attack next turn.
-    if (env::isInfantry(type) && enemyDistance(s, side, cell) <= 3) v += w_.cover * coverRank(sc.terrain(cell));
+    if (env::isInfantry(type) && enemyDistance(s, side, cell) <= 3) v += w_.cover * env::advanceTerrainRank(sc, cell, true);
     if (contacts > 0 && strongest > s.unit(u).vc) v -= 0.3 * (strongest - s.unit(u).vc);
   }
   return v;

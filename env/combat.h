@@ -51,6 +51,10 @@ CombatOdds combatOdds(const GameState& s, int attacker, int defender);
 // Whether `attacker` may attack `defender` now (C-GEN-1..4, C-RATIO-4 switch).
 bool canAttack(const GameState& s, int attacker, int defender);
 
+// Terrain rank of hex c for the advance after combat (C-ADV-3): village, woods, fort 2 on the
+// infantry table (0 on the mounted one), hamlet 1, marsh and dunes -1, else 0.
+int advanceTerrainRank(const Scenario& sc, CellId c, bool infantry_table);
+
 // The unit an attack action targets, or -1.
 int attackTarget(const GameState& s, Action a);
 

@@ -16,23 +16,6 @@ namespace morne::env {
 
 namespace {
 
-// Terrain rank of a hex for the advance test (C-ADV-3).
-int advanceRank(const Scenario& sc, CellId c, bool infantry_table) {
-  switch (sc.terrain(c)) {
-    case Terrain::kVillage:
-    case Terrain::kWoods:
-    case Terrain::kFort:
-      return infantry_table ? 2 : 0;
-    case Terrain::kHamlet:
-      return 1;
-    case Terrain::kMarsh:
-    case Terrain::kDune:
-      return -1;
-    default:
-      return 0;
-  }
-}
-
 // C-ADV-5: an objective hex for the advancing unit's side (or either side, by switch).
 bool isObjectiveFor(const Scenario& sc, CellId c, int side) {
   const int o = sc.objectiveIndex(c);
@@ -124,6 +107,22 @@ void continueCombat(GameState& s, EventLog* log) {
 
 }  // namespace
 
+int advanceTerrainRank(const Scenario& sc, CellId c, bool infantry_table) {
+  switch (sc.terrain(c)) {
+    case Terrain::kVillage:
+    case Terrain::kWoods:
+    case Terrain::kFort:
+      return infantry_table ? 2 : 0;
+    case Terrain::kHamlet:
+      return 1;
+    case Terrain::kMarsh:
+    case Terrain::kDune:
+      return -1;
+    default:
+      return 0;
+  }
+}
+
 bool advances(const GameState& s, int unit, CellId from, CellId to) {
   const Scenario& sc = s.sc();
   const RuleSwitches& rules = sc.rules();
@@ -137,8 +136,8 @@ bool advances(const GameState& s, int unit, CellId from, CellId to) {
   const bool infantry_table =
       isInfantry(type) &&
       !(type == UnitType::kDromedary && rules.dromedary_advance_ranks == DromedaryRanks::kMounted);
-  int rank_to = advanceRank(sc, to, infantry_table);
-  int rank_from = advanceRank(sc, from, infantry_table);
+  int rank_to = advanceTerrainRank(sc, to, infantry_table);
+  int rank_from = advanceTerrainRank(sc, from, infantry_table);
   if (rules.advance_rank_counts_elevation) {
     rank_to += sc.level(to) > sc.level(from) ? 1 : 0;
     rank_from += sc.level(from) > sc.level(to) ? 1 : 0;

@@ -1,10 +1,12 @@
-// Agents and the game loop: agent specs, legality of every choice, determinism under a seed.
+// Agents and the game loop: agent specs and their parameters, legality of every choice in whole
+// games, determinism under a seed (threads included), the rule agent's edge over random play.
 
 #include "agents/game_runner.h"
 
 #include <gtest/gtest.h>
 
 #include "agents/agent_spec.h"
+#include "agents/mcts_agent.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
 
@@ -67,6 +69,80 @@ TEST(Agents, SameSeedSameGame) {
   }
   EXPECT_NE(a.final_hash, c.final_hash);
   EXPECT_NE(agents::agentSeed(5, 0), agents::agentSeed(5, 1));
+}
+
+agents::GameSummary play(const env::Scenario& sc, const std::string& blue, const std::string& orange,
+                         uint64_t seed, agents::GameObserver* observer = nullptr) {
+  auto b = agents::makeAgent(blue, agents::agentSeed(seed, 0));
+  auto o = agents::makeAgent(orange, agents::agentSeed(seed, 1));
+  return agents::playGame(sc, *b, *o, seed, observer);
+}
+
+TEST(RuleAndMcts, EveryChosenActionIsLegal) {
+  for (const char* name : {"duel", "crossing", "pyramids"}) {
+    const auto sc = env::loadScenario(name);
+    LegalityChecker checker;
+    const std::string mcts = std::string(name) == "duel" ? "mcts:sims=40,rollout=1" : "mcts:sims=20";
+    const agents::GameSummary g = play(*sc, "rule", mcts, 3, &checker);
+    EXPECT_EQ(static_cast<size_t>(checker.plies), g.plies.size()) << name;
+    EXPECT_GT(g.side_decisions[0], 10) << name;
+    EXPECT_GT(g.side_decisions[1], 10) << name;
+  }
+}
+
+TEST(RuleAndMcts, SameSeedSameGame) {
+  const auto sc = env::loadScenario("duel");
+  for (const char* spec : {"rule", "mcts:sims=200", "mcts:sims=200,threads=2", "mcts:sims=50,rollout=1,policy=random"}) {
+    const agents::GameSummary a = play(*sc, spec, "random", 11);
+    const agents::GameSummary b = play(*sc, spec, "random", 11);
+    EXPECT_EQ(a.final_hash, b.final_hash) << spec;
+    EXPECT_EQ(a.plies.size(), b.plies.size()) << spec;
+  }
+}
+
+TEST(RuleAndMcts, SpecParametersAreChecked) {
+  EXPECT_THROW(agents::makeAgent("rule:depth=2", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("mcts:sims=0", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("mcts:sims=abc", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("mcts:cpuct=-1", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("mcts:policy=smart", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("mcts:simulations=10", 1), ConfigError);
+  const auto p = agents::parseMctsParams({{"ms", "250"}, {"threads", "2"}, {"rollout", "1"}, {"policy", "random"}});
+  EXPECT_EQ(p.search.milliseconds, 250);
+  EXPECT_EQ(p.search.threads, 2);
+  EXPECT_EQ(p.rollout, 1);
+  EXPECT_EQ(p.policy, agents::RolloutPolicy::kRandom);
+  EXPECT_EQ(agents::makeAgent("mcts:sims=100,threads=2", 1)->spec(),
+            "mcts:sims=100,cpuct=1.5,threads=2,temperature=0.5,rollout=0,policy=rule");
+}
+
+TEST(RuleAgent, BeatsRandomPlayOnEveryScenario) {
+  for (const char* name : {"duel", "crossing", "pyramids"}) {
+    const auto sc = env::loadScenario(name);
+    int wins = 0;
+    for (uint64_t seed = 1; seed <= 5; ++seed) {
+      wins += play(*sc, "rule", "random", seed).result.winner == 0;
+      wins += play(*sc, "random", "rule", seed).result.winner == 1;
+    }
+    EXPECT_GE(wins, 9) << name;
+  }
+}
+
+TEST(RuleAgent, DecisionReportsEveryCandidateWithItsScore) {
+  const auto sc = env::loadScenario("duel");
+  const env::GameState s = env::newGame(*sc);
+  auto rule = agents::makeAgent("rule", 1);
+  const agents::Decision d = rule->decide(s);
+  env::ActionList legal;
+  env::legalActions(s, legal);
+  ASSERT_EQ(d.info.children.size(), legal.size());
+  double best = -1e9;
+  for (const agents::ActionStat& c : d.info.children) best = std::max(best, c.value);
+  for (const agents::ActionStat& c : d.info.children) {
+    if (c.action == d.action) {
+      EXPECT_EQ(c.value, best);
+    }
+  }
 }
 
 }  // namespace
