@@ -1,5 +1,7 @@
 #include "agents/arena_stats.h"
 
+#include <cmath>
+
 namespace morne::agents {
 
 namespace {
@@ -23,7 +25,7 @@ ArenaStats arenaStats(const ArenaConfig& config, const std::vector<ArenaGame>& g
   st.scope = scenario < 0 ? "all" : config.scenarios[static_cast<size_t>(scenario)]->name();
   st.agents.resize(static_cast<size_t>(n));
   for (int a = 0; a < n; ++a) {
-    for (int b = a + 1; b < n; ++b) st.pairs.push_back({a, b, {}, {}});
+    for (int b = a + 1; b < n; ++b) st.pairs.push_back({a, b, {}, {}, {}});
   }
   auto pairIndex = [n](int a, int b) { return a * n - a * (a + 1) / 2 + (b - a - 1); };  // a < b
 
@@ -52,6 +54,37 @@ ArenaStats arenaStats(const ArenaConfig& config, const std::vector<ArenaGame>& g
     if (r.results.games()) r.mean_plies = plies[static_cast<size_t>(a)] / r.results.games();
     if (r.decisions) r.seconds_per_decision = seconds[static_cast<size_t>(a)] / r.decisions;
   }
+  // Duplicate rounds: the two games of a round are adjacent in the schedule.
+  std::vector<std::vector<double>> nets(st.pairs.size());
+  for (size_t i = 0; i + 1 < games.size(); i += 2) {
+    const ArenaGame& g1 = games[i];
+    const ArenaGame& g2 = games[i + 1];
+    if (!g1.played || !g2.played || (scenario >= 0 && g1.scenario != scenario)) continue;
+    const int a = std::min(g1.blue, g1.orange), b = std::max(g1.blue, g1.orange);
+    auto points = [a](const ArenaGame& g) {
+      const int side = g.blue == a ? 0 : 1;
+      return g.result.winner == env::kNoSide ? 0.5 : g.result.winner == side ? 1.0 : 0.0;
+    };
+    nets[static_cast<size_t>(pairIndex(a, b))].push_back(points(g1) + points(g2) - 1);
+  }
+  for (size_t p = 0; p < nets.size(); ++p) {
+    DuplicateRecord& d = st.pairs[p].duplicate;
+    const std::vector<double>& x = nets[p];
+    d.rounds = static_cast<int>(x.size());
+    if (x.empty()) continue;
+    double sum = 0, sum2 = 0;
+    for (double v : x) {
+      sum += v;
+      sum2 += v * v;
+      d.won += v > 0;
+      d.split += v == 0;
+      d.lost += v < 0;
+    }
+    d.mean = sum / d.rounds;
+    const double variance = d.rounds > 1 ? (sum2 - d.rounds * d.mean * d.mean) / (d.rounds - 1) : 0;
+    d.margin95 = 1.959963984540054 * std::sqrt(std::max(0.0, variance) / d.rounds);
+  }
+
   bool everyone_played = true;
   for (const AgentRecord& r : st.agents) everyone_played &= r.results.games() > 0;
   if (everyone_played) st.elo = fitElo(n, elo_games, 0, 1.0);

@@ -18,12 +18,25 @@ struct WinDrawLoss {
   double score() const { return games() ? (wins + 0.5 * draws) / games() : 0.0; }
 };
 
+// The duplicate view of a pair: each round's two games (same dice, sides swapped) give `a` a
+// net score (its points in both games, less 1) in -1 .. +1. Luck the two games share cancels
+// out, so this is the sharpest comparison of two agents when one side wins most games.
+struct DuplicateRecord {
+  int rounds = 0;
+  int won = 0;    // rounds with a net score above 0
+  int split = 0;  // net 0
+  int lost = 0;
+  double mean = 0;      // mean net score per round
+  double margin95 = 0;  // half-width of its 95% interval (normal approximation)
+};
+
 // Results of agent `a` against agent `b` (a < b), split by the side `a` played.
 struct PairRecord {
   int a = 0;
   int b = 0;
   WinDrawLoss a_as_blue;
   WinDrawLoss a_as_orange;
+  DuplicateRecord duplicate;
   WinDrawLoss total() const;
 };
 

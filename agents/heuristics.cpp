@@ -338,6 +338,13 @@ size_t Heuristics::scoreAll(const GameState& s, std::span<const env::Action> leg
   return best;
 }
 
+double Heuristics::valueScale(const env::Scenario& sc) {
+  if (w_.value_scale > 0) return w_.value_scale;
+  int units = 0;
+  for (int u = 0; u < sc.numUnits(); ++u) units += !env::isGeneral(sc.unit(u).type);
+  return 2.0 * std::max(1, units);
+}
+
 double Heuristics::evaluate(const GameState& s) {
   if (s.isTerminal()) return mcts::terminalValue(s);
   // The same units as the action scores: strength (VC by unit worth, a quarter point of MO),
@@ -367,7 +374,7 @@ double Heuristics::evaluate(const GameState& s) {
     }
     score += (side == 0 ? 1 : -1) * w_.initiative * threat;
   }
-  return std::tanh(score / w_.value_scale);
+  return std::tanh(score / valueScale(s.sc()));
 }
 
 }  // namespace morne::agents

@@ -27,7 +27,8 @@ struct HeuristicWeights {
   double exposure = 1.5;        // artillery or general in contact with an enemy
   double command = 0.3;         // per hex outside the general's radius
   double guns_on_target = 0.2;  // per enemy in range and sight of a gun
-  double value_scale = 12.0;    // evaluation = tanh(score difference / value_scale)
+  double value_scale = 0;       // evaluation = tanh(score difference / value_scale); 0: auto,
+                                // 2 per unit other than generals (scores grow with the armies)
   double initiative = 0.5;      // share of the side to move's available attacks it is credited
 };
 
@@ -74,6 +75,8 @@ class Heuristics {
   // Turns of movement unit u needs from `from` to objective o (1e9 if it cannot get there).
   double turnsTo(const env::GameState& s, int u, int objective, env::CellId from);
   double fireValue(const env::GameState& s, env::Action a);
+  // The evaluation's scale: the weight's value, or 2 per unit other than generals.
+  double valueScale(const env::Scenario& sc);
   double chargeValue(const env::GameState& s, env::Action a);
 
   HeuristicWeights w_;

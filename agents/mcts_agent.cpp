@@ -10,10 +10,17 @@ namespace morne::agents {
 
 namespace {
 
+HeuristicWeights weightsFor(const MctsAgentParams& p) {
+  HeuristicWeights w;
+  w.value_scale = p.value_scale;
+  return w;
+}
+
 class HeuristicEvaluator : public mcts::Evaluator {
  public:
   HeuristicEvaluator(const MctsAgentParams& p, uint64_t seed)
-      : temperature_(p.temperature), rollout_turns_(p.rollout), policy_(p.policy), rng_(seed) {}
+      : heuristics_(weightsFor(p)), temperature_(p.temperature), rollout_turns_(p.rollout), policy_(p.policy),
+        rng_(seed) {}
 
   double evaluate(const env::GameState& s, std::span<const env::Action> legal, std::span<float> priors) override {
     if (!legal.empty()) {
@@ -115,6 +122,8 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
       p.search.max_nodes = static_cast<size_t>(intParam(key, value, 1000, 100'000'000));
     } else if (key == "reuse") {
       p.search.reuse_tree = intParam(key, value, 0, 1) == 1;
+    } else if (key == "scale") {
+      p.value_scale = doubleParam(key, value, 0, 1000);
     } else if (key == "temperature") {
       p.temperature = doubleParam(key, value, 0.01, 100);
     } else if (key == "rollout") {
@@ -124,7 +133,7 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
       p.policy = value == "rule" ? RolloutPolicy::kRule : RolloutPolicy::kRandom;
     } else {
       throw ConfigError("mcts: unknown parameter \"" + key +
-                        "\" (sims, ms, cpuct, threads, nodes, reuse, temperature, rollout, policy)");
+                        "\" (sims, ms, cpuct, threads, nodes, reuse, temperature, scale, rollout, policy)");
     }
   }
   return p;
@@ -144,6 +153,7 @@ std::string MctsAgent::spec() const {
     out << "sims=" << p.simulations;
   }
   out << ",cpuct=" << p.cpuct << ",threads=" << p.threads << ",temperature=" << params_.temperature
+      << ",scale=" << params_.value_scale
       << ",rollout=" << params_.rollout << ",policy=" << (params_.policy == RolloutPolicy::kRule ? "rule" : "random");
   return out.str();
 }

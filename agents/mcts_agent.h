@@ -23,6 +23,7 @@ struct MctsAgentParams {
   double temperature = 0.5;  // of the softmax that turns heuristic scores into priors
   int rollout = 0;           // player-turns played out before the static evaluation (0: none)
   RolloutPolicy policy = RolloutPolicy::kRule;  // who plays the rollouts
+  double value_scale = HeuristicWeights{}.value_scale;  // leaf value = tanh(score / value_scale)
 };
 
 // Reads the parameters of an "mcts" spec; throws ConfigError on an unknown key or bad value.

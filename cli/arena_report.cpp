@@ -129,7 +129,14 @@ std::string summaryJson(const ArenaConfig& config, const std::vector<ArenaStats>
                             {"opponent", p.b},
                             {"as_blue", wdlJson(p.a_as_blue)},
                             {"as_orange", wdlJson(p.a_as_orange)},
-                            {"total", wdlJson(p.total())}});
+                            {"total", wdlJson(p.total())},
+                            {"duplicate",
+                             {{"rounds", p.duplicate.rounds},
+                              {"won", p.duplicate.won},
+                              {"split", p.duplicate.split},
+                              {"lost", p.duplicate.lost},
+                              {"mean", p.duplicate.mean},
+                              {"margin95", p.duplicate.margin95}}}});
     }
     j["scopes"].push_back(s);
   }
@@ -210,6 +217,11 @@ void printArenaStats(std::ostream& out, const ArenaConfig& config, const ArenaSt
     out << "    " << config.agents[static_cast<size_t>(p.a)] << " vs " << config.agents[static_cast<size_t>(p.b)]
         << ": " << wdl(p.total()) << " (score " << fixed(100 * p.total().score(), 1) << "%; as blue "
         << wdl(p.a_as_blue) << ", as orange " << wdl(p.a_as_orange) << ")\n";
+    const agents::DuplicateRecord& d = p.duplicate;
+    if (d.rounds > 0) {
+      out << "      duplicate rounds: " << d.won << " won, " << d.split << " split, " << d.lost << " lost; net "
+          << (d.mean >= 0 ? "+" : "") << fixed(d.mean, 3) << " \xC2\xB1 " << fixed(d.margin95, 3) << " a round\n";
+    }
   }
   out << "  agents:\n";
   for (size_t a = 0; a < config.agents.size(); ++a) {

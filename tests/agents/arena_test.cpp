@@ -124,5 +124,29 @@ TEST(Arena, ParallelRunMatchesSequentialAndCountsResults) {
   EXPECT_GT(st.agents[0].decisions, 0);
 }
 
+TEST(Arena, DuplicateRoundsNetTheTwoGamesOfARound) {
+  agents::ArenaConfig c;
+  c.agents = {"a", "b"};
+  c.scenarios = {env::loadScenario("duel")};
+  c.rounds = 4;
+  auto games = agents::scheduleArena(c);  // per round: a blue, then b blue
+  // Round 0: blue wins both (split). Round 1: a wins both (won). Round 2: a wins as blue, draws
+  // as orange (+0.5). Round 3: b wins both (lost).
+  const int winners[8] = {0, 0, 0, 1, 0, env::kNoSide, 1, 0};
+  for (size_t i = 0; i < games.size(); ++i) {
+    games[i].played = true;
+    games[i].result.winner = winners[i];
+  }
+  const agents::DuplicateRecord d = agents::arenaStats(c, games, 0).pairs[0].duplicate;
+  EXPECT_EQ(d.rounds, 4);
+  EXPECT_EQ(d.won, 2);
+  EXPECT_EQ(d.split, 1);
+  EXPECT_EQ(d.lost, 1);
+  EXPECT_DOUBLE_EQ(d.mean, (0 + 1 + 0.5 - 1) / 4.0);
+  const double var = ((0 - 0.125) * (0 - 0.125) + (1 - 0.125) * (1 - 0.125) + (0.5 - 0.125) * (0.5 - 0.125) +
+                      (-1 - 0.125) * (-1 - 0.125)) / 3;
+  EXPECT_NEAR(d.margin95, 1.959963984540054 * std::sqrt(var / 4), 1e-12);
+}
+
 }  // namespace
 }  // namespace morne::test

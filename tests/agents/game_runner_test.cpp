@@ -113,7 +113,7 @@ TEST(RuleAndMcts, SpecParametersAreChecked) {
   EXPECT_EQ(p.rollout, 1);
   EXPECT_EQ(p.policy, agents::RolloutPolicy::kRandom);
   EXPECT_EQ(agents::makeAgent("mcts:sims=100,threads=2", 1)->spec(),
-            "mcts:sims=100,cpuct=1.5,threads=2,temperature=0.5,rollout=0,policy=rule");
+            "mcts:sims=100,cpuct=1.5,threads=2,temperature=0.5,scale=0,rollout=0,policy=rule");
 }
 
 TEST(RuleAgent, BeatsRandomPlayOnEveryScenario) {
