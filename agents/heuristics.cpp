@@ -105,33 +105,42 @@ const std::array<int8_t, env::kMaxUnits>& Heuristics::goalPlan(const GameState& 
   return plan_;
 }
 
+void Heuristics::stepsField(const GameState& s, int side, bool guns_only,
+                            std::array<uint8_t, env::kMaxCells>& dist) const {
+  const env::Scenario& sc = s.sc();
+  std::fill(dist.begin(), dist.begin() + sc.numCells(), kFar);
+  std::array<CellId, env::kMaxCells> queue;
+  size_t head = 0, tail = 0;
+  for (int u = 0; u < s.num_units; ++u) {
+    if (!s.onMap(u) || s.sideOf(u) != side || (guns_only && !env::isArtillery(s.typeOf(u)))) continue;
+    dist[static_cast<size_t>(s.unit(u).cell)] = 0;
+    queue[tail++] = s.unit(u).cell;
+  }
+  while (head < tail) {
+    const CellId c = queue[head++];
+    for (int d = 0; d < env::kNumDirections; ++d) {
+      const env::Hexside& h = sc.side(c, d);
+      if (h.neighbor == env::kNoCell || !h.movable) continue;
+      auto& next = dist[static_cast<size_t>(h.neighbor)];
+      if (next <= dist[static_cast<size_t>(c)] + 1) continue;
+      next = static_cast<uint8_t>(dist[static_cast<size_t>(c)] + 1);
+      queue[tail++] = h.neighbor;
+    }
+  }
+}
+
 void Heuristics::refresh(const GameState& s) {
   if (cache_hash_ == s.hash && cache_scenario_ == s.scenario) return;
   cache_hash_ = s.hash;
   cache_scenario_ = s.scenario;
   const env::Scenario& sc = s.sc();
 
-  // Hex distance from every cell to the nearest unit of each side: a breadth-first search from
-  // all of the side's units at once.
+  // Steps from every cell to the nearest unit, and to the nearest gun, of each side, along the
+  // hexsides a unit may cross (so a river without a bridge is no short cut): a breadth-first
+  // search from all of the side's units at once.
   for (int side = 0; side < env::kNumSides; ++side) {
-    auto& dist = near_[static_cast<size_t>(side)];
-    std::fill(dist.begin(), dist.begin() + sc.numCells(), uint8_t{99});
-    std::array<CellId, env::kMaxCells> queue;
-    size_t head = 0, tail = 0;
-    for (int u = 0; u < s.num_units; ++u) {
-      if (!s.onMap(u) || s.sideOf(u) != side) continue;
-      dist[static_cast<size_t>(s.unit(u).cell)] = 0;
-      queue[tail++] = s.unit(u).cell;
-    }
-    while (head < tail) {
-      const CellId c = queue[head++];
-      for (int d = 0; d < env::kNumDirections; ++d) {
-        const CellId n = sc.neighbor(c, d);
-        if (n == env::kNoCell || dist[static_cast<size_t>(n)] <= dist[static_cast<size_t>(c)] + 1) continue;
-        dist[static_cast<size_t>(n)] = static_cast<uint8_t>(dist[static_cast<size_t>(c)] + 1);
-        queue[tail++] = n;
-      }
-    }
+    stepsField(s, side, false, near_[static_cast<size_t>(side)]);
+    stepsField(s, side, true, guns_[static_cast<size_t>(side)]);
   }
 
   plan_.fill(-1);
@@ -210,17 +219,16 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
       }
     }
     // Enemy guns are worth hunting down: a gun lost costs its side dearly (unitWorth).
-    for (int x = 0; x < s.num_units && !env::isArtillery(type); ++x) {
-      if (!s.onMap(x) || s.sideOf(x) == side || !env::isArtillery(s.typeOf(x))) continue;
-      const double turns = static_cast<double>(sc.distance(cell, s.unit(x).cell)) / std::max(1, info.ma);
-      if (turns > turns_left) continue;
-      goal = std::max(goal, 0.5 * (unitWorth(s, x) * s.unit(x).vc + 2) - w_.approach * turns);
+    const int to_gun = guns_[static_cast<size_t>(env::otherSide(side))][static_cast<size_t>(cell)];
+    const double gun_turns = static_cast<double>(to_gun) / std::max(1, info.ma);
+    if (!env::isArtillery(type) && to_gun != kFar && gun_turns <= turns_left) {
+      goal = std::max(goal, 0.5 * (1.5 * 2 + 2) - w_.approach * gun_turns);
     }
     if (goal > -1e9) {
       v += goal;
     } else {
       // Nothing left to take: close in on the enemy.
-      v -= w_.approach * std::max(1, enemyDistance(s, side, cell)) / std::max(1, info.ma);
+      v -= w_.approach * std::min(std::max(1, enemyDistance(s, side, cell)), 20) / std::max(1, info.ma);
     }
     // Command radius (CMD-3).
     const int general = info.corps < 0 ? -1 : sc.corps()[static_cast<size_t>(info.corps)].general;
@@ -244,8 +252,19 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
     // Out of reach of the enemy: a general in contact, or within a move of it, is a target.
     v -= w_.exposure * (2 * contacts + 0.5 * std::max(0, 4 - enemyDistance(s, side, cell)));
   } else {
-    // Cover matters where an enemy can attack next turn.
-    if (env::isInfantry(type) && enemyDistance(s, side, cell) <= 3) v += w_.cover * env::advanceTerrainRank(sc, cell, true);
+    // Near the enemy: cover, and for units that are not heading for an objective a line
+    // (friends alongside support the defence, C-SUP-2).
+    if (enemyDistance(s, side, cell) <= 3) {
+      if (env::isInfantry(type)) v += w_.cover * env::advanceTerrainRank(sc, cell, true);
+      int friends = 0;
+      if (goalPlan(s)[static_cast<size_t>(u)] < 0)
+        for (int d = 0; d < env::kNumDirections; ++d) {
+          const CellId n = sc.neighbor(cell, d);
+          const int x = n == env::kNoCell ? -1 : s.unitAt(n);
+          friends += x >= 0 && x != u && s.sideOf(x) == side && !env::isGeneral(s.typeOf(x));
+        }
+      v += w_.line * std::min(friends, 2);
+    }
     if (contacts > 0 && strongest > s.unit(u).vc) v -= 0.3 * (strongest - s.unit(u).vc);
   }
   return v;
@@ -297,10 +316,30 @@ double Heuristics::chargeValue(const GameState& s, env::Action a) {
   const double gain = gun ? 1.5 * s.unit(target).vc + 2 : 1.5;
   double risk = 1.0;  // the morale the charge costs when the target holds (MV-CHG-5)
   if (gun) {
-    // A gun that holds fires at the charging cavalry (F-REACT-2).
-    for (int die = 1; die <= 4; ++die) risk += env::fireLosses(s, target, cavalry, true, die) / 4.0 / 2;
+    // A gun that holds fires at the charging cavalry (F-REACT-2, F-REACT-6): about half the loss
+    // points fall on VC; losing all of them eliminates it.
+    const int vc = s.unit(cavalry).vc;
+    for (int die = 1; die <= 4; ++die) {
+      const double vc_loss = std::min<double>(vc, env::fireLosses(s, target, cavalry, true, die) / 2.0);
+      risk += (vc_loss + (vc_loss >= vc ? 2 : 0)) / 4.0;
+    }
   }
   return p * gain - (1 - p) * risk;
+}
+
+bool Heuristics::sidestepsAFriend(const GameState& s, int u, CellId from, CellId to) {
+  const int goal = goalPlan(s)[static_cast<size_t>(u)];
+  if (goal < 0) return false;
+  const GoalMap& g = goals(s.sc());
+  const env::MoveClass mc = s.sc().moveClass(u);
+  const int here = g.distance(mc, goal, from);
+  if (here == 0 || g.distance(mc, goal, to) != here) return false;
+  for (int d = 0; d < env::kNumDirections; ++d) {
+    const CellId n = s.sc().neighbor(from, d);
+    const int x = n == env::kNoCell ? -1 : s.unitAt(n);
+    if (x >= 0 && s.sideOf(x) == s.sideOf(u) && g.distance(mc, goal, n) < here) return true;
+  }
+  return false;
 }
 
 double Heuristics::scoreAction(const GameState& s, env::Action a) {
@@ -317,6 +356,7 @@ double Heuristics::scoreAction(const GameState& s, env::Action a) {
       const int cost = env::stepCost(s, u, a.arg, nullptr);
       double gain = positionValue(s, u, to) - positionValue(s, u, a.cell) - 0.05 * cost;
       if (sc.terrain(to) == Terrain::kMarsh) gain -= 0.25 * env::marshStuckThreshold(s, u);
+      if (sidestepsAFriend(s, u, a.cell, to)) gain += 0.1;
       return gain;
     }
     case env::ActionKind::kCharge:

@@ -23,7 +23,8 @@ namespace morne::agents {
 struct HeuristicWeights {
   double objective = 3.0;       // per VP of an objective hex held or taken
   double approach = 1.0;        // per turn of movement nearer the unit's goal
-  double cover = 0.6;           // per rank of defensive terrain (infantry)
+  double cover = 0.6;           // per rank of defensive terrain (infantry), near the enemy
+  double line = 0.3;            // per friendly unit alongside (up to 2), near the enemy
   double exposure = 1.5;        // artillery or general in contact with an enemy
   double command = 0.3;         // per hex outside the general's radius
   double guns_on_target = 0.2;  // per enemy in range and sight of a gun
@@ -66,15 +67,21 @@ class Heuristics {
   // Which objective each unit heads for (-1: none), assigned greedily by value less distance,
   // one unit to an open objective and three to one the enemy holds.
   const std::array<int8_t, env::kMaxUnits>& goalPlan(const env::GameState& s);
-  // Hex distance from `cell` to the nearest enemy of `side` (99 if none).
+  // Steps from `cell` to the nearest enemy of `side` along crossable hexsides (kFar if none).
   int enemyDistance(const env::GameState& s, int side, env::CellId cell);
   // Recomputes the goal plan and distance fields when `s` is not the state they were made for.
   void refresh(const env::GameState& s);
+  // Fills `dist` with the steps from every cell to the nearest unit (or gun) of `side`.
+  void stepsField(const env::GameState& s, int side, bool guns_only, std::array<uint8_t, env::kMaxCells>& dist) const;
+  static constexpr uint8_t kFar = 255;
   // What going for objective o is worth to `side`: half its VP, plus the enemy's if it holds it.
   double objectiveStake(const env::GameState& s, int objective, int side) const;
   // Turns of movement unit u needs from `from` to objective o (1e9 if it cannot get there).
   double turnsTo(const env::GameState& s, int u, int objective, env::CellId from);
   double fireValue(const env::GameState& s, env::Action a);
+  // Whether stepping from `from` to `to` keeps unit u as near its goal while a friend blocks the
+  // shorter way (such steps get a small bonus, so that units flow round each other).
+  bool sidestepsAFriend(const env::GameState& s, int u, env::CellId from, env::CellId to);
   // The evaluation's scale: the weight's value, or 2 per unit other than generals.
   double valueScale(const env::Scenario& sc);
   double chargeValue(const env::GameState& s, env::Action a);
@@ -85,7 +92,8 @@ class Heuristics {
   uint64_t cache_hash_ = 0;
   const env::Scenario* cache_scenario_ = nullptr;
   std::array<int8_t, env::kMaxUnits> plan_{};
-  std::array<std::array<uint8_t, env::kMaxCells>, env::kNumSides> near_{};
+  std::array<std::array<uint8_t, env::kMaxCells>, env::kNumSides> near_{};  // nearest unit
+  std::array<std::array<uint8_t, env::kMaxCells>, env::kNumSides> guns_{};  // nearest gun
 };
 
 }  // namespace morne::agents
