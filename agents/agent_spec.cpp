@@ -72,7 +72,7 @@ std::string agentCatalog() {
          "  rule      rule-based: plays the best-scored action (attacks by expected result, fire at\n"
          "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
          "  mcts      Monte Carlo tree search with chance nodes, guided by the rule heuristics:\n"
-         "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=0,\n"
+         "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=1,\n"
          "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n";
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // The search agent: MCTS (mcts/search.h) guided by the wargame heuristics. The rule agent's
-// action scores become the priors (a softmax at `temperature`) and the leaves are judged by the
-// static position evaluation, or by a short random playout followed by it (`rollout` plies).
+// action scores become the priors (a softmax at `temperature`); a leaf is played on to the end
+// of `rollout` player-turns by the rule agent (or at random), then judged by the static
+// position evaluation (docs/agents.md has the measurements behind the defaults).
 //
-// Spec: mcts:sims=800,ms=0,cpuct=1.5,threads=1,temperature=0.5,rollout=0,nodes=1048576,reuse=1
+// Spec: mcts:sims=800,ms=0,cpuct=1.5,threads=1,temperature=0.5,scale=0,rollout=1,policy=rule,
+//       nodes=4194304,reuse=1
 
 #include <cstdint>
 #include <map>
@@ -21,7 +23,7 @@ enum class RolloutPolicy { kRule, kRandom };
 struct MctsAgentParams {
   mcts::SearchParams search;
   double temperature = 0.5;  // of the softmax that turns heuristic scores into priors
-  int rollout = 0;           // player-turns played out before the static evaluation (0: none)
+  int rollout = 1;           // player-turns played out before the static evaluation (0: none)
   RolloutPolicy policy = RolloutPolicy::kRule;  // who plays the rollouts
   double value_scale = HeuristicWeights{}.value_scale;  // leaf value = tanh(score / value_scale)
 };

@@ -18,7 +18,7 @@ int runPlay(const Args& args) {
   own.add_options()
       ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
        "built-in scenario name or scenario file")
-      ("blue", po::value<std::string>()->default_value("mcts:sims=1000"),
+      ("blue", po::value<std::string>()->default_value("mcts:sims=300"),
        "agent spec of the first player")
       ("orange", po::value<std::string>()->default_value("rule"), "agent spec of the second player")
       ("seed", po::value<uint64_t>()->default_value(1), "game seed (dice and agents)")

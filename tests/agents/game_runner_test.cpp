@@ -82,7 +82,7 @@ TEST(RuleAndMcts, EveryChosenActionIsLegal) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
     LegalityChecker checker;
-    const std::string mcts = std::string(name) == "duel" ? "mcts:sims=40,rollout=1" : "mcts:sims=20";
+    const std::string mcts = std::string(name) == "duel" ? "mcts:sims=40" : "mcts:sims=20,rollout=0";
     const agents::GameSummary g = play(*sc, "rule", mcts, 3, &checker);
     EXPECT_EQ(static_cast<size_t>(checker.plies), g.plies.size()) << name;
     EXPECT_GT(g.side_decisions[0], 10) << name;
@@ -92,7 +92,8 @@ TEST(RuleAndMcts, EveryChosenActionIsLegal) {
 
 TEST(RuleAndMcts, SameSeedSameGame) {
   const auto sc = env::loadScenario("duel");
-  for (const char* spec : {"rule", "mcts:sims=200", "mcts:sims=200,threads=2", "mcts:sims=50,rollout=1,policy=random"}) {
+  for (const char* spec : {"rule", "mcts:sims=100", "mcts:sims=100,threads=2", "mcts:sims=200,rollout=0",
+                           "mcts:sims=50,policy=random"}) {
     const agents::GameSummary a = play(*sc, spec, "random", 11);
     const agents::GameSummary b = play(*sc, spec, "random", 11);
     EXPECT_EQ(a.final_hash, b.final_hash) << spec;
@@ -113,7 +114,7 @@ TEST(RuleAndMcts, SpecParametersAreChecked) {
   EXPECT_EQ(p.rollout, 1);
   EXPECT_EQ(p.policy, agents::RolloutPolicy::kRandom);
   EXPECT_EQ(agents::makeAgent("mcts:sims=100,threads=2", 1)->spec(),
-            "mcts:sims=100,cpuct=1.5,threads=2,temperature=0.5,scale=0,rollout=0,policy=rule");
+            "mcts:sims=100,cpuct=1.5,threads=2,temperature=0.5,scale=0,rollout=1,policy=rule");
 }
 
 TEST(RuleAgent, BeatsRandomPlayOnEveryScenario) {
