@@ -1,0 +1,52 @@
+#include "agents/policy_layout.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "env/hex.h"
+#include "env/rules.h"
+
+namespace morne::agents {
+
+PolicyLayout::PolicyLayout(const env::Scenario& sc)
+    : sc_(&sc),
+      planes_(env::actionPlanes(sc)),
+      area_(sc.height() * sc.width()),
+      size_(planes_ * area_ + 2),
+      grid_of_cell_(static_cast<size_t>(sc.numCells())),
+      cell_of_grid_(static_cast<size_t>(area_), env::kNoCell) {
+  for (env::CellId c = 0; c < sc.numCells(); ++c) {
+    int col = 0, row = 0;
+    env::axialToOffset(sc.hexOf(c), sc.layout(), col, row);
+    const int g = row * sc.width() + col;
+    grid_of_cell_[static_cast<size_t>(c)] = g;
+    cell_of_grid_[static_cast<size_t>(g)] = c;
+  }
+}
+
+int PolicyLayout::index(env::Action a) const {
+  const int flat = env::actionIndex(*sc_, a);
+  const int cells = sc_->numCells();
+  if (flat >= planes_ * cells) return planes_ * area_ + (flat - planes_ * cells);  // end, hold
+  return flat / cells * area_ + grid_of_cell_[static_cast<size_t>(flat % cells)];
+}
+
+std::optional<env::Action> PolicyLayout::action(int index) const {
+  if (index < 0 || index >= size_) return std::nullopt;
+  const int cells = sc_->numCells();
+  if (index >= planes_ * area_) return env::actionFromIndex(*sc_, planes_ * cells + (index - planes_ * area_));
+  const env::CellId c = cell_of_grid_[static_cast<size_t>(index % area_)];
+  if (c == env::kNoCell) return std::nullopt;
+  return env::actionFromIndex(*sc_, index / area_ * cells + c);
+}
+
+int PolicyLayout::legalMask(const env::GameState& s, std::span<uint8_t> mask) const {
+  assert(static_cast<int>(mask.size()) == size_);
+  std::fill(mask.begin(), mask.end(), uint8_t{0});
+  env::ActionList legal;
+  env::legalActions(s, legal);
+  for (const env::Action& a : legal) mask[static_cast<size_t>(index(a))] = 1;
+  return static_cast<int>(legal.size());
+}
+
+}  // namespace morne::agents
