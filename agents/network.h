@@ -1,0 +1,63 @@
+#pragma once
+// The policy-value network, behind a LibTorch-free facade: everything that includes LibTorch
+// is in agents/torch/ (one translation unit), so the rest of morne compiles in seconds.
+//
+// Architecture (AlphaZero-style, sized for CPUs): a 3x3 convolution from the observation planes
+// to `channels`, plus a linear projection of the global features added to every square; then
+// `blocks` residual blocks (3x3 conv, batch norm, ReLU, 3x3 conv, batch norm, skip, ReLU).
+// Policy head: a 1x1 convolution to the action planes (one logit per plane and square) and, from
+// the pooled trunk, two logits for "end" and "hold" (agents/policy_layout.h). Value head: global
+// average pooling and the global features, a hidden layer of `value_hidden` units, tanh: the
+// expected result for the side to move, in [-1, 1].
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "agents/observation.h"
+
+namespace morne::agents {
+
+struct NetworkConfig {
+  ObservationShape input;    // planes, height, width, globals (from ObservationEncoder)
+  int policy_planes = 0;     // action planes of the scenario (PolicyLayout::planes())
+  int blocks = 4;
+  int channels = 32;
+  int value_hidden = 64;
+  int encoder_version = kEncoderVersion;
+  std::string scenario;      // the scenario it was made for (its map size and action planes)
+
+  int policySize() const { return policy_planes * input.height * input.width + 2; }
+};
+
+class Network {
+ public:
+  // A freshly initialised network (weights drawn from `seed`).
+  static std::unique_ptr<Network> create(const NetworkConfig& config, uint64_t seed);
+  // Loads a network saved by save(). Throws IoError (unreadable file) or ConfigError (not a
+  // morne network, or made with another encoder version).
+  static std::unique_ptr<Network> load(const std::string& path);
+
+  virtual ~Network() = default;
+
+  // Writes the weights and the config to `path` (a temporary file, then renamed).
+  virtual void save(const std::string& path) const = 0;
+
+  // Evaluates `batch` observations: `planes` holds batch x input.planeSize() floats, `globals`
+  // batch x input.globals; writes batch x policySize() policy logits and batch values. Not
+  // thread-safe: one caller at a time.
+  virtual void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
+                        std::span<float> policy_logits, std::span<float> values) = 0;
+
+  virtual const NetworkConfig& config() const = 0;
+  // Number of trainable parameters.
+  virtual int64_t parameters() const = 0;
+};
+
+// Applies the LibTorch settings that matter on small CPUs (docs/agents.md): `threads` intra-op
+// threads, OpenBLAS kept to one thread of its own, and glibc malloc keeping activation buffers
+// instead of mapping and unmapping them on every forward pass. Call once at start-up.
+void configureTorchRuntime(int threads);
+
+}  // namespace morne::agents

@@ -1,0 +1,195 @@
+// The one translation unit that includes LibTorch (agents/network.h is the facade).
+
+#include <dlfcn.h>
+#include <malloc.h>
+#include <torch/torch.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "agents/network.h"
+#include "env/error.h"
+
+namespace morne::agents {
+
+namespace {
+
+namespace nn = torch::nn;
+
+struct ResidualBlockImpl : nn::Module {
+  explicit ResidualBlockImpl(int channels)
+      : conv1(register_module("conv1", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
+        bn1(register_module("bn1", nn::BatchNorm2d(channels))),
+        conv2(register_module("conv2", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
+        bn2(register_module("bn2", nn::BatchNorm2d(channels))) {}
+
+  torch::Tensor forward(const torch::Tensor& x) {
+    torch::Tensor y = torch::relu(bn1(conv1(x)));
+    return torch::relu(x + bn2(conv2(y)));
+  }
+
+  nn::Conv2d conv1;
+  nn::BatchNorm2d bn1;
+  nn::Conv2d conv2;
+  nn::BatchNorm2d bn2;
+};
+TORCH_MODULE(ResidualBlock);
+
+struct PolicyValueNetImpl : nn::Module {
+  explicit PolicyValueNetImpl(const NetworkConfig& c)
+      : stem(register_module("stem", nn::Conv2d(nn::Conv2dOptions(c.input.planes, c.channels, 3).padding(1).bias(false)))),
+        stem_bn(register_module("stem_bn", nn::BatchNorm2d(c.channels))),
+        globals_in(register_module("globals_in", nn::Linear(c.input.globals, c.channels))),
+        tower(register_module("tower", nn::Sequential())),
+        policy_conv(register_module("policy_conv", nn::Conv2d(nn::Conv2dOptions(c.channels, c.policy_planes, 1)))),
+        pass_fc(register_module("pass_fc", nn::Linear(c.channels, 2))),
+        value_fc1(register_module("value_fc1", nn::Linear(c.channels + c.input.globals, c.value_hidden))),
+        value_fc2(register_module("value_fc2", nn::Linear(c.value_hidden, 1))) {
+    for (int b = 0; b < c.blocks; ++b) tower->push_back(ResidualBlock(c.channels));
+  }
+
+  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& planes, const torch::Tensor& globals) {
+    torch::Tensor x = stem_bn(stem(planes)) + globals_in(globals).unsqueeze(-1).unsqueeze(-1);
+    x = tower->forward(torch::relu(x));
+    const torch::Tensor pooled = x.mean({2, 3});
+    const torch::Tensor policy = torch::cat({policy_conv(x).flatten(1), pass_fc(pooled)}, 1);
+    const torch::Tensor value =
+        torch::tanh(value_fc2(torch::relu(value_fc1(torch::cat({pooled, globals}, 1))))).squeeze(1);
+    return {policy, value};
+  }
+
+  nn::Conv2d stem;
+  nn::BatchNorm2d stem_bn;
+  nn::Linear globals_in;
+  nn::Sequential tower;
+  nn::Conv2d policy_conv;
+  nn::Linear pass_fc;
+  nn::Linear value_fc1;
+  nn::Linear value_fc2;
+};
+TORCH_MODULE(PolicyValueNet);
+
+constexpr const char* kConfigKey = "morne_network_config";
+constexpr int kFormatVersion = 1;
+
+nlohmann::json configJson(const NetworkConfig& c) {
+  return {{"format", kFormatVersion},
+          {"planes", c.input.planes},
+          {"height", c.input.height},
+          {"width", c.input.width},
+          {"globals", c.input.globals},
+          {"policy_planes", c.policy_planes},
+          {"blocks", c.blocks},
+          {"channels", c.channels},
+          {"value_hidden", c.value_hidden},
+          {"encoder_version", c.encoder_version},
+          {"scenario", c.scenario}};
+}
+
+NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
+  try {
+    if (j.at("format").get<int>() != kFormatVersion) {
+      throw ConfigError(path + ": network format " + std::to_string(j.at("format").get<int>()) +
+                        " is not the one this morne reads (" + std::to_string(kFormatVersion) + ")");
+    }
+    NetworkConfig c;
+    c.input = {j.at("planes").get<int>(), j.at("height").get<int>(), j.at("width").get<int>(),
+               j.at("globals").get<int>()};
+    c.policy_planes = j.at("policy_planes").get<int>();
+    c.blocks = j.at("blocks").get<int>();
+    c.channels = j.at("channels").get<int>();
+    c.value_hidden = j.at("value_hidden").get<int>();
+    c.encoder_version = j.at("encoder_version").get<int>();
+    c.scenario = j.at("scenario").get<std::string>();
+    return c;
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(path + ": malformed network config: " + e.what());
+  }
+}
+
+class TorchNetwork : public Network {
+ public:
+  TorchNetwork(const NetworkConfig& config, PolicyValueNet net) : config_(config), net_(std::move(net)) {
+    net_->eval();
+  }
+
+  void save(const std::string& path) const override {
+    const std::string tmp = path + ".tmp";
+    try {
+      torch::serialize::OutputArchive archive;
+      net_->save(archive);
+      archive.write(kConfigKey, torch::IValue(configJson(config_).dump()));
+      archive.save_to(tmp);
+    } catch (const c10::Error& e) {
+      throw IoError("cannot write network " + path + ": " + e.what_without_backtrace());
+    }
+    std::filesystem::rename(tmp, path);
+  }
+
+  void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
+                std::span<float> policy_logits, std::span<float> values) override {
+    const ObservationShape& in = config_.input;
+    torch::InferenceMode guard;
+    // from_blob needs a non-const pointer; the tensors are only read.
+    const torch::Tensor p = torch::from_blob(const_cast<float*>(planes.data()), {batch, in.planes, in.height, in.width});
+    const torch::Tensor g = torch::from_blob(const_cast<float*>(globals.data()), {batch, in.globals});
+    const auto [policy, value] = net_->forward(p, g);
+    std::memcpy(policy_logits.data(), policy.contiguous().data_ptr<float>(),
+                static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize()) * sizeof(float));
+    std::memcpy(values.data(), value.contiguous().data_ptr<float>(), static_cast<size_t>(batch) * sizeof(float));
+  }
+
+  const NetworkConfig& config() const override { return config_; }
+
+  int64_t parameters() const override {
+    int64_t n = 0;
+    for (const torch::Tensor& t : net_->parameters()) n += t.numel();
+    return n;
+  }
+
+ private:
+  NetworkConfig config_;
+  PolicyValueNet net_;
+};
+
+}  // namespace
+
+std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t seed) {
+  torch::manual_seed(seed);
+  return std::make_unique<TorchNetwork>(config, PolicyValueNet(config));
+}
+
+std::unique_ptr<Network> Network::load(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw IoError("network " + path + ": no such file");
+  torch::serialize::InputArchive archive;
+  torch::IValue text;
+  try {
+    archive.load_from(path);
+  } catch (const c10::Error& e) {
+    throw ConfigError(path + ": not a morne network (" + e.what_without_backtrace() + ")");
+  }
+  if (!archive.try_read(kConfigKey, text) || !text.isString()) {
+    throw ConfigError(path + ": not a morne network (no " + std::string(kConfigKey) + ")");
+  }
+  const NetworkConfig config = configFromJson(nlohmann::json::parse(text.toStringRef(), nullptr, false), path);
+  if (config.encoder_version != kEncoderVersion) {
+    throw ConfigError(path + ": made with encoder version " + std::to_string(config.encoder_version) +
+                      ", this morne encodes version " + std::to_string(kEncoderVersion));
+  }
+  PolicyValueNet net(config);
+  try {
+    net->load(archive);
+  } catch (const c10::Error& e) {
+    throw ConfigError(path + ": weights do not match the config (" + e.what_without_backtrace() + ")");
+  }
+  return std::make_unique<TorchNetwork>(config, net);
+}
+
+void configureTorchRuntime(int threads) {
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  if (auto f = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) f(1);
+  at::set_num_threads(std::max(1, threads));
+}
+
+}  // namespace morne::agents

@@ -1,0 +1,109 @@
+// The policy-value network (agents/network.h): shapes, value range, save and load round trip,
+// and the errors for files that are not morne networks. Linked with LibTorch, so kept in its own
+// test binary (each LibTorch process takes a fraction of a second to start).
+
+#include "agents/network.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "agents/observation.h"
+#include "agents/policy_layout.h"
+#include "env/error.h"
+#include "env/rules.h"
+#include "env/scenario_library.h"
+
+namespace morne::test {
+namespace {
+
+std::string tempPath(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+struct Fixture {
+  std::shared_ptr<const env::Scenario> sc = env::loadScenario("duel");
+  agents::ObservationEncoder encoder{*sc};
+  agents::PolicyLayout layout{*sc};
+
+  agents::NetworkConfig config(int blocks = 2, int channels = 16) const {
+    agents::NetworkConfig c;
+    c.input = encoder.shape();
+    c.policy_planes = layout.planes();
+    c.blocks = blocks;
+    c.channels = channels;
+    c.scenario = sc->name();
+    return c;
+  }
+
+  // Evaluates the start position and the position after one action, as a batch of two.
+  std::pair<std::vector<float>, std::vector<float>> evaluate(agents::Network& net) const {
+    env::GameState a = env::newGame(*sc);
+    env::GameState b = a;
+    env::ActionList legal;
+    env::legalActions(b, legal);
+    env::applyAction(b, legal[1]);
+    const agents::ObservationShape shape = encoder.shape();
+    std::vector<float> planes(2 * static_cast<size_t>(shape.planeSize()));
+    std::vector<float> globals(2 * static_cast<size_t>(shape.globals));
+    encoder.encode(a, std::span(planes).first(static_cast<size_t>(shape.planeSize())),
+                   std::span(globals).first(static_cast<size_t>(shape.globals)));
+    encoder.encode(b, std::span(planes).last(static_cast<size_t>(shape.planeSize())),
+                   std::span(globals).last(static_cast<size_t>(shape.globals)));
+    std::vector<float> policy(2 * static_cast<size_t>(net.config().policySize()));
+    std::vector<float> values(2);
+    net.evaluate(2, planes, globals, policy, values);
+    return {policy, values};
+  }
+};
+
+TEST(Network, EvaluatesABatchWithFiniteOutputs) {
+  Fixture f;
+  auto net = agents::Network::create(f.config(), 1);
+  EXPECT_EQ(net->config().policySize(), f.layout.size());
+  EXPECT_GT(net->parameters(), 10'000);
+  const auto [policy, values] = f.evaluate(*net);
+  for (float v : policy) ASSERT_TRUE(std::isfinite(v));
+  for (float v : values) EXPECT_TRUE(v >= -1 && v <= 1);
+}
+
+TEST(Network, SaveAndLoadGiveTheSameOutputs) {
+  Fixture f;
+  auto net = agents::Network::create(f.config(3, 8), 7);
+  const std::string path = tempPath("net.pt");
+  net->save(path);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  auto loaded = agents::Network::load(path);
+  EXPECT_EQ(loaded->config().blocks, 3);
+  EXPECT_EQ(loaded->config().channels, 8);
+  EXPECT_EQ(loaded->config().scenario, "duel");
+  EXPECT_EQ(f.evaluate(*net), f.evaluate(*loaded));
+  // Another seed gives another network.
+  auto other = agents::Network::create(f.config(3, 8), 8);
+  EXPECT_NE(f.evaluate(*net).first, f.evaluate(*other).first);
+}
+
+TEST(Network, RejectsFilesThatAreNotItsNetworks) {
+  Fixture f;
+  EXPECT_THROW(agents::Network::load(tempPath("missing.pt")), IoError);
+  const std::string junk = tempPath("junk.pt");
+  std::ofstream(junk) << "not a network";
+  EXPECT_THROW(agents::Network::load(junk), ConfigError);
+  agents::NetworkConfig old = f.config();
+  old.encoder_version = agents::kEncoderVersion + 1;
+  const std::string path = tempPath("future.pt");
+  agents::Network::create(old, 1)->save(path);
+  try {
+    agents::Network::load(path);
+    ADD_FAILURE() << "a network of another encoder version was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("encoder version"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace morne::test
