@@ -1,5 +1,7 @@
 #include "agents/agent_spec.h"
 
+#include <vector>
+
 #include "agents/mcts_agent.h"
 #include "agents/random_agent.h"
 #include "agents/rule_agent.h"
@@ -46,15 +48,43 @@ AgentSpec parseAgentSpec(std::string_view text) {
   return spec;
 }
 
+namespace {
+
+struct RegisteredKind {
+  std::string name;
+  AgentMaker maker;
+  std::string catalog;
+};
+
+std::vector<RegisteredKind>& registeredKinds() {
+  static std::vector<RegisteredKind> kinds;
+  return kinds;
+}
+
+}  // namespace
+
+void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog) {
+  for (RegisteredKind& k : registeredKinds()) {
+    if (k.name == name) {
+      k = {name, std::move(maker), catalog};
+      return;
+    }
+  }
+  registeredKinds().push_back({name, std::move(maker), catalog});
+}
+
 std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
   const AgentSpec spec = parseAgentSpec(text);
+  for (const RegisteredKind& k : registeredKinds()) {
+    if (k.name == spec.name) return k.maker(spec, seed);
+  }
   if (spec.name == "rule") {
     if (!spec.params.empty()) {
       throw ConfigError("agent spec \"" + std::string(text) + "\": agent \"rule\" takes no parameters");
     }
     return std::make_unique<RuleAgent>();
   }
-  if (spec.name == "mcts") return std::make_unique<MctsAgent>(parseMctsParams(spec.params), seed);
+  if (spec.name == "mcts") return makeMctsAgent(parseMctsParams(spec.params), seed);
   if (spec.name == "random") {
     if (!spec.params.empty()) {
       throw ConfigError("agent spec \"" + std::string(text) +
@@ -63,17 +93,22 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
     }
     return std::make_unique<RandomAgent>(seed);
   }
-  throw ConfigError("agent spec \"" + std::string(text) + "\": unknown agent \"" + spec.name +
-                    "\" (available: random, rule, mcts)");
+  std::string available = "random, rule, mcts";
+  for (const RegisteredKind& k : registeredKinds()) available += ", " + k.name;
+  throw ConfigError("agent spec \"" + std::string(text) + "\": unknown agent \"" + spec.name + "\" (available: " +
+                    available + ")");
 }
 
 std::string agentCatalog() {
-  return "  random    uniform choice among the legal actions; seeded from the game seed\n"
+  std::string text =
+         "  random    uniform choice among the legal actions; seeded from the game seed\n"
          "  rule      rule-based: plays the best-scored action (attacks by expected result, fire at\n"
          "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
          "  mcts      Monte Carlo tree search with chance nodes, guided by the rule heuristics:\n"
          "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=1,\n"
          "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n";
+  for (const RegisteredKind& k : registeredKinds()) text += k.catalog;
+  return text;
 }
 
 }  // namespace morne::agents

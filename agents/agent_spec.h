@@ -4,6 +4,7 @@
 // everywhere.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,5 +28,12 @@ std::unique_ptr<Agent> makeAgent(std::string_view spec, uint64_t seed);
 
 // One line per agent kind: name, parameters, what it does (for `morne help` and docs).
 std::string agentCatalog();
+
+// Agent kinds that live in other libraries (the network agents of agents/torch) are added by
+// the program at start-up, before any thread starts: cli/main.cpp calls
+// registerNetworkAgents(). `catalog` is their agentCatalog() text. Registering a name again
+// replaces it.
+using AgentMaker = std::function<std::unique_ptr<Agent>(const AgentSpec& spec, uint64_t seed)>;
+void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog);
 
 }  // namespace morne::agents

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "agents/search_agent.h"
 #include "env/error.h"
 #include "env/rules.h"
 
@@ -71,36 +72,6 @@ class HeuristicEvaluator : public mcts::Evaluator {
   std::array<double, env::kMaxLegalActions> scores_{};
 };
 
-int intParam(const std::string& key, const std::string& value, int lo, int hi) {
-  size_t used = 0;
-  int v = 0;
-  try {
-    v = std::stoi(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || v < lo || v > hi) {
-    throw ConfigError("mcts: " + key + "=" + value + " is not an integer in " + std::to_string(lo) + ".." +
-                      std::to_string(hi));
-  }
-  return v;
-}
-
-double doubleParam(const std::string& key, const std::string& value, double lo, double hi) {
-  size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != value.size() || !(v >= lo && v <= hi)) {
-    throw ConfigError("mcts: " + key + "=" + value + " is not a number in " + std::to_string(lo) + ".." +
-                      std::to_string(hi));
-  }
-  return v;
-}
-
 }  // namespace
 
 std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params, uint64_t seed) {
@@ -110,24 +81,13 @@ std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& p
 MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params) {
   MctsAgentParams p;
   for (const auto& [key, value] : params) {
-    if (key == "sims") {
-      p.search.simulations = intParam(key, value, 1, 10'000'000);
-    } else if (key == "ms") {
-      p.search.milliseconds = doubleParam(key, value, 0, 3'600'000);
-    } else if (key == "cpuct") {
-      p.search.cpuct = doubleParam(key, value, 0, 100);
-    } else if (key == "threads") {
-      p.search.threads = intParam(key, value, 1, 256);
-    } else if (key == "nodes") {
-      p.search.max_nodes = static_cast<size_t>(intParam(key, value, 1000, 100'000'000));
-    } else if (key == "reuse") {
-      p.search.reuse_tree = intParam(key, value, 0, 1) == 1;
-    } else if (key == "scale") {
-      p.value_scale = doubleParam(key, value, 0, 1000);
+    if (readSearchParam("mcts", key, value, p.search)) continue;
+    if (key == "scale") {
+      p.value_scale = specDouble("mcts", key, value, 0, 1000);
     } else if (key == "temperature") {
-      p.temperature = doubleParam(key, value, 0.01, 100);
+      p.temperature = specDouble("mcts", key, value, 0.01, 100);
     } else if (key == "rollout") {
-      p.rollout = intParam(key, value, 0, 1000);
+      p.rollout = specInt("mcts", key, value, 0, 1000);
     } else if (key == "policy") {
       if (value != "rule" && value != "random") throw ConfigError("mcts: policy=" + value + " is not rule or random");
       p.policy = value == "rule" ? RolloutPolicy::kRule : RolloutPolicy::kRandom;
@@ -139,45 +99,13 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
   return p;
 }
 
-MctsAgent::MctsAgent(MctsAgentParams params, uint64_t seed)
-    : params_(params),
-      search_(params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed) {}
-
-std::string MctsAgent::spec() const {
-  std::ostringstream out;
-  const mcts::SearchParams& p = params_.search;
-  out << "mcts:";
-  if (p.milliseconds > 0) {
-    out << "ms=" << p.milliseconds;
-  } else {
-    out << "sims=" << p.simulations;
-  }
-  out << ",cpuct=" << p.cpuct << ",threads=" << p.threads << ",temperature=" << params_.temperature
-      << ",scale=" << params_.value_scale
-      << ",rollout=" << params_.rollout << ",policy=" << (params_.policy == RolloutPolicy::kRule ? "rule" : "random");
-  return out.str();
-}
-
-Decision MctsAgent::decide(const env::GameState& s) {
-  env::ActionList legal;
-  env::legalActions(s, legal);
-  Decision d;
-  if (legal.size() == 1) {  // nothing to think about
-    d.action = legal[0];
-    d.info.children.push_back({legal[0], 0, 0, 1});
-    return d;
-  }
-  const mcts::SearchResult r = search_.run(s);
-  d.action = r.best;
-  d.info.simulations = r.simulations;
-  d.info.seconds = r.seconds;
-  d.info.nodes = r.nodes;
-  d.info.root_value = r.root_value;
-  for (const mcts::RootChild& c : r.children) d.info.children.push_back({c.action, c.visits, c.value, c.prior});
-  for (const mcts::LineStep& step : r.principal_variation) {
-    d.info.principal_variation.push_back({step.chance, step.action, step.outcome});
-  }
-  return d;
+std::unique_ptr<Agent> makeMctsAgent(const MctsAgentParams& params, uint64_t seed) {
+  std::ostringstream spec;
+  spec << "mcts:" << searchParamsText(params.search) << ",temperature=" << params.temperature
+       << ",scale=" << params.value_scale << ",rollout=" << params.rollout
+       << ",policy=" << (params.policy == RolloutPolicy::kRule ? "rule" : "random");
+  return std::make_unique<SearchAgent>(
+      params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed, spec.str());
 }
 
 }  // namespace morne::agents

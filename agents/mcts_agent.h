@@ -31,16 +31,8 @@ struct MctsAgentParams {
 // Reads the parameters of an "mcts" spec; throws ConfigError on an unknown key or bad value.
 MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params);
 
-class MctsAgent : public Agent {
- public:
-  MctsAgent(MctsAgentParams params, uint64_t seed);
-  Decision decide(const env::GameState& s) override;
-  std::string spec() const override;
-
- private:
-  MctsAgentParams params_;
-  mcts::Search search_;
-};
+// The MCTS agent: a SearchAgent (agents/search_agent.h) with the heuristic evaluator.
+std::unique_ptr<Agent> makeMctsAgent(const MctsAgentParams& params, uint64_t seed);
 
 // The heuristic evaluator the MCTS agent searches with (exposed for benchmarks and tests).
 std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params, uint64_t seed);

@@ -9,4 +9,7 @@ namespace morne::cli {
 // `morne bench mcts`: simulations per second on 1..threads threads (cli/bench_mcts.cpp).
 int benchMcts(const po::variables_map& vm);
 
+// `morne bench nn`: network inference throughput by batch size and thread count (cli/bench_nn.cpp).
+int benchNn(const po::variables_map& vm);
+
 }  // namespace morne::cli

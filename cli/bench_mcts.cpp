@@ -53,10 +53,10 @@ SearchSpeed measure(const std::vector<env::GameState>& positions, int rollout, i
   p.search.threads = threads;
   p.search.milliseconds = ms_per_position;
   p.search.reuse_tree = false;
-  agents::MctsAgent agent(p, seed);
+  const auto agent = agents::makeMctsAgent(p, seed);
   double sims = 0, seconds = 0, nodes = 0;
   for (const env::GameState& s : positions) {
-    const agents::Decision d = agent.decide(s);
+    const agents::Decision d = agent->decide(s);
     sims += d.info.simulations;
     seconds += d.info.seconds;
     nodes += static_cast<double>(d.info.nodes);

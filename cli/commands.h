@@ -16,6 +16,7 @@ int runPerft(const Args& args);
 int runEngine(const Args& args);
 int runBench(const Args& args);
 int runArena(const Args& args);
+int runNn(const Args& args);
 
 // "morne 0.1.0 (git abc123, Release)" for logs and the protocol.
 std::string versionLine();

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "agents/network.h"
+#include "agents/network_agent.h"
 #include "cli/commands.h"
 #include "env/error.h"
 
@@ -30,8 +32,10 @@ constexpr Command kCommands[] = {
      morne::cli::runPerft},
     {"arena", "rank agents: round robin with duplicate games, W/D/L, Elo, reports",
      morne::cli::runArena},
+    {"nn", "create a policy-value network for a scenario (`nn init`), or describe one (`nn info`)",
+     morne::cli::runNn},
     {"engine", "serve the JSON-lines engine protocol on stdin/stdout", morne::cli::runEngine},
-    {"bench", "measure speed: `morne bench env` (rules), `morne bench mcts` (search)", morne::cli::runBench},
+    {"bench", "measure speed: `morne bench env` (rules), `mcts` (search), `nn` (network)", morne::cli::runBench},
 };
 
 void printCommands() {
@@ -64,6 +68,8 @@ int runHelp(const Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  morne::agents::configureTorchRuntime(1);  // games run in parallel: one intra-op thread each
+  morne::agents::registerNetworkAgents();
   const Args all(argv + 1, argv + argc);
   if (all.empty()) {
     printCommands();

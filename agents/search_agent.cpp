@@ -1,0 +1,96 @@
+#include "agents/search_agent.h"
+
+#include <sstream>
+
+#include "env/error.h"
+#include "env/rules.h"
+
+namespace morne::agents {
+
+SearchAgent::SearchAgent(mcts::SearchParams params, mcts::EvaluatorFactory factory, uint64_t seed, std::string spec)
+    : search_(params, std::move(factory), seed), spec_(std::move(spec)) {}
+
+Decision SearchAgent::decide(const env::GameState& s) {
+  env::ActionList legal;
+  env::legalActions(s, legal);
+  Decision d;
+  if (legal.size() == 1) {  // nothing to think about
+    d.action = legal[0];
+    d.info.children.push_back({legal[0], 0, 0, 1});
+    return d;
+  }
+  const mcts::SearchResult r = search_.run(s);
+  d.action = r.best;
+  d.info.simulations = r.simulations;
+  d.info.seconds = r.seconds;
+  d.info.nodes = r.nodes;
+  d.info.root_value = r.root_value;
+  for (const mcts::RootChild& c : r.children) d.info.children.push_back({c.action, c.visits, c.value, c.prior});
+  for (const mcts::LineStep& step : r.principal_variation) {
+    d.info.principal_variation.push_back({step.chance, step.action, step.outcome});
+  }
+  return d;
+}
+
+int specInt(const std::string& agent, const std::string& key, const std::string& value, int lo, int hi) {
+  size_t used = 0;
+  int v = 0;
+  try {
+    v = std::stoi(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || v < lo || v > hi) {
+    throw ConfigError(agent + ": " + key + "=" + value + " is not an integer in " + std::to_string(lo) + ".." +
+                      std::to_string(hi));
+  }
+  return v;
+}
+
+double specDouble(const std::string& agent, const std::string& key, const std::string& value, double lo, double hi) {
+  size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != value.size() || !(v >= lo && v <= hi)) {
+    throw ConfigError(agent + ": " + key + "=" + value + " is not a number in " + std::to_string(lo) + ".." +
+                      std::to_string(hi));
+  }
+  return v;
+}
+
+bool readSearchParam(const std::string& agent, const std::string& key, const std::string& value,
+                     mcts::SearchParams& p) {
+  if (key == "sims") {
+    p.simulations = specInt(agent, key, value, 1, 10'000'000);
+  } else if (key == "ms") {
+    p.milliseconds = specDouble(agent, key, value, 0, 3'600'000);
+  } else if (key == "cpuct") {
+    p.cpuct = specDouble(agent, key, value, 0, 100);
+  } else if (key == "threads") {
+    p.threads = specInt(agent, key, value, 1, 256);
+  } else if (key == "nodes") {
+    p.max_nodes = static_cast<size_t>(specInt(agent, key, value, 1000, 100'000'000));
+  } else if (key == "reuse") {
+    p.reuse_tree = specInt(agent, key, value, 0, 1) == 1;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string searchParamsText(const mcts::SearchParams& p) {
+  std::ostringstream out;
+  if (p.milliseconds > 0) {
+    out << "ms=" << p.milliseconds;
+  } else {
+    out << "sims=" << p.simulations;
+  }
+  out << ",cpuct=" << p.cpuct << ",threads=" << p.threads;
+  return out.str();
+}
+
+}  // namespace morne::agents

@@ -1,0 +1,77 @@
+// `morne nn init|info`: create a policy-value network for a scenario (random weights, the
+// starting point of training), or describe a network file.
+
+#include <iostream>
+
+#include "agents/network.h"
+#include "agents/observation.h"
+#include "agents/policy_layout.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "env/error.h"
+#include "env/scenario_library.h"
+
+namespace morne::cli {
+
+namespace {
+
+void describe(const agents::Network& net) {
+  const agents::NetworkConfig& c = net.config();
+  std::cout << "scenario:        " << c.scenario << "\n"
+            << "input:           " << c.input.planes << " planes x " << c.input.height << " x " << c.input.width
+            << ", " << c.input.globals << " global features (encoder version " << c.encoder_version << ")\n"
+            << "trunk:           " << c.blocks << " residual blocks x " << c.channels << " channels\n"
+            << "policy:          " << c.policySize() << " entries (" << c.policy_planes << " action planes + end, hold)\n"
+            << "value head:      " << c.value_hidden << " hidden units\n"
+            << "parameters:      " << net.parameters() << "\n";
+}
+
+}  // namespace
+
+int runNn(const Args& args) {
+  po::options_description own("Options of `morne nn init|info`");
+  // clang-format off
+  own.add_options()
+      ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
+       "init: built-in scenario name or scenario file the network plays")
+      ("blocks", po::value<int>()->default_value(4), "init: residual blocks")
+      ("channels", po::value<int>()->default_value(32), "init: channels of the trunk")
+      ("value-hidden", po::value<int>()->default_value(64), "init: hidden units of the value head")
+      ("seed", po::value<uint64_t>()->default_value(1), "init: seed of the initial weights")
+      ("out", po::value<std::string>(), "init: network file to write");
+  // clang-format on
+  const ParsedCommand cmd = parseCommand("nn", args, own, 2);
+  if (cmd.help || cmd.positional.empty()) {
+    std::cout << usageText("morne nn init --out FILE [options]  |  morne nn info FILE", own);
+    return cmd.help ? 0 : 1;
+  }
+  const auto& vm = cmd.vm;
+  if (cmd.positional[0] == "info") {
+    if (cmd.positional.size() != 2) throw ConfigError("nn info: give one network file");
+    describe(*agents::Network::load(cmd.positional[1]));
+    return 0;
+  }
+  if (cmd.positional[0] != "init") {
+    throw ConfigError("nn: unknown action \"" + cmd.positional[0] + "\" (available: init, info)");
+  }
+  if (!vm.count("out")) throw ConfigError("nn init: give --out FILE");
+  const auto sc = env::loadScenario(vm["scenario"].as<std::string>());
+  agents::NetworkConfig c;
+  c.input = agents::ObservationEncoder(*sc).shape();
+  c.policy_planes = agents::PolicyLayout(*sc).planes();
+  c.blocks = vm["blocks"].as<int>();
+  c.channels = vm["channels"].as<int>();
+  c.value_hidden = vm["value-hidden"].as<int>();
+  c.scenario = sc->name();
+  if (c.blocks < 0 || c.blocks > 64) throw ConfigError("nn init: --blocks must be in 0..64");
+  if (c.channels < 1 || c.channels > 1024) throw ConfigError("nn init: --channels must be in 1..1024");
+  if (c.value_hidden < 1 || c.value_hidden > 4096) throw ConfigError("nn init: --value-hidden must be in 1..4096");
+  const auto net = agents::Network::create(c, vm["seed"].as<uint64_t>());
+  const std::string out = vm["out"].as<std::string>();
+  net->save(out);
+  describe(*net);
+  std::cout << "wrote " << out << "\n";
+  return 0;
+}
+
+}  // namespace morne::cli
