@@ -1,8 +1,6 @@
 // `morne arena`: a round robin between agent specs on one or more scenarios (duplicate matches,
 // games in parallel), with a live progress bar, result tables, Elo ratings and report files.
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +15,7 @@
 #include "cli/arena_report.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
 
@@ -38,42 +37,6 @@ std::vector<std::string> splitList(const std::string& text, bool commas) {
   }
   return out;
 }
-
-std::string clock(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  return buf;
-}
-
-// The progress line on stderr: redrawn in place on a terminal, every 10% otherwise.
-class Progress {
- public:
-  Progress(int total, bool enabled) : total_(total), enabled_(enabled), tty_(isatty(fileno(stderr)) != 0) {}
-
-  void update(int done) {
-    if (!enabled_) return;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const int percent = total_ ? 100 * done / total_ : 100;
-    if (!tty_ && percent / 10 == last_decile_ && done != total_) return;
-    last_decile_ = percent / 10;
-    constexpr int kWidth = 30;
-    const int filled = total_ ? kWidth * done / total_ : kWidth;
-    const double eta = done ? elapsed / done * (total_ - done) : 0;
-    std::fprintf(stderr, "%s[%s%s] %d/%d games %3d%%  elapsed %s  ETA %s%s", tty_ ? "\r" : "",
-                 std::string(static_cast<size_t>(filled), '#').c_str(),
-                 std::string(static_cast<size_t>(kWidth - filled), '.').c_str(), done, total_, percent,
-                 clock(elapsed).c_str(), done ? clock(eta).c_str() : "?", tty_ && done != total_ ? "" : "\n");
-    std::fflush(stderr);
-  }
-
- private:
-  int total_;
-  bool enabled_;
-  bool tty_;
-  int last_decile_ = -1;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 }  // namespace
 
@@ -130,7 +93,7 @@ int runArena(const Args& args) {
             << " scenario(s), " << config.rounds << " rounds: " << games.size() << " games, " << config.jobs
             << " at a time, seed " << config.seed << "\n"
             << std::flush;
-  Progress progress(static_cast<int>(games.size()), !vm["quiet"].as<bool>());
+  Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
   progress.update(0);
   agents::runArena(config, games, [&](const agents::ArenaGame& g, int finished) {
     if (games_csv.is_open()) games_csv << gamesCsvRow(config, g) << "\n" << std::flush;  // kept if interrupted

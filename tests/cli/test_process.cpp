@@ -18,9 +18,9 @@ std::string writeTempFile(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-ProcessResult runMorne(const std::string& args, const std::string& input) {
-  const std::string in = writeTempFile("stdin.txt", input);
-  const std::string cmd = std::string(MORNE_BINARY) + " " + args + " < '" + in + "' 2>&1";
+namespace {
+
+ProcessResult runCommand(const std::string& cmd) {
   ProcessResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -30,6 +30,23 @@ ProcessResult runMorne(const std::string& args, const std::string& input) {
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+}  // namespace
+
+ProcessResult runMorne(const std::string& args, const std::string& input) {
+  const std::string in = writeTempFile("stdin.txt", input);
+  return runCommand(std::string(MORNE_BINARY) + " " + args + " < '" + in + "' 2>&1");
+}
+
+ProcessResult runShell(const std::string& script) {
+  std::string text = script;
+  for (size_t at = text.find("MORNE"); at != std::string::npos; at = text.find("MORNE", at)) {
+    text.replace(at, 5, MORNE_BINARY);
+    at += std::string(MORNE_BINARY).size();
+  }
+  const std::string path = writeTempFile("script.sh", text);
+  return runCommand("sh '" + path + "' 2>&1");
 }
 
 }  // namespace morne::test

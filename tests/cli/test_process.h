@@ -14,6 +14,9 @@ struct ProcessResult {
 // Runs `morne ARGS` (ARGS is shell text) with `input` on stdin.
 ProcessResult runMorne(const std::string& args, const std::string& input = "");
 
+// Runs shell text in which "MORNE" stands for the binary's path (for pipelines and signals).
+ProcessResult runShell(const std::string& script);
+
 // Writes `text` to a fresh temporary file and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
 

@@ -1,0 +1,138 @@
+// `morne selfplay`: games of an agent against itself, many at once, every searched position
+// written to HDF5 shards (training/selfplay.h, docs/training-data.md). Ctrl-C stops cleanly:
+// finished games are written and the open shard is completed.
+
+#include <csignal>
+#include <ctime>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "agents/agent_spec.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "env/error.h"
+#include "env/scenario_library.h"
+#include "training/selfplay.h"
+
+namespace morne::cli {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void onInterrupt(int) {
+  g_stop = true;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C kills at once
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+// SCENARIO-YYYYMMDD-HHMMSS-XXXX: a timestamp and a random suffix, so runs never collide.
+std::string defaultPrefix(const std::string& scenario) {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  char suffix[8];
+  std::snprintf(suffix, sizeof suffix, "%04x", static_cast<unsigned>(std::random_device{}() & 0xffff));
+  return scenario + "-" + stamp + "-" + suffix;
+}
+
+}  // namespace
+
+int runSelfplay(const Args& args) {
+  po::options_description own("Options of `morne selfplay`");
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // clang-format off
+  own.add_options()
+      ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
+       "built-in scenario name or scenario file")
+      ("agent", po::value<std::string>()->default_value("mcts:sims=100"),
+       "agent spec playing both sides (mcts for generation 0, az:model=FILE later)")
+      ("games", po::value<int>()->default_value(8), "games to play")
+      ("jobs", po::value<int>()->default_value(cores), "games played at once")
+      ("seed", po::value<uint64_t>()->default_value(1), "base seed of the dice and the agents")
+      ("out", po::value<std::string>()->default_value("selfplay"), "folder of the shards")
+      ("prefix", po::value<std::string>()->default_value(""),
+       "shard names PREFIX-NNNN.h5 (default: scenario, time and a random suffix)")
+      ("rows-per-shard", po::value<int>()->default_value(4096), "positions per shard (whole games)")
+      ("temperature-moves", po::value<int>()->default_value(20),
+       "first decisions of a game drawn in proportion to the search's visits")
+      ("cheap-sims", po::value<int>()->default_value(0),
+       "playout cap randomisation: simulations of the cheap searches (0: off)")
+      ("full-probability", po::value<double>()->default_value(0.25),
+       "playout cap randomisation: share of full searches (recorded)")
+      ("queue", po::value<int>()->default_value(32), "finished games waiting for the writer, at most")
+      ("quiet", po::bool_switch(), "no progress bar");
+  // clang-format on
+  const ParsedCommand cmd = parseCommand("selfplay", args, own, 0);
+  if (cmd.help) {
+    std::cout << usageText("morne selfplay [options]", own) << "\nAgents:\n" << agents::agentCatalog();
+    return 0;
+  }
+  const auto& vm = cmd.vm;
+  training::SelfPlayConfig c;
+  c.scenario = env::loadScenario(vm["scenario"].as<std::string>());
+  c.agent = vm["agent"].as<std::string>();
+  c.games = vm["games"].as<int>();
+  c.jobs = vm["jobs"].as<int>();
+  c.seed = vm["seed"].as<uint64_t>();
+  c.out_dir = vm["out"].as<std::string>();
+  c.prefix = vm["prefix"].as<std::string>().empty() ? defaultPrefix(c.scenario->name()) : vm["prefix"].as<std::string>();
+  c.rows_per_shard = vm["rows-per-shard"].as<int>();
+  c.temperature_moves = vm["temperature-moves"].as<int>();
+  c.cheap_sims = vm["cheap-sims"].as<int>();
+  c.full_search_probability = vm["full-probability"].as<double>();
+  c.queue_games = vm["queue"].as<int>();
+  if (c.games < 1) throw ConfigError("selfplay: --games must be at least 1");
+  if (c.jobs < 1) throw ConfigError("selfplay: --jobs must be at least 1");
+  if (c.rows_per_shard < 1) throw ConfigError("selfplay: --rows-per-shard must be at least 1");
+  if (c.temperature_moves < 0) throw ConfigError("selfplay: --temperature-moves must not be negative");
+  if (c.cheap_sims < 0) throw ConfigError("selfplay: --cheap-sims must not be negative");
+  if (!(c.full_search_probability > 0 && c.full_search_probability <= 1))
+    throw ConfigError("selfplay: --full-probability must be in (0, 1]");
+  if (c.queue_games < 1) throw ConfigError("selfplay: --queue must be at least 1");
+  c.config_json = nlohmann::json{{"scenario", c.scenario->name()},
+                                  {"agent", c.agent},
+                                  {"games", c.games},
+                                  {"jobs", c.jobs},
+                                  {"seed", c.seed},
+                                  {"rows_per_shard", c.rows_per_shard},
+                                  {"temperature_moves", c.temperature_moves},
+                                  {"cheap_sims", c.cheap_sims},
+                                  {"full_probability", c.full_search_probability}}
+                      .dump();
+  c.engine = versionLine();
+
+  std::cout << versionLine() << "\nselfplay: " << c.games << " games of " << c.agent << " on " << c.scenario->name()
+            << ", " << c.jobs << " at a time, seed " << c.seed << "; shards " << c.out_dir << "/" << c.prefix
+            << "-NNNN.h5\n"
+            << std::flush;
+  Progress progress(c.games, "games", !vm["quiet"].as<bool>());
+  progress.update(0);
+  g_stop = false;
+  std::signal(SIGINT, onInterrupt);
+  std::signal(SIGTERM, onInterrupt);
+  const training::SelfPlayResult r = training::runSelfPlay(
+      c,
+      [&](const training::SelfPlayProgress& p) {
+        std::ostringstream note;
+        note.precision(3);
+        note << p.games_done / p.seconds << " games/s, " << static_cast<double>(p.positions) / p.seconds
+             << " positions/s";
+        progress.update(p.games_done, note.str());
+      },
+      &g_stop);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  const training::SelfPlayProgress& p = r.progress;
+  std::cout << (r.interrupted ? "interrupted: " : "") << p.games_done << " games, " << p.positions
+            << " positions recorded (" << p.decisions << " decisions) in " << p.seconds << " s: "
+            << static_cast<double>(p.positions) / p.seconds << " positions/s\n";
+  for (const std::string& shard : r.shards) std::cout << "wrote " << shard << "\n";
+  return r.interrupted ? 130 : 0;
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,47 @@
+#!/usr/bin/python3
+"""Reads a morne self-play shard with h5py (Debian: python3-h5py) and prints what a trainer
+needs: the attributes, the shapes, and a few checks on the targets. The schema is in
+docs/training-data.md.
+
+    /usr/bin/python3 scripts/read_shard.py selfplay/duel-20261130-071721-676f-0000.h5
+"""
+import sys
+
+import h5py
+import numpy as np
+
+FORMAT, VERSION = "morne-selfplay", 1
+
+
+def read(path):
+    with h5py.File(path, "r") as f:
+        if f.attrs.get("format") != FORMAT:
+            raise SystemExit(f"{path}: not a morne self-play shard")
+        if int(f.attrs["format_version"]) != VERSION:
+            raise SystemExit(f"{path}: format version {f.attrs['format_version']}, this script reads {VERSION}")
+        pos, games = f["positions"], f["games"]
+        planes = pos["planes"][:]      # float32 [rows, planes, height, width]
+        globals_ = pos["globals"][:]   # float32 [rows, globals]
+        policy = pos["policy"][:]      # float32 [rows, policy size]: the search's target
+        legal = pos["legal"][:]        # uint8   [rows, policy size]
+        value = pos["value"][:]        # float32 [rows]: final result for the side to move
+        game = pos["game"][:]          # uint64  [rows]: game id of each row
+        rows = planes.shape[0]
+        print(f"{path}: scenario {f.attrs['scenario']}, encoder version {int(f.attrs['encoder_version'])}")
+        print(f"  rows {rows}: planes {planes.shape[1:]}, globals {globals_.shape[1]}, policy {policy.shape[1]}")
+        print(f"  games {games['id'].shape[0]}: winners {np.bincount(games['winner'][:] + 1, minlength=3).tolist()}"
+              " (draw, blue, orange)")
+        assert np.isfinite(planes).all() and np.isfinite(globals_).all()
+        assert np.allclose(policy.sum(axis=1), 1.0, atol=1e-4), "policy targets sum to 1"
+        assert not (policy[legal == 0] > 0).any(), "no policy mass on illegal actions"
+        assert set(np.unique(value)).issubset({-1.0, 0.0, 1.0})
+        assert int(games["positions"][:].sum()) == rows == game.shape[0]
+        print(f"  value targets: mean {value.mean():+.3f}; legal actions per row: mean {legal.sum(axis=1).mean():.1f}")
+        print("  ok")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    for p in sys.argv[1:]:
+        read(p)

@@ -1,0 +1,157 @@
+// Self-play end to end: games of a small search agent on duel become shards whose rows are
+// consistent (policy targets on legal actions summing to 1, value targets matching the result
+// and the mover), the same seed gives the same data whatever the number of jobs, and playout
+// cap randomisation records only the fully searched decisions.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "env/error.h"
+#include "env/scenario_library.h"
+#include "training/selfplay.h"
+#include "training/shard_reader.h"
+
+namespace morne::training {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SelfPlayTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("morne-selfplay-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  SelfPlayConfig config(const std::string& prefix) const {
+    SelfPlayConfig c;
+    c.scenario = env::loadScenario("duel");
+    c.agent = "mcts:sims=16";
+    c.games = 4;
+    c.jobs = 2;
+    c.seed = 3;
+    c.out_dir = dir_.string();
+    c.prefix = prefix;
+    c.rows_per_shard = 100;
+    c.temperature_moves = 10;
+    return c;
+  }
+
+  // Every game of the shards, by game id.
+  static std::map<uint64_t, GameData> readGames(const std::vector<std::string>& shards) {
+    std::map<uint64_t, GameData> games;
+    for (const std::string& path : shards) {
+      for (GameData& g : readShard(path, true).games) games[g.id] = std::move(g);
+    }
+    return games;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(SelfPlayTest, WritesConsistentTrainingRows) {
+  const SelfPlayConfig c = config("a");
+  int calls = 0;
+  const SelfPlayResult r = runSelfPlay(c, [&](const SelfPlayProgress& p) { EXPECT_EQ(p.games_done, ++calls); }, nullptr);
+  EXPECT_EQ(calls, 4);
+  EXPECT_FALSE(r.interrupted);
+  ASSERT_FALSE(r.shards.empty());
+  const std::map<uint64_t, GameData> games = readGames(r.shards);
+  ASSERT_EQ(games.size(), 4u);
+  const ShardContents head = readShard(r.shards[0], false);
+  EXPECT_EQ(head.scenario, "duel");
+  EXPECT_EQ(head.blue_agent, "mcts:sims=16");
+  const size_t policy = static_cast<size_t>(head.shape.policy);
+  int64_t rows = 0;
+  for (const auto& [id, g] : games) {
+    ASSERT_GT(g.rows, 0);
+    EXPECT_EQ(g.rows, g.decisions);  // no playout cap: every decision is recorded
+    rows += g.rows;
+    for (int row = 0; row < g.rows; ++row) {
+      double total = 0;
+      bool legal_somewhere = false;
+      for (size_t i = 0; i < policy; ++i) {
+        const float p = g.policy[static_cast<size_t>(row) * policy + i];
+        const uint8_t legal = g.legal[static_cast<size_t>(row) * policy + i];
+        ASSERT_TRUE(p == 0.0f || legal) << "policy mass on an illegal action, game " << id << " row " << row;
+        total += p;
+        legal_somewhere |= legal != 0;
+      }
+      EXPECT_TRUE(legal_somewhere);
+      EXPECT_NEAR(total, 1.0, 1e-4);
+      const float expected = g.winner < 0 ? 0.0f : g.winner == g.side[static_cast<size_t>(row)] ? 1.0f : -1.0f;
+      EXPECT_EQ(g.value[static_cast<size_t>(row)], expected);
+      EXPECT_EQ(g.move[static_cast<size_t>(row)], row);
+      for (size_t i = 0; i < static_cast<size_t>(head.shape.planeSize()); ++i) {
+        ASSERT_TRUE(std::isfinite(g.planes[static_cast<size_t>(row) * static_cast<size_t>(head.shape.planeSize()) + i]));
+      }
+    }
+  }
+  EXPECT_EQ(rows, r.progress.positions);
+}
+
+TEST_F(SelfPlayTest, SameSeedSameDataWhateverTheJobs) {
+  SelfPlayConfig one = config("one");
+  one.jobs = 1;
+  SelfPlayConfig two = config("two");
+  two.jobs = 2;
+  const std::map<uint64_t, GameData> a = readGames(runSelfPlay(one, nullptr, nullptr).shards);
+  const std::map<uint64_t, GameData> b = readGames(runSelfPlay(two, nullptr, nullptr).shards);
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [id, g] : a) {
+    const GameData& h = b.at(id);
+    EXPECT_EQ(g.seed, h.seed);
+    EXPECT_EQ(g.plies, h.plies);
+    EXPECT_EQ(g.winner, h.winner);
+    EXPECT_EQ(g.policy, h.policy);
+    EXPECT_EQ(g.planes, h.planes);
+  }
+}
+
+TEST_F(SelfPlayTest, PlayoutCapRecordsOnlyFullSearches) {
+  SelfPlayConfig c = config("cap");
+  c.cheap_sims = 4;
+  c.full_search_probability = 0.3;
+  const SelfPlayResult r = runSelfPlay(c, nullptr, nullptr);
+  EXPECT_GT(r.progress.positions, 0);
+  EXPECT_LT(r.progress.positions, r.progress.decisions * 6 / 10);
+  int64_t rows = 0;
+  for (const auto& [id, g] : readGames(r.shards)) {
+    EXPECT_LT(g.rows, g.decisions);
+    rows += g.rows;
+  }
+  EXPECT_EQ(rows, r.progress.positions);
+}
+
+TEST_F(SelfPlayTest, AStopRequestWritesOnlyFinishedGames) {
+  SelfPlayConfig c = config("stop");
+  c.games = 50;
+  c.jobs = 1;
+  std::atomic<bool> stop{false};
+  const SelfPlayResult r = runSelfPlay(c, [&](const SelfPlayProgress& p) { if (p.games_done == 2) stop = true; }, &stop);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.progress.games_done, 2);
+  EXPECT_EQ(readGames(r.shards).size(), 2u);
+}
+
+TEST_F(SelfPlayTest, BadSpecFailsBeforeAnyFile) {
+  SelfPlayConfig c = config("bad");
+  c.agent = "mcts:simz=3";
+  EXPECT_THROW(runSelfPlay(c, nullptr, nullptr), ConfigError);
+  EXPECT_FALSE(fs::exists(dir_));
+}
+
+TEST(WithSimulations, ReplacesTheBudget) {
+  EXPECT_EQ(withSimulations("mcts:sims=200,cpuct=2", 8), "mcts:cpuct=2,sims=8");
+  EXPECT_EQ(withSimulations("mcts:ms=50", 8), "mcts:sims=8");
+  EXPECT_EQ(withSimulations("az:model=n.pt", 16), "az:model=n.pt,sims=16");
+}
+
+}  // namespace
+}  // namespace morne::training

@@ -1,0 +1,213 @@
+// HDF5 shards: what is written reads back identically, shards rotate on whole games, a reader
+// rejects what is not a morne shard, and an interrupted writer leaves only complete shards.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "env/error.h"
+#include "env/rng.h"
+#include "training/shard_reader.h"
+#include "training/shard_writer.h"
+
+namespace morne::training {
+namespace {
+
+namespace fs = std::filesystem;
+
+const RowShape kShape{3, 2, 4, 5, 11};
+
+// A game of `rows` rows filled with seeded random values.
+GameData randomGame(uint64_t id, int rows, env::Rng& rng) {
+  GameData g;
+  g.id = id;
+  g.seed = rng.next();
+  g.winner = static_cast<int8_t>(static_cast<int>(rng.below(3)) - 1);
+  g.vp_blue = static_cast<int16_t>(rng.below(50));
+  g.vp_orange = static_cast<int16_t>(rng.below(50));
+  g.level = static_cast<int8_t>(rng.below(4));
+  g.plies = rows * 3;
+  g.decisions = rows + 2;
+  g.rows = rows;
+  for (int r = 0; r < rows; ++r) {
+    for (int i = 0; i < kShape.planeSize(); ++i) g.planes.push_back(static_cast<float>(rng.uniform()));
+    for (int i = 0; i < kShape.globals; ++i) g.globals.push_back(static_cast<float>(rng.uniform() - 0.5));
+    for (int i = 0; i < kShape.policy; ++i) {
+      g.policy.push_back(static_cast<float>(rng.uniform()));
+      g.legal.push_back(static_cast<uint8_t>(rng.below(2)));
+    }
+    g.value.push_back(static_cast<float>(static_cast<int>(rng.below(3)) - 1));
+    g.move.push_back(r);
+    g.phase.push_back(static_cast<uint8_t>(rng.below(5)));
+    g.side.push_back(static_cast<uint8_t>(rng.below(2)));
+  }
+  return g;
+}
+
+ShardInfo testInfo() {
+  ShardInfo info;
+  info.scenario = "duel";
+  info.blue_agent = "mcts:sims=10";
+  info.orange_agent = "rule";
+  info.config = R"({"games":3})";
+  info.engine = "morne test";
+  info.encoder_version = 7;
+  info.shape = kShape;
+  return info;
+}
+
+class ShardTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("morne-shard-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::vector<std::string> files(const std::string& extension) const {
+    std::vector<std::string> out;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      const std::string name = entry.path().filename().string();
+      if (name.size() >= extension.size() && name.compare(name.size() - extension.size(), extension.size(), extension) == 0) {
+        out.push_back(entry.path().string());
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+void expectSameGame(const GameData& a, const GameData& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.winner, b.winner);
+  EXPECT_EQ(a.vp_blue, b.vp_blue);
+  EXPECT_EQ(a.vp_orange, b.vp_orange);
+  EXPECT_EQ(a.level, b.level);
+  EXPECT_EQ(a.plies, b.plies);
+  EXPECT_EQ(a.decisions, b.decisions);
+  EXPECT_EQ(a.rows, b.rows);
+  EXPECT_EQ(a.planes, b.planes);
+  EXPECT_EQ(a.globals, b.globals);
+  EXPECT_EQ(a.policy, b.policy);
+  EXPECT_EQ(a.legal, b.legal);
+  EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.move, b.move);
+  EXPECT_EQ(a.phase, b.phase);
+  EXPECT_EQ(a.side, b.side);
+}
+
+TEST_F(ShardTest, WhatIsWrittenReadsBackIdentically) {
+  env::Rng rng(101);
+  std::vector<GameData> games;
+  for (int i = 0; i < 5; ++i) games.push_back(randomGame(static_cast<uint64_t>(i), 2 + i, rng));
+  {
+    ShardWriter writer(dir_.string(), "run", testInfo(), 6);
+    for (const GameData& g : games) writer.write(g);
+    writer.close();
+    // 2+3=5 rows stay open, +4 reaches 6: shard 0 = games 0..2; games 3 (5 rows) and 4 (6 rows)
+    // make shard 1 (11 rows).
+    ASSERT_EQ(writer.shards().size(), 2u);
+    EXPECT_EQ(writer.rowsWritten(), 2 + 3 + 4 + 5 + 6);
+  }
+  const std::vector<std::string> shards = files(".h5");
+  ASSERT_EQ(shards.size(), 2u);
+  EXPECT_TRUE(files(".tmp").empty());
+  size_t next = 0;
+  for (const std::string& path : shards) {
+    const ShardContents c = readShard(path, true);
+    EXPECT_EQ(c.format, kShardFormat);
+    EXPECT_EQ(c.format_version, kShardFormatVersion);
+    EXPECT_EQ(c.encoder_version, 7);
+    EXPECT_EQ(c.scenario, "duel");
+    EXPECT_EQ(c.blue_agent, "mcts:sims=10");
+    EXPECT_EQ(c.orange_agent, "rule");
+    EXPECT_EQ(c.config, R"({"games":3})");
+    EXPECT_EQ(c.engine, "morne test");
+    EXPECT_EQ(c.shape.planes, kShape.planes);
+    EXPECT_EQ(c.shape.policy, kShape.policy);
+    int64_t rows = 0;
+    for (const GameData& g : c.games) {
+      ASSERT_LT(next, games.size());
+      expectSameGame(g, games[next++]);
+      rows += g.rows;
+    }
+    EXPECT_EQ(c.rows, rows);
+  }
+  EXPECT_EQ(next, games.size());
+}
+
+TEST_F(ShardTest, SummaryReadSkipsThePositions) {
+  env::Rng rng(5);
+  {
+    ShardWriter writer(dir_.string(), "run", testInfo(), 100);
+    writer.write(randomGame(0, 4, rng));
+  }  // the destructor completes the shard
+  const std::vector<std::string> shards = files(".h5");
+  ASSERT_EQ(shards.size(), 1u);
+  const ShardContents c = readShard(shards[0], false);
+  EXPECT_EQ(c.rows, 4);
+  ASSERT_EQ(c.games.size(), 1u);
+  EXPECT_EQ(c.games[0].rows, 4);
+  EXPECT_TRUE(c.games[0].planes.empty());
+}
+
+TEST_F(ShardTest, ReaderRejectsWhatIsNotAShard) {
+  fs::create_directories(dir_);
+  EXPECT_THROW(readShard((dir_ / "missing.h5").string(), false), IoError);
+  const fs::path text = dir_ / "text.h5";
+  std::ofstream(text) << "not hdf5\n";
+  try {
+    readShard(text.string(), false);
+    FAIL() << "a text file was read as a shard";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("text.h5"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(ShardTest, WriterRefusesAFolderItCannotCreate) {
+  fs::create_directories(dir_);
+  std::ofstream(dir_ / "file") << "x";
+  EXPECT_THROW(ShardWriter((dir_ / "file" / "sub").string(), "run", testInfo(), 10), IoError);
+}
+
+// A process killed while writing (simulated by _exit in a child, with no destructor run) leaves
+// its completed shards readable and its open shard only under the .tmp name, which readers of
+// "*.h5" never see.
+TEST_F(ShardTest, AnInterruptedWriterLeavesOnlyCompleteShards) {
+  env::Rng rng(77);
+  std::vector<GameData> games;
+  for (int i = 0; i < 3; ++i) games.push_back(randomGame(static_cast<uint64_t>(i), 4, rng));
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ShardWriter* writer = new ShardWriter(dir_.string(), "run", testInfo(), 4);
+    writer->write(games[0]);  // completes shard 0
+    writer->write(games[1]);  // completes shard 1
+    writer->write(games[2]);  // completes shard 2
+    ShardWriter* second = new ShardWriter(dir_.string(), "late", testInfo(), 100);
+    second->write(games[0]);  // left open
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  const std::vector<std::string> shards = files(".h5");
+  ASSERT_EQ(shards.size(), 3u);
+  for (size_t i = 0; i < shards.size(); ++i) {
+    const ShardContents c = readShard(shards[i], true);
+    ASSERT_EQ(c.games.size(), 1u);
+    expectSameGame(c.games[0], games[i]);
+  }
+  EXPECT_EQ(files(".h5.tmp").size(), 1u);
+}
+
+}  // namespace
+}  // namespace morne::training

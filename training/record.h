@@ -1,0 +1,56 @@
+#pragma once
+// What self-play records (docs/training-data.md has the file format). One GameData holds every
+// recorded position of one game, row after row, in the layout of the HDF5 datasets:
+//
+//   planes   float32 [rows, planes, height, width]  the observation (agents/observation.h)
+//   globals  float32 [rows, globals]                its global features
+//   policy   float32 [rows, policy size]            the search's visit distribution over the
+//                                                   policy entries (agents/policy_layout.h);
+//                                                   one-hot on the move played by agents that
+//                                                   do not search
+//   legal    uint8   [rows, policy size]            1 at the legal actions
+//   value    float32 [rows]                         the final result for the side to move at
+//                                                   that position: +1 win, 0 draw, -1 loss
+//   move     int32   [rows]                         the decision's number in the game (from 0)
+//   phase    uint8   [rows]                         env::Phase
+//   side     uint8   [rows]                         side to move (0 blue, 1 orange)
+//
+// plus the game's own record (id, seed, result, length).
+
+#include <cstdint>
+#include <vector>
+
+namespace morne::training {
+
+struct GameData {
+  uint64_t id = 0;
+  uint64_t seed = 0;
+  int8_t winner = -1;  // 0 blue, 1 orange, -1 draw
+  int16_t vp_blue = 0;
+  int16_t vp_orange = 0;
+  int8_t level = 0;    // victory level (V-LEVEL-1)
+  int32_t plies = 0;   // decisions and chance outcomes
+  int32_t decisions = 0;
+
+  int32_t rows = 0;
+  std::vector<float> planes;
+  std::vector<float> globals;
+  std::vector<float> policy;
+  std::vector<uint8_t> legal;
+  std::vector<float> value;
+  std::vector<int32_t> move;
+  std::vector<uint8_t> phase;
+  std::vector<uint8_t> side;
+};
+
+// The sizes of one row, fixed for a run (one scenario, one encoder).
+struct RowShape {
+  int planes = 0;
+  int height = 0;
+  int width = 0;
+  int globals = 0;
+  int policy = 0;
+  int planeSize() const { return planes * height * width; }
+};
+
+}  // namespace morne::training

@@ -1,0 +1,31 @@
+#pragma once
+// Reads the shards self-play writes (training/shard_writer.h): their attributes and, for
+// checks and tools, their datasets. Rejects files of another format or version.
+
+#include <string>
+#include <vector>
+
+#include "training/record.h"
+
+namespace morne::training {
+
+struct ShardContents {
+  std::string format;
+  int format_version = 0;
+  int encoder_version = 0;
+  std::string scenario;
+  std::string blue_agent;
+  std::string orange_agent;
+  std::string config;
+  std::string engine;
+  RowShape shape;
+  int64_t rows = 0;
+  std::vector<GameData> games;  // rows filled in only when read with positions
+};
+
+// Reads a shard. With `positions`, every row goes into its game's GameData (in the games'
+// order); without, only the attributes, the shapes and the per-game records. Throws IoError
+// (unreadable) or ConfigError (not a morne shard, or another format version).
+ShardContents readShard(const std::string& path, bool positions);
+
+}  // namespace morne::training
