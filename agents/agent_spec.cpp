@@ -54,6 +54,7 @@ struct RegisteredKind {
   std::string name;
   AgentMaker maker;
   std::string catalog;
+  BatchedMaker batched;
 };
 
 std::vector<RegisteredKind>& registeredKinds() {
@@ -63,14 +64,22 @@ std::vector<RegisteredKind>& registeredKinds() {
 
 }  // namespace
 
-void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog) {
+void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog, BatchedMaker batched) {
   for (RegisteredKind& k : registeredKinds()) {
     if (k.name == name) {
-      k = {name, std::move(maker), catalog};
+      k = {name, std::move(maker), catalog, std::move(batched)};
       return;
     }
   }
-  registeredKinds().push_back({name, std::move(maker), catalog});
+  registeredKinds().push_back({name, std::move(maker), catalog, std::move(batched)});
+}
+
+std::optional<BatchedSearch> makeBatchedSearch(std::string_view text) {
+  const AgentSpec spec = parseAgentSpec(text);
+  for (const RegisteredKind& k : registeredKinds()) {
+    if (k.name == spec.name && k.batched) return k.batched(spec);
+  }
+  return std::nullopt;
 }
 
 std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
@@ -106,7 +115,9 @@ std::string agentCatalog() {
          "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
          "  mcts      Monte Carlo tree search with chance nodes, guided by the rule heuristics:\n"
          "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=1,\n"
-         "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n";
+         "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n"
+         "            any search: noise=ALPHA,noise_fraction=0.25 (Dirichlet noise at the root),\n"
+         "            gumbel=1,gumbel_actions=16 (Gumbel root search for small budgets)\n";
   for (const RegisteredKind& k : registeredKinds()) text += k.catalog;
   return text;
 }

@@ -8,9 +8,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <optional>
 #include <string_view>
 
 #include "agents/agent.h"
+#include "mcts/evaluator.h"
+#include "mcts/search_params.h"
 
 namespace morne::agents {
 
@@ -34,6 +37,21 @@ std::string agentCatalog();
 // registerNetworkAgents(). `catalog` is their agentCatalog() text. Registering a name again
 // replaces it.
 using AgentMaker = std::function<std::unique_ptr<Agent>(const AgentSpec& spec, uint64_t seed)>;
-void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog);
+
+// What self-play needs to run a search agent in lock-step across many games
+// (training/selfplay.h): its search settings and a maker of batch evaluators, one per thread.
+struct BatchedSearch {
+  mcts::SearchParams search;
+  std::function<std::unique_ptr<mcts::BatchEvaluator>()> make_evaluator;
+};
+using BatchedMaker = std::function<BatchedSearch(const AgentSpec& spec)>;
+
+// `batched`, when given, makes the lock-step form of the kind's agents.
+void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog,
+                       BatchedMaker batched = nullptr);
+
+// The lock-step form of `spec` when its kind has one ("az"), else nothing. Throws ConfigError
+// as makeAgent does.
+std::optional<BatchedSearch> makeBatchedSearch(std::string_view spec);
 
 }  // namespace morne::agents

@@ -93,9 +93,11 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
       p.policy = value == "rule" ? RolloutPolicy::kRule : RolloutPolicy::kRandom;
     } else {
       throw ConfigError("mcts: unknown parameter \"" + key +
-                        "\" (sims, ms, cpuct, threads, nodes, reuse, temperature, scale, rollout, policy)");
+                        "\" (sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
+                        "gumbel_actions, temperature, scale, rollout, policy)");
     }
   }
+  checkSearchParams("mcts", p.search);
   return p;
 }
 

@@ -14,32 +14,54 @@ namespace morne::agents {
 
 namespace {
 
-class NetworkEvaluator : public mcts::Evaluator {
+class NetworkEvaluator : public mcts::BatchEvaluator {
  public:
   explicit NetworkEvaluator(std::unique_ptr<Network> network) : network_(std::move(network)) {}
 
-  double evaluate(const env::GameState& s, std::span<const env::Action> legal, std::span<float> priors) override {
-    prepare(s.sc());
-    encoder_->encode(s, planes_, globals_);
-    float value = 0;
-    network_->evaluate(1, planes_, globals_, logits_, std::span(&value, 1));
-    if (!legal.empty()) {
-      float top = -1e30f;
-      for (size_t i = 0; i < legal.size(); ++i) {
-        priors[i] = logits_[static_cast<size_t>(layout_->index(legal[i]))];
-        top = std::max(top, priors[i]);
-      }
-      float total = 0;
-      for (size_t i = 0; i < legal.size(); ++i) total += priors[i] = std::exp(priors[i] - top);
-      for (size_t i = 0; i < legal.size(); ++i) priors[i] /= total;
+  void evaluate(std::span<const mcts::LeafRequest* const> leaves, std::span<double> values) override {
+    if (leaves.empty()) return;
+    prepare(leaves[0]->state->sc(), leaves.size());
+    const size_t plane = static_cast<size_t>(encoder_->shape().planeSize());
+    const size_t globals = static_cast<size_t>(encoder_->shape().globals);
+    const size_t policy = static_cast<size_t>(layout_->size());
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      if (&leaves[i]->state->sc() != scenario_) throw ConfigError("a batch of positions from two scenarios");
+      encoder_->encode(*leaves[i]->state, std::span(planes_).subspan(i * plane, plane),
+                       std::span(globals_).subspan(i * globals, globals));
     }
-    return s.side == 0 ? value : -value;  // the search keeps values from blue's point of view
+    const int batch = static_cast<int>(leaves.size());
+    network_->evaluate(batch, std::span(planes_).first(leaves.size() * plane),
+                       std::span(globals_).first(leaves.size() * globals),
+                       std::span(logits_).first(leaves.size() * policy), std::span(values_).first(leaves.size()));
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const mcts::LeafRequest& leaf = *leaves[i];
+      softmaxOverLegal(std::span(logits_).subspan(i * policy, policy), leaf.legal, leaf.priors);
+      // The network speaks for the side to move; the search keeps values from blue's view.
+      values[i] = leaf.state->side == 0 ? values_[i] : -values_[i];
+    }
   }
 
  private:
-  // Builds the encoders for `sc` the first time, checking the network fits it.
-  void prepare(const env::Scenario& sc) {
-    if (scenario_ == &sc) return;
+  // The priors: the softmax of the policy logits over the legal actions.
+  void softmaxOverLegal(std::span<const float> logits, std::span<const env::Action> legal, std::span<float> priors) const {
+    if (legal.empty()) return;
+    float top = -1e30f;
+    for (size_t i = 0; i < legal.size(); ++i) {
+      priors[i] = logits[static_cast<size_t>(layout_->index(legal[i]))];
+      top = std::max(top, priors[i]);
+    }
+    float total = 0;
+    for (size_t i = 0; i < legal.size(); ++i) total += priors[i] = std::exp(priors[i] - top);
+    for (size_t i = 0; i < legal.size(); ++i) priors[i] /= total;
+  }
+
+  // Builds the encoders for `sc` the first time, checking the network fits it, and makes room
+  // for `batch` positions.
+  void prepare(const env::Scenario& sc, size_t batch) {
+    if (scenario_ == &sc) {
+      if (values_.size() < batch) resize(batch);
+      return;
+    }
     encoder_.emplace(sc);
     layout_.emplace(sc);
     const NetworkConfig& c = network_->config();
@@ -51,17 +73,24 @@ class NetworkEvaluator : public mcts::Evaluator {
                         " policy entries) cannot play \"" + sc.name() + "\" (" + std::to_string(shape.width) + "x" +
                         std::to_string(shape.height) + ", " + std::to_string(layout_->size()) + ")");
     }
-    planes_.assign(static_cast<size_t>(shape.planeSize()), 0.0f);
-    globals_.assign(static_cast<size_t>(shape.globals), 0.0f);
-    logits_.assign(static_cast<size_t>(layout_->size()), 0.0f);
     scenario_ = &sc;
+    values_.clear();
+    resize(batch);
+  }
+
+  void resize(size_t batch) {
+    const ObservationShape shape = encoder_->shape();
+    planes_.assign(batch * static_cast<size_t>(shape.planeSize()), 0.0f);
+    globals_.assign(batch * static_cast<size_t>(shape.globals), 0.0f);
+    logits_.assign(batch * static_cast<size_t>(layout_->size()), 0.0f);
+    values_.assign(batch, 0.0f);
   }
 
   std::unique_ptr<Network> network_;
   const env::Scenario* scenario_ = nullptr;
   std::optional<ObservationEncoder> encoder_;
   std::optional<PolicyLayout> layout_;
-  std::vector<float> planes_, globals_, logits_;
+  std::vector<float> planes_, globals_, logits_, values_;
 };
 
 }  // namespace
@@ -74,20 +103,22 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
     if (key == "model") {
       p.model = value;
     } else {
-      throw ConfigError("az: unknown parameter \"" + key + "\" (model, sims, ms, cpuct, threads, nodes, reuse)");
+      throw ConfigError("az: unknown parameter \"" + key +
+                        "\" (model, sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, gumbel_actions)");
     }
   }
+  checkSearchParams("az", p.search);
   if (p.model.empty()) throw ConfigError("az: give the network file, az:model=FILE");
   return p;
 }
 
-std::unique_ptr<mcts::Evaluator> makeNetworkEvaluator(std::unique_ptr<Network> network) {
+std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network) {
   return std::make_unique<NetworkEvaluator>(std::move(network));
 }
 
 std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load, uint64_t seed) {
   return std::make_unique<SearchAgent>(
-      params.search, [load](uint64_t) { return makeNetworkEvaluator(load()); }, seed,
+      params.search, [load](uint64_t) { return mcts::evaluateOneByOne(makeNetworkEvaluator(load())); }, seed,
       "az:model=" + params.model + "," + searchParamsText(params.search));
 }
 

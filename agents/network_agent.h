@@ -31,9 +31,10 @@ using NetworkLoader = std::function<std::unique_ptr<Network>()>;
 
 std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load, uint64_t seed);
 
-// The evaluator over one network. Throws ConfigError at the first position of a scenario the
-// network was not made for (another map size or action space).
-std::unique_ptr<mcts::Evaluator> makeNetworkEvaluator(std::unique_ptr<Network> network);
+// The evaluator over one network, batch by batch (mcts::evaluateOneByOne makes a one-position
+// evaluator of it). Throws ConfigError at the first position of a scenario the network was not
+// made for (another map size or action space).
+std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network);
 
 // Registers "az" with agent specs (agents/agent_spec.h), loading networks from files. Defined
 // with the network (agents/torch/), so only programs that link LibTorch can call it.

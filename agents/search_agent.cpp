@@ -16,16 +16,21 @@ Decision SearchAgent::decide(const env::GameState& s) {
   Decision d;
   if (legal.size() == 1) {  // nothing to think about
     d.action = legal[0];
-    d.info.children.push_back({legal[0], 0, 0, 1});
+    d.info.children.push_back({legal[0], 0, 0, 1, 1});
     return d;
   }
-  const mcts::SearchResult r = search_.run(s);
+  return decisionFrom(search_.run(s));
+}
+
+Decision decisionFrom(const mcts::SearchResult& r) {
+  Decision d;
   d.action = r.best;
   d.info.simulations = r.simulations;
   d.info.seconds = r.seconds;
   d.info.nodes = r.nodes;
   d.info.root_value = r.root_value;
-  for (const mcts::RootChild& c : r.children) d.info.children.push_back({c.action, c.visits, c.value, c.prior});
+  d.info.sampled = r.sampled;
+  for (const mcts::RootChild& c : r.children) d.info.children.push_back({c.action, c.visits, c.value, c.prior, c.policy});
   for (const mcts::LineStep& step : r.principal_variation) {
     d.info.principal_variation.push_back({step.chance, step.action, step.outcome});
   }
@@ -76,10 +81,27 @@ bool readSearchParam(const std::string& agent, const std::string& key, const std
     p.max_nodes = static_cast<size_t>(specInt(agent, key, value, 1000, 100'000'000));
   } else if (key == "reuse") {
     p.reuse_tree = specInt(agent, key, value, 0, 1) == 1;
+  } else if (key == "noise") {
+    p.noise_alpha = specDouble(agent, key, value, 0, 100);
+  } else if (key == "noise_fraction") {
+    p.noise_fraction = specDouble(agent, key, value, 0, 1);
+  } else if (key == "gumbel") {
+    p.gumbel = specInt(agent, key, value, 0, 1) == 1;
+  } else if (key == "gumbel_actions") {
+    p.gumbel_actions = specInt(agent, key, value, 1, 1024);
   } else {
     return false;
   }
   return true;
+}
+
+void checkSearchParams(const std::string& agent, const mcts::SearchParams& p) {
+  if (p.gumbel && p.milliseconds > 0) {
+    throw ConfigError(agent + ": gumbel=1 shares a number of simulations; give sims=N, not ms");
+  }
+  if (p.gumbel && p.threads > 1) {
+    throw ConfigError(agent + ": gumbel=1 searches one tree; use threads=1 (play games in parallel instead)");
+  }
 }
 
 std::string searchParamsText(const mcts::SearchParams& p) {
@@ -90,6 +112,8 @@ std::string searchParamsText(const mcts::SearchParams& p) {
     out << "sims=" << p.simulations;
   }
   out << ",cpuct=" << p.cpuct << ",threads=" << p.threads;
+  if (p.noise_alpha > 0) out << ",noise=" << p.noise_alpha << ",noise_fraction=" << p.noise_fraction;
+  if (p.gumbel) out << ",gumbel=1,gumbel_actions=" << p.gumbel_actions;
   return out.str();
 }
 

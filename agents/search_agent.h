@@ -23,10 +23,18 @@ class SearchAgent : public Agent {
   std::string spec_;
 };
 
+// A search's result as an agent's decision.
+Decision decisionFrom(const mcts::SearchResult& r);
+
 // Reads one search parameter of agent `agent`'s spec into `p` (sims, ms, cpuct, threads, nodes,
-// reuse); returns false when `key` is none of them. Throws ConfigError on a bad value.
+// reuse, noise, noise_fraction, gumbel, gumbel_actions); returns false when `key` is none of
+// them. Throws ConfigError on a bad value.
 bool readSearchParam(const std::string& agent, const std::string& key, const std::string& value,
                      mcts::SearchParams& p);
+
+// Throws ConfigError when the parameters do not go together (Gumbel with a time budget or with
+// several threads).
+void checkSearchParams(const std::string& agent, const mcts::SearchParams& p);
 
 // The search parameters as spec text: "sims=800,cpuct=1.5,threads=1" (or "ms=..." for a time
 // budget).

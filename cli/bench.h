@@ -12,4 +12,8 @@ int benchMcts(const po::variables_map& vm);
 // `morne bench nn`: network inference throughput by batch size and thread count (cli/bench_nn.cpp).
 int benchNn(const po::variables_map& vm);
 
+// `morne bench selfplay`: self-play positions/s on 1 and 2 threads, batching evaluator against
+// raw inference, HDF5 writer throughput (cli/bench_selfplay.cpp).
+int benchSelfplay(const po::variables_map& vm);
+
 }  // namespace morne::cli

@@ -1,6 +1,7 @@
-// `morne bench env|mcts|nn`. env: the engine's speed on each scenario, single-threaded: state size, copy
-// time against a memcpy of the same size measured in the same run, legal-action generation
-// time, and random-playout throughput (legal-action generation included).
+// `morne bench env|mcts|nn|selfplay` (mcts, nn, selfplay: cli/bench_*.cpp). env: the engine's
+// speed on each scenario, single-threaded: state size, copy time against a memcpy of the same size
+// measured in the same run, legal-action generation time, and random-playout throughput
+// (legal-action generation included).
 
 #include <algorithm>
 #include <chrono>
@@ -186,7 +187,7 @@ int benchEnv(const po::variables_map& vm) {
 }  // namespace
 
 int runBench(const Args& args) {
-  po::options_description own("Options of `morne bench env|mcts|nn`");
+  po::options_description own("Options of `morne bench env|mcts|nn|selfplay`");
   // clang-format off
   own.add_options()
       ("scenario", po::value<std::vector<std::string>>()->default_value({}, "all built-in")
@@ -195,17 +196,18 @@ int runBench(const Args& args) {
       ("seconds", po::value<double>()->default_value(3.0),
        "measuring time per scenario (env: random playouts; mcts: per thread count)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the games measured")
-      ("threads", po::value<int>()->default_value(2), "mcts, nn: thread counts 1, 2, 4 .. up to this");
+      ("threads", po::value<int>()->default_value(2), "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2");
   // clang-format on
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
-    std::cout << usageText("morne bench env|mcts|nn [options]", own);
+    std::cout << usageText("morne bench env|mcts|nn|selfplay [options]", own);
     return cmd.help ? 0 : 1;
   }
   if (cmd.positional[0] == "env") return benchEnv(cmd.vm);
   if (cmd.positional[0] == "mcts") return benchMcts(cmd.vm);
   if (cmd.positional[0] == "nn") return benchNn(cmd.vm);
-  throw ConfigError("bench: unknown target \"" + cmd.positional[0] + "\" (available: env, mcts, nn)");
+  if (cmd.positional[0] == "selfplay") return benchSelfplay(cmd.vm);
+  throw ConfigError("bench: unknown target \"" + cmd.positional[0] + "\" (available: env, mcts, nn, selfplay)");
 }
 
 }  // namespace morne::cli

@@ -52,7 +52,10 @@ int runSelfplay(const Args& args) {
       ("agent", po::value<std::string>()->default_value("mcts:sims=100"),
        "agent spec playing both sides (mcts for generation 0, az:model=FILE later)")
       ("games", po::value<int>()->default_value(8), "games to play")
-      ("jobs", po::value<int>()->default_value(cores), "games played at once")
+      ("jobs", po::value<int>()->default_value(cores), "worker threads")
+      ("games-per-thread", po::value<int>()->default_value(16),
+       "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)")
+      ("cache", po::value<int>()->default_value(65536), "evaluation cache entries per worker (az agents; 0: none)")
       ("seed", po::value<uint64_t>()->default_value(1), "base seed of the dice and the agents")
       ("out", po::value<std::string>()->default_value("selfplay"), "folder of the shards")
       ("prefix", po::value<std::string>()->default_value(""),
@@ -64,6 +67,13 @@ int runSelfplay(const Args& args) {
        "playout cap randomisation: simulations of the cheap searches (0: off)")
       ("full-probability", po::value<double>()->default_value(0.25),
        "playout cap randomisation: share of full searches (recorded)")
+      ("resign-value", po::value<double>()->default_value(0),
+       "resign when the search values the position below minus this (0: never resign)")
+      ("resign-moves", po::value<int>()->default_value(3), "... for this many decisions in a row")
+      ("resign-check", po::value<double>()->default_value(0.1),
+       "share of games that never resign, to measure false resignations")
+      ("adjudicate-after", po::value<int>()->default_value(0),
+       "stop a game after this many decisions and score it as it stands (0: never)")
       ("queue", po::value<int>()->default_value(32), "finished games waiting for the writer, at most")
       ("quiet", po::bool_switch(), "no progress bar");
   // clang-format on
@@ -86,6 +96,20 @@ int runSelfplay(const Args& args) {
   c.cheap_sims = vm["cheap-sims"].as<int>();
   c.full_search_probability = vm["full-probability"].as<double>();
   c.queue_games = vm["queue"].as<int>();
+  c.games_per_thread = vm["games-per-thread"].as<int>();
+  const int cache = vm["cache"].as<int>();
+  c.resign_value = vm["resign-value"].as<double>();
+  c.resign_moves = vm["resign-moves"].as<int>();
+  c.resign_check_fraction = vm["resign-check"].as<double>();
+  c.adjudicate_decisions = vm["adjudicate-after"].as<int>();
+  if (c.games_per_thread < 1) throw ConfigError("selfplay: --games-per-thread must be at least 1");
+  if (cache < 0) throw ConfigError("selfplay: --cache must not be negative");
+  c.cache_entries = static_cast<size_t>(cache);
+  if (!(c.resign_value >= 0 && c.resign_value < 1)) throw ConfigError("selfplay: --resign-value must be in [0, 1)");
+  if (c.resign_moves < 1) throw ConfigError("selfplay: --resign-moves must be at least 1");
+  if (!(c.resign_check_fraction >= 0 && c.resign_check_fraction <= 1))
+    throw ConfigError("selfplay: --resign-check must be in [0, 1]");
+  if (c.adjudicate_decisions < 0) throw ConfigError("selfplay: --adjudicate-after must not be negative");
   if (c.games < 1) throw ConfigError("selfplay: --games must be at least 1");
   if (c.jobs < 1) throw ConfigError("selfplay: --jobs must be at least 1");
   if (c.rows_per_shard < 1) throw ConfigError("selfplay: --rows-per-shard must be at least 1");
@@ -102,7 +126,12 @@ int runSelfplay(const Args& args) {
                                   {"rows_per_shard", c.rows_per_shard},
                                   {"temperature_moves", c.temperature_moves},
                                   {"cheap_sims", c.cheap_sims},
-                                  {"full_probability", c.full_search_probability}}
+                                  {"full_probability", c.full_search_probability},
+                                  {"games_per_thread", c.games_per_thread},
+                                  {"resign_value", c.resign_value},
+                                  {"resign_moves", c.resign_moves},
+                                  {"resign_check", c.resign_check_fraction},
+                                  {"adjudicate_after", c.adjudicate_decisions}}
                       .dump();
   c.engine = versionLine();
 
@@ -122,6 +151,7 @@ int runSelfplay(const Args& args) {
         note.precision(3);
         note << p.games_done / p.seconds << " games/s, " << static_cast<double>(p.positions) / p.seconds
              << " positions/s";
+        if (p.batches > 0) note << ", batch " << static_cast<double>(p.evaluated) / static_cast<double>(p.batches);
         progress.update(p.games_done, note.str());
       },
       &g_stop);
@@ -131,6 +161,18 @@ int runSelfplay(const Args& args) {
   std::cout << (r.interrupted ? "interrupted: " : "") << p.games_done << " games, " << p.positions
             << " positions recorded (" << p.decisions << " decisions) in " << p.seconds << " s: "
             << static_cast<double>(p.positions) / p.seconds << " positions/s\n";
+  if (p.batches > 0) {
+    std::cout << "evaluations: " << p.evaluated << " positions in " << p.batches << " batches (average batch "
+              << static_cast<double>(p.evaluated) / static_cast<double>(p.batches) << "), cache answered "
+              << p.cache_hits << " of " << p.leaves << " leaves; "
+              << static_cast<double>(p.evaluated) / p.evaluator_seconds << " evaluations/s inside the network calls, "
+              << static_cast<double>(p.evaluated) / p.seconds << " per second of wall time\n";
+  }
+  if (c.resign_value > 0 || c.adjudicate_decisions > 0) {
+    std::cout << "endings: " << p.resigned << " resigned, " << p.adjudicated << " adjudicated; " << p.resign_checks
+              << " no-resignation game(s) where a side would have resigned, " << p.false_resignations
+              << " of them wrongly\n";
+  }
   for (const std::string& shard : r.shards) std::cout << "wrote " << shard << "\n";
   return r.interrupted ? 130 : 0;
 }

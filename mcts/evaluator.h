@@ -1,7 +1,11 @@
 #pragma once
-// The interface the search calls to judge positions: a prior over the legal actions and a value.
-// The search knows nothing of what is behind it: heuristics (agents/heuristics.h) now, a neural
-// network later, a fake in tests.
+// The interfaces the search calls to judge positions: a prior over the legal actions and a
+// value. The search knows nothing of what is behind them: heuristics (agents/heuristics.h), a
+// neural network (agents/network_agent.h), a fake in tests.
+//
+//   Evaluator       one position at a time, inside a search thread (mcts/search.h).
+//   BatchEvaluator  many leaves at once, gathered from many searches (self-play in lock-step,
+//                   training/selfplay.h); mcts/eval_cache.h puts a cache in front of one.
 
 #include <cstdint>
 #include <functional>
@@ -27,5 +31,24 @@ class Evaluator {
 
 // Makes the evaluator of one search thread; `seed` differs per thread.
 using EvaluatorFactory = std::function<std::unique_ptr<Evaluator>(uint64_t seed)>;
+
+// A leaf waiting for its evaluation.
+struct LeafRequest {
+  const env::GameState* state = nullptr;  // the leaf: a decision or chance node, never terminal
+  std::span<const env::Action> legal;     // its legal actions; empty at a chance node
+  std::span<float> priors;                // to fill: one probability per legal action
+};
+
+class BatchEvaluator {
+ public:
+  virtual ~BatchEvaluator() = default;
+
+  // Evaluates every leaf: fills its priors and writes its value (blue's point of view) to
+  // values[i]. Not thread-safe: each self-play thread owns one.
+  virtual void evaluate(std::span<const LeafRequest* const> leaves, std::span<double> values) = 0;
+};
+
+// An Evaluator that sends each position alone to `batch` (a batch of one).
+std::unique_ptr<Evaluator> evaluateOneByOne(std::unique_ptr<BatchEvaluator> batch);
 
 }  // namespace morne::mcts

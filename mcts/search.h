@@ -21,24 +21,16 @@
 // position when it is in them (tree reuse); the node pool of each tree is bounded.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "env/action.h"
 #include "env/game_state.h"
 #include "mcts/evaluator.h"
+#include "mcts/search_params.h"
 #include "mcts/tree.h"
 
 namespace morne::mcts {
-
-struct SearchParams {
-  int simulations = 800;      // per decision, over all threads; ignored when milliseconds > 0
-  double milliseconds = 0;    // > 0: search for this long instead
-  double cpuct = 1.5;         // exploration constant of PUCT
-  double fpu_reduction = 0.2; // unvisited actions start at the parent's value minus this
-  int threads = 1;            // root-parallel trees
-  size_t max_nodes = size_t{1} << 22;  // per tree (40 bytes a node: 160 MB)
-  bool reuse_tree = true;
-};
 
 // One step of a principal variation: an action, or a chance outcome.
 struct LineStep {
@@ -50,8 +42,9 @@ struct LineStep {
 struct RootChild {
   env::Action action;
   int visits = 0;
-  double value = 0;  // mean value for the side to move
+  double value = 0;   // mean value for the side to move
   float prior = 0;
+  double policy = 0;  // the training target: share of the visits, or the Gumbel improved policy
 };
 
 struct SearchResult {
@@ -62,7 +55,14 @@ struct SearchResult {
   std::vector<RootChild> children;  // the legal actions, in canonical order
   std::vector<LineStep> principal_variation;
   size_t nodes = 0;  // nodes in the trees after the search
+  bool sampled = false;  // `best` was drawn at random (Gumbel root search): play it as it is
 };
+
+class TreeSearch;
+
+// Sums the statistics of root-parallel trees that searched `root` (one tree for a Gumbel
+// search, whose choice and improved policy it reports).
+SearchResult summarizeSearch(const env::GameState& root, std::span<const TreeSearch* const> trees);
 
 // The value of a finished game from blue's point of view: +1 win, -1 loss, 0 draw; a win by a
 // larger victory level is worth a little more (0.85 minor .. 1.0 total).
@@ -85,8 +85,6 @@ class Search {
 
  private:
   struct Worker;
-  void searchWorker(Worker& w, int simulations, double deadline_seconds) const;
-  void simulate(Worker& w) const;
 
   SearchParams params_;
   std::vector<Worker> workers_;

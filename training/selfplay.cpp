@@ -7,15 +7,15 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "agents/agent_spec.h"
-#include "agents/game_runner.h"
 #include "agents/observation.h"
 #include "agents/policy_layout.h"
 #include "env/error.h"
-#include "env/rules.h"
-#include "env/zobrist.h"
+#include "mcts/eval_cache.h"
+#include "training/selfplay_game.h"
 #include "training/shard_writer.h"
 
 namespace morne::training {
@@ -23,6 +23,8 @@ namespace morne::training {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Finished games on their way to the writer thread; producers wait while it is full.
 class GameQueue {
@@ -61,82 +63,93 @@ class GameQueue {
   std::condition_variable not_full_, not_empty_;
 };
 
-// Plays one game and records its searched positions; returns false if `stop` cut it short.
-bool playRecordedGame(const SelfPlayConfig& c, int index, GameData& out, int64_t& decisions,
-                      const std::atomic<bool>* stop) {
-  const env::Scenario& sc = *c.scenario;
-  const uint64_t seed = env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index));
-  std::unique_ptr<agents::Agent> full[2], cheap[2];
-  for (int side = 0; side < env::kNumSides; ++side) {
-    full[side] = agents::makeAgent(c.agent, agents::agentSeed(seed, side));
-    if (c.cheap_sims > 0) cheap[side] = agents::makeAgent(withSimulations(c.agent, c.cheap_sims), agents::agentSeed(seed, side) + 1);
+// What the workers share: the run, its counters (under `mutex`) and the writer's queue.
+struct Run {
+  const SelfPlayConfig& c;
+  const std::optional<agents::BatchedSearch>& batched;
+  const agents::ObservationEncoder& encoder;
+  const agents::PolicyLayout& layout;
+  const std::function<void(const SelfPlayProgress&)>& progress;
+  const std::atomic<bool>* stop;
+  GameQueue& queue;
+  Clock::time_point t0;
+  std::mutex mutex;
+  SelfPlayProgress totals;
+  std::exception_ptr error;
+  std::atomic<int64_t> live_batches{0}, live_evaluated{0};  // for the progress line
+
+  bool stopping() const { return (stop && stop->load()) || error; }
+
+  // Counts a finished game and hands it to the writer.
+  void finished(SelfPlayGame& game) {
+    GameData& g = game.data();
+    {
+      std::lock_guard lock(mutex);
+      totals.decisions += g.decisions;
+      totals.positions += g.rows;
+      totals.resigned += g.end == kEndResigned;
+      totals.adjudicated += g.end == kEndAdjudicated;
+      totals.resign_checks += game.wouldHaveResigned();
+      totals.false_resignations += game.falseResignation();
+      ++totals.games_done;
+      totals.seconds = since(t0);
+      totals.batches = live_batches.load();
+      totals.evaluated = live_evaluated.load();
+      if (progress) progress(totals);
+    }
+    queue.push(std::move(g));
   }
-  const agents::ObservationEncoder encoder(sc);
-  const agents::PolicyLayout layout(sc);
-  const agents::ObservationShape shape = encoder.shape();
-  env::Rng dice(seed);
-  env::Rng choice(seed ^ 0x5E1F'91A7ull);
-  env::GameState s = env::newGame(sc);
-  out.id = static_cast<uint64_t>(index);
-  out.seed = seed;
-  std::vector<float> planes(static_cast<size_t>(shape.planeSize())), globals(static_cast<size_t>(shape.globals));
-  std::vector<uint8_t> mask(static_cast<size_t>(layout.size()));
-  int move = 0;
-  while (!s.isTerminal()) {
-    if (stop && stop->load()) return false;
-    ++out.plies;
-    if (s.isChanceNode()) {
-      env::applyChance(s, env::sampleChance(s, dice));
-      continue;
-    }
-    const bool searched_fully = c.cheap_sims == 0 || choice.uniform() < c.full_search_probability;
-    agents::Agent& agent = searched_fully ? *full[s.side] : *cheap[s.side];
-    const agents::Decision d = agent.decide(s);
-    ++decisions;
-    ++out.decisions;
-    int total_visits = 0;
-    for (const agents::ActionStat& a : d.info.children) total_visits += a.visits;
-    if (searched_fully) {
-      encoder.encode(s, planes, globals);
-      layout.legalMask(s, mask);
-      out.planes.insert(out.planes.end(), planes.begin(), planes.end());
-      out.globals.insert(out.globals.end(), globals.begin(), globals.end());
-      out.legal.insert(out.legal.end(), mask.begin(), mask.end());
-      const size_t base = out.policy.size();
-      out.policy.resize(base + static_cast<size_t>(layout.size()), 0.0f);
-      if (total_visits > 0) {
-        for (const agents::ActionStat& a : d.info.children) {
-          out.policy[base + static_cast<size_t>(layout.index(a.action))] = static_cast<float>(a.visits) / static_cast<float>(total_visits);
-        }
-      } else {
-        out.policy[base + static_cast<size_t>(layout.index(d.action))] = 1.0f;
-      }
-      out.move.push_back(move);
-      out.phase.push_back(static_cast<uint8_t>(s.phase));
-      out.side.push_back(s.side);
-      ++out.rows;
-    }
-    env::Action action = d.action;
-    if (move < c.temperature_moves && total_visits > 0) {  // explore: in proportion to visits
-      int pick = static_cast<int>(choice.below(static_cast<uint32_t>(total_visits)));
-      for (const agents::ActionStat& a : d.info.children) {
-        if ((pick -= a.visits) < 0) {
-          action = a.action;
-          break;
+
+  // Worker t: its games in lock-step, their leaves evaluated a batch at a time.
+  void work(int t) {
+    std::unique_ptr<mcts::CachedBatchEvaluator> evaluator;
+    if (batched) evaluator = std::make_unique<mcts::CachedBatchEvaluator>(batched->make_evaluator(), c.cache_entries);
+    const int jobs = std::max(1, c.jobs);
+    const size_t slots = batched ? static_cast<size_t>(std::max(1, c.games_per_thread)) : 1;
+    std::vector<std::unique_ptr<SelfPlayGame>> games(slots);
+    std::vector<const mcts::LeafRequest*> leaves;
+    std::vector<size_t> owners;
+    std::vector<double> values;
+    double network_seconds = 0;
+    int next = t;
+    for (;;) {
+      leaves.clear();
+      owners.clear();
+      for (size_t k = 0; k < slots && !stopping(); ++k) {
+        for (;;) {
+          if (!games[k]) {
+            if (next >= c.games) break;
+            games[k] = std::make_unique<SelfPlayGame>(c, batched ? &*batched : nullptr, next, encoder, layout);
+            next += jobs;
+          }
+          if (const mcts::LeafRequest* leaf = games[k]->advance(stop)) {
+            leaves.push_back(leaf);
+            owners.push_back(k);
+            break;
+          }
+          if (games[k]->over()) finished(*games[k]);
+          games[k].reset();
+          if (stopping()) break;
         }
       }
+      if (leaves.empty() || stopping()) break;
+      values.assign(leaves.size(), 0.0);
+      const auto e0 = Clock::now();
+      const int64_t batches_before = evaluator->batches(), evaluated_before = evaluator->evaluated();
+      evaluator->evaluate(leaves, values);
+      network_seconds += since(e0);
+      live_batches += evaluator->batches() - batches_before;
+      live_evaluated += evaluator->evaluated() - evaluated_before;
+      for (size_t i = 0; i < leaves.size(); ++i) games[owners[i]]->provide(values[i]);
     }
-    env::applyAction(s, action);
-    ++move;
+    if (evaluator) {
+      std::lock_guard lock(mutex);
+      totals.leaves += evaluator->requests();
+      totals.cache_hits += evaluator->hits();
+      totals.evaluator_seconds += network_seconds;
+    }
   }
-  const env::GameResult r = env::gameResult(s);
-  out.winner = static_cast<int8_t>(r.winner);
-  out.vp_blue = static_cast<int16_t>(r.vp[0]);
-  out.vp_orange = static_cast<int16_t>(r.vp[1]);
-  out.level = static_cast<int8_t>(r.level);
-  for (uint8_t side : out.side) out.value.push_back(r.winner == env::kNoSide ? 0.0f : r.winner == side ? 1.0f : -1.0f);
-  return true;
-}
+};
 
 }  // namespace
 
@@ -155,9 +168,17 @@ std::string withSimulations(const std::string& spec, int sims) {
 
 SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop) {
-  agents::makeAgent(c.agent, 0);  // a bad spec fails here, before any file is created
-  if (c.cheap_sims > 0) agents::makeAgent(withSimulations(c.agent, c.cheap_sims), 0);
+  // A bad spec fails here, before any file is created.
+  const std::optional<agents::BatchedSearch> batched = agents::makeBatchedSearch(c.agent);
+  if (batched && batched->search.milliseconds > 0) {
+    throw ConfigError("selfplay: give the agent a budget in simulations (sims=N), not ms, for reproducible data");
+  }
+  if (!batched) {
+    agents::makeAgent(c.agent, 0);
+    if (c.cheap_sims > 0) agents::makeAgent(withSimulations(c.agent, c.cheap_sims), 0);
+  }
   const agents::ObservationEncoder encoder(*c.scenario);
+  const agents::PolicyLayout layout(*c.scenario);
   const agents::ObservationShape shape = encoder.shape();
   ShardInfo info;
   info.scenario = c.scenario->name();
@@ -165,14 +186,10 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(con
   info.config = c.config_json;
   info.engine = c.engine;
   info.encoder_version = agents::kEncoderVersion;
-  info.shape = {shape.planes, shape.height, shape.width, shape.globals, agents::PolicyLayout(*c.scenario).size()};
+  info.shape = {shape.planes, shape.height, shape.width, shape.globals, layout.size()};
   ShardWriter writer(c.out_dir, c.prefix, info, c.rows_per_shard);
 
-  SelfPlayResult result;
-  result.progress.games_total = c.games;
-  const auto t0 = Clock::now();
   GameQueue queue(static_cast<size_t>(std::max(1, c.queue_games)));
-  std::mutex report;
   std::exception_ptr writer_error;
   std::thread writer_thread([&] {
     GameData g;
@@ -185,41 +202,32 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(con
     }
   });
 
-  std::exception_ptr game_error;
-  tbb::task_arena arena(std::max(1, c.jobs));
+  Run run{c, batched, encoder, layout, progress, stop, queue, Clock::now(), {}, {}, {}};
+  run.totals.games_total = c.games;
+  const int jobs = std::max(1, std::min(c.jobs, c.games));
+  tbb::task_arena arena(jobs);
   arena.execute([&] {
-    tbb::parallel_for(0, c.games, 1, [&](int i) {
-      if ((stop && stop->load()) || game_error) return;
-      GameData g;
-      int64_t decisions = 0;
-      bool finished = false;
+    tbb::parallel_for(0, jobs, 1, [&](int t) {
       try {
-        finished = playRecordedGame(c, i, g, decisions, stop);
+        run.work(t);
       } catch (...) {
-        std::lock_guard lock(report);
-        if (!game_error) game_error = std::current_exception();
-        return;
+        std::lock_guard lock(run.mutex);
+        if (!run.error) run.error = std::current_exception();
       }
-      {
-        std::lock_guard lock(report);
-        result.progress.decisions += decisions;
-        if (!finished) return;
-        result.progress.positions += g.rows;
-        ++result.progress.games_done;
-        result.progress.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (progress) progress(result.progress);
-      }
-      queue.push(std::move(g));
     });
   });
   queue.close();
   writer_thread.join();
   writer.close();
-  if (game_error) std::rethrow_exception(game_error);
+  if (run.error) std::rethrow_exception(run.error);
   if (writer_error) std::rethrow_exception(writer_error);
+  SelfPlayResult result;
+  result.progress = run.totals;
+  result.progress.batches = run.live_batches.load();
+  result.progress.evaluated = run.live_evaluated.load();
   result.interrupted = stop && stop->load();
   result.shards = writer.shards();
-  result.progress.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  result.progress.seconds = since(run.t0);
   return result;
 }
 

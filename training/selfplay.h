@@ -1,9 +1,16 @@
 #pragma once
-// Self-play: many games at once (TBB), any agent spec on both sides (the MCTS agent makes
-// generation 0 before any network exists, "az" specs the later ones), every searched position
-// recorded with the search's visit distribution as policy target and the game's final result
-// as value target, and one writer thread that drains a bounded queue of finished games into
-// HDF5 shards (training/shard_writer.h).
+// Self-play: many games at once, any agent spec on both sides (the MCTS agent makes
+// generation 0 before any network exists, "az" specs the later ones), every fully searched
+// position recorded with the agent's policy target and the game's final result as value
+// target, and one writer thread that drains a bounded queue of finished games into HDF5 shards
+// (training/shard_writer.h).
+//
+// Threads: `jobs` TBB workers each own a slice of the games (game t, t + jobs, ...). A worker
+// keeps `games_per_thread` games going in lock-step (lc0's shape): it advances every game to
+// its next leaf, evaluates the leaves in one batch through its own cached evaluator, hands the
+// values back, and loops; so no thread ever waits on another. Agents without a lock-step form
+// (rule, mcts) play their slice one game at a time. The same seed and settings give the same
+// data.
 
 #include <atomic>
 #include <cstdint>
@@ -20,19 +27,30 @@ struct SelfPlayConfig {
   std::shared_ptr<const env::Scenario> scenario;
   std::string agent = "mcts:sims=200";  // plays both sides
   int games = 8;
-  int jobs = 1;                // games played at once
+  int jobs = 1;                // worker threads
+  int games_per_thread = 16;   // lock-step games of one worker (agents with a lock-step form)
+  size_t cache_entries = 1 << 16;  // evaluation cache of one worker (0: none)
   uint64_t seed = 1;
   std::string out_dir = "selfplay";
   std::string prefix;          // shard names: PREFIX-NNNN.h5
   int rows_per_shard = 4096;
   // Exploration: the first `temperature_moves` decisions of a game are drawn in proportion to
-  // the search's visits; later ones play the most visited action.
+  // the agent's policy target (the search's visits); later ones play the agent's choice.
   int temperature_moves = 20;
   // Playout cap randomisation (KataGo): with `cheap_sims` > 0, a decision gets the full
   // budget with probability `full_search_probability` (and is recorded), else `cheap_sims`
   // simulations (and is not recorded).
   int cheap_sims = 0;
   double full_search_probability = 0.25;
+  // Resignation: with `resign_value` > 0, a side whose search values its position below
+  // -resign_value for `resign_moves` decisions in a row resigns, except in a share
+  // `resign_check_fraction` of the games, which play on to measure false resignations.
+  double resign_value = 0;
+  int resign_moves = 3;
+  double resign_check_fraction = 0.1;
+  // Adjudication: with `adjudicate_decisions` > 0, a game is stopped after that many decisions
+  // and scored as it stands (victory points).
+  int adjudicate_decisions = 0;
   int queue_games = 32;        // finished games waiting for the writer, at most
   std::string config_json;     // the run's settings, stored in every shard
   std::string engine;          // version line, stored in every shard
@@ -42,7 +60,18 @@ struct SelfPlayProgress {
   int games_done = 0;
   int games_total = 0;
   int64_t positions = 0;       // recorded positions
-  int64_t decisions = 0;       // all decisions, recorded or not
+  int64_t decisions = 0;       // all decisions of finished games, recorded or not
+  int resigned = 0;            // games ended by resignation
+  int adjudicated = 0;
+  int resign_checks = 0;       // no-resignation games in which a side would have resigned
+  int false_resignations = 0;  // ... and did not lose
+  // Lock-step evaluation: leaves asked for, of which answered by the cache, and the batches
+  // sent to the evaluator with the positions in them.
+  int64_t leaves = 0;
+  int64_t cache_hits = 0;
+  int64_t batches = 0;
+  int64_t evaluated = 0;
+  double evaluator_seconds = 0;  // summed over threads: time inside the network
   double seconds = 0;
 };
 
@@ -54,7 +83,7 @@ struct SelfPlayResult {
 
 // Runs self-play. `progress` is called after each finished game (one call at a time). When
 // `*stop` becomes true, games in progress are abandoned, finished ones are written, and the
-// open shard is completed. Throws ConfigError on a bad agent spec before any game starts.
+// open shard is completed. Throws ConfigError on a bad agent spec before any file is created.
 SelfPlayResult runSelfPlay(const SelfPlayConfig& config, const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop);
 

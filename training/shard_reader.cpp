@@ -81,6 +81,7 @@ ShardContents readShard(const std::string& path, bool positions) {
     const auto vp_blue = readAll<int16_t>(games, "vp_blue", H5::PredType::NATIVE_INT16);
     const auto vp_orange = readAll<int16_t>(games, "vp_orange", H5::PredType::NATIVE_INT16);
     const auto levels = readAll<int8_t>(games, "level", H5::PredType::NATIVE_INT8);
+    const auto ends = readAll<uint8_t>(games, "end", H5::PredType::NATIVE_UINT8);
     const auto plies = readAll<int32_t>(games, "plies", H5::PredType::NATIVE_INT32);
     const auto decisions = readAll<int32_t>(games, "decisions", H5::PredType::NATIVE_INT32);
     const auto rows = readAll<int32_t>(games, "positions", H5::PredType::NATIVE_INT32);
@@ -93,6 +94,7 @@ ShardContents readShard(const std::string& path, bool positions) {
       g.vp_blue = vp_blue[i];
       g.vp_orange = vp_orange[i];
       g.level = levels[i];
+      g.end = ends[i];
       g.plies = plies[i];
       g.decisions = decisions[i];
       g.rows = positions ? 0 : rows[i];

@@ -26,8 +26,12 @@ H5::DataSet makeRows(H5::Group& group, const char* name, const H5::PredType& typ
   H5::DSetCreatPropList props;
   props.setChunk(static_cast<int>(chunk.size()), chunk.data());
   props.setShuffle();
-  props.setDeflate(4);
-  return group.createDataSet(name, type, space, props);
+  props.setDeflate(1);
+  // A chunk cache that holds the open chunk of the largest rows (crossing: ~7 MB of planes), so
+  // appending a game does not compress, evict and re-read a partly filled chunk.
+  H5::DSetAccPropList access;
+  access.setChunkCache(521, 32u << 20, 1.0);
+  return group.createDataSet(name, type, space, props, access);
 }
 
 // Appends `rows` rows from `data` to an extendible dataset.
@@ -67,7 +71,7 @@ struct ShardWriter::Open {
   H5::H5File file;
   H5::Group positions, games;
   H5::DataSet planes, globals, policy, legal, value, game, move, phase, side;
-  H5::DataSet game_id, game_seed, winner, vp_blue, vp_orange, level, plies, decisions, game_rows;
+  H5::DataSet game_id, game_seed, winner, vp_blue, vp_orange, level, end, plies, decisions, game_rows;
   int64_t rows = 0;
 };
 
@@ -123,6 +127,7 @@ void ShardWriter::open() {
     o->vp_blue = makeRows(o->games, "vp_blue", H5::PredType::NATIVE_INT16, {});
     o->vp_orange = makeRows(o->games, "vp_orange", H5::PredType::NATIVE_INT16, {});
     o->level = makeRows(o->games, "level", H5::PredType::NATIVE_INT8, {});
+    o->end = makeRows(o->games, "end", H5::PredType::NATIVE_UINT8, {});
     o->plies = makeRows(o->games, "plies", H5::PredType::NATIVE_INT32, {});
     o->decisions = makeRows(o->games, "decisions", H5::PredType::NATIVE_INT32, {});
     o->game_rows = makeRows(o->games, "positions", H5::PredType::NATIVE_INT32, {});
@@ -153,6 +158,7 @@ void ShardWriter::write(const GameData& g) {
     appendRows(o.vp_blue, &g.vp_blue, 1, H5::PredType::NATIVE_INT16);
     appendRows(o.vp_orange, &g.vp_orange, 1, H5::PredType::NATIVE_INT16);
     appendRows(o.level, &g.level, 1, H5::PredType::NATIVE_INT8);
+    appendRows(o.end, &g.end, 1, H5::PredType::NATIVE_UINT8);
     appendRows(o.plies, &g.plies, 1, H5::PredType::NATIVE_INT32);
     appendRows(o.decisions, &g.decisions, 1, H5::PredType::NATIVE_INT32);
     appendRows(o.game_rows, &g.rows, 1, H5::PredType::NATIVE_INT32);

@@ -81,6 +81,28 @@ TEST(SelfplayCli, AKilledRunLeavesOnlyCompleteShards) {
   fs::remove_all(dir);
 }
 
+// A fresh network: self-play in lock-step writes valid shards, and the arena plays it (the
+// arena checks every action's legality) against the rule agent.
+TEST(SelfplayCli, NetworkAgentSelfPlaysAndPlaysInTheArena) {
+  const std::string dir = freshDir("network");
+  fs::create_directories(dir);
+  const std::string model = dir + "/duel.pt";
+  const ProcessResult init = runMorne("nn init --scenario duel --blocks 1 --channels 8 --out " + model);
+  ASSERT_EQ(init.exit_code, 0) << init.output;
+  const ProcessResult play = runMorne("selfplay --quiet --scenario duel --agent az:model=" + model +
+                                      ",sims=8,noise=0.3 --games 4 --jobs 2 --games-per-thread 2 --prefix n --out " + dir);
+  ASSERT_EQ(play.exit_code, 0) << play.output;
+  EXPECT_NE(play.output.find("average batch"), std::string::npos) << play.output;
+  const ProcessResult inspect = runMorne("data inspect --check" + joined(filesEndingWith(dir, ".h5")));
+  EXPECT_EQ(inspect.exit_code, 0) << inspect.output;
+  EXPECT_NE(inspect.output.find("games:      4"), std::string::npos) << inspect.output;
+  const ProcessResult arena = runMorne("arena --quiet --scenarios duel --rounds 1 --out " + dir + "/arena --agents 'rule az:model=" +
+                                       model + ",sims=8,gumbel=1'");
+  EXPECT_EQ(arena.exit_code, 0) << arena.output;
+  EXPECT_NE(arena.output.find("az:model="), std::string::npos) << arena.output;
+  fs::remove_all(dir);
+}
+
 TEST(SelfplayCli, DataInspectRejectsWhatIsNotAShard) {
   const std::string text = writeTempFile("notes.h5", "hello\n");
   const ProcessResult r = runMorne("data inspect " + text);

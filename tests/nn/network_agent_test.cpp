@@ -12,6 +12,8 @@
 #include "agents/observation.h"
 #include "agents/policy_layout.h"
 #include "env/error.h"
+#include "env/rules.h"
+#include "mcts/evaluator.h"
 #include "env/scenario_library.h"
 
 namespace morne::test {
@@ -78,6 +80,54 @@ TEST(NetworkAgent, ExplainsBadModels) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot play \"crossing\""), std::string::npos) << e.what();
   }
+}
+
+// One batch of positions gives what the same positions give one at a time (batch norm runs in
+// inference mode, so rows do not influence each other).
+TEST(NetworkEvaluator, BatchEqualsOneByOne) {
+  const std::string model = randomNetworkFile("duel");
+  const auto sc = env::loadScenario("duel");
+  env::Rng rng(17);
+  env::ActionList scratch;
+  std::vector<env::GameState> states;
+  env::GameState s = env::newGame(*sc);
+  while (states.size() < 24) {
+    if (s.isTerminal()) s = env::newGame(*sc);
+    if (rng.below(3) == 0) states.push_back(s);
+    env::playRandomPly(s, rng, scratch);
+  }
+  std::vector<env::ActionList> legal(states.size());
+  std::vector<std::vector<float>> batch_priors(states.size()), single_priors(states.size());
+  std::vector<mcts::LeafRequest> requests(states.size());
+  std::vector<const mcts::LeafRequest*> leaves;
+  for (size_t i = 0; i < states.size(); ++i) {
+    if (!states[i].isChanceNode()) env::legalActions(states[i], legal[i]);
+    batch_priors[i].assign(legal[i].size(), 0.0f);
+    requests[i] = {&states[i], std::span(legal[i].begin(), legal[i].size()), batch_priors[i]};
+    leaves.push_back(&requests[i]);
+  }
+  std::vector<double> values(states.size());
+  agents::makeNetworkEvaluator(agents::Network::load(model))->evaluate(leaves, values);
+  auto single = mcts::evaluateOneByOne(agents::makeNetworkEvaluator(agents::Network::load(model)));
+  for (size_t i = 0; i < states.size(); ++i) {
+    single_priors[i].assign(legal[i].size(), 0.0f);
+    const double v = single->evaluate(states[i], requests[i].legal, single_priors[i]);
+    EXPECT_NEAR(v, values[i], 1e-5) << "position " << i;
+    for (size_t k = 0; k < legal[i].size(); ++k) EXPECT_NEAR(single_priors[i][k], batch_priors[i][k], 1e-5);
+  }
+}
+
+TEST(NetworkAgent, GumbelAndNoiseSpecsPlayLegalGames) {
+  agents::registerNetworkAgents();
+  const std::string model = randomNetworkFile("duel");
+  const auto sc = env::loadScenario("duel");
+  auto blue = agents::makeAgent("az:model=" + model + ",sims=6,gumbel=1,gumbel_actions=4", 1);
+  auto orange = agents::makeAgent("az:model=" + model + ",sims=6,noise=0.3", 2);
+  LegalityChecker checker;
+  const agents::GameSummary g = agents::playGame(*sc, *blue, *orange, 5, &checker);
+  EXPECT_GT(g.plies.size(), 20u);
+  EXPECT_THROW(agents::makeAgent("az:model=" + model + ",ms=10,gumbel=1", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("az:model=" + model + ",threads=2,gumbel=1", 1), ConfigError);
 }
 
 }  // namespace

@@ -1,0 +1,29 @@
+#pragma once
+// The settings of a search (mcts/search.h, mcts/tree_search.h), as agent specs set them
+// (agents/search_agent.h: sims, ms, cpuct, threads, nodes, reuse, noise, gumbel, ...).
+
+#include <cstddef>
+
+namespace morne::mcts {
+
+struct SearchParams {
+  int simulations = 800;      // per decision, over all threads; ignored when milliseconds > 0
+  double milliseconds = 0;    // > 0: search for this long instead
+  double cpuct = 1.5;         // exploration constant of PUCT
+  double fpu_reduction = 0.2; // unvisited actions start at the parent's value minus this
+  int threads = 1;            // root-parallel trees
+  size_t max_nodes = size_t{1} << 22;  // per tree (40 bytes a node: 160 MB)
+  bool reuse_tree = true;
+
+  // Dirichlet noise at the root (self-play exploration): 0 = none.
+  double noise_alpha = 0;
+  double noise_fraction = 0.25;
+
+  // Gumbel root search (mcts/tree_search.h): for small budgets; one thread, simulations only.
+  bool gumbel = false;
+  int gumbel_actions = 16;    // actions sampled at the root
+  double gumbel_cvisit = 50;  // sigma(q) = (cvisit + max visits) x cscale x q
+  double gumbel_cscale = 1;
+};
+
+}  // namespace morne::mcts

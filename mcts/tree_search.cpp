@@ -1,0 +1,250 @@
+#include "mcts/tree_search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "mcts/root_noise.h"
+#include "mcts/search.h"
+
+namespace morne::mcts {
+
+TreeSearch::TreeSearch(const SearchParams& params, uint64_t seed)
+    : params_(params), rng_(seed), tree_(params.max_nodes) {
+  path_.reserve(256);
+}
+
+void TreeSearch::begin(const env::GameState& root, int simulations) {
+  if (params_.gumbel || !params_.reuse_tree || !tree_.reuse(root)) tree_.reset(root);
+  budget_ = std::max(1, simulations);
+  simulations_ = 0;
+  pending_ = -1;
+  root_ready_ = false;
+  survivors_.clear();
+  if (tree_.node(0).first_child >= 0) prepareRoot();  // a reused root is already expanded
+}
+
+const LeafRequest* TreeSearch::next() {
+  while (simulations_ < budget_) {
+    state_ = tree_.rootState();
+    int node = 0;
+    path_.assign(1, 0);
+    for (;;) {
+      const Node& n = tree_.node(node);
+      if (n.kind == NodeKind::kTerminal) {
+        backUp(n.meanValue());
+        break;
+      }
+      if (n.kind == NodeKind::kUnexpanded || n.first_child < 0) {
+        if (state_.isTerminal()) {
+          Node& leaf = tree_.node(node);
+          leaf.kind = NodeKind::kTerminal;
+          leaf.hash = state_.hash;
+          backUp(terminalValue(state_));
+          break;
+        }
+        pending_ = node;
+        request_.state = &state_;
+        if (state_.isChanceNode()) {
+          env::chanceOutcomes(state_, outcomes_);
+          request_.legal = {};
+          request_.priors = {};
+        } else {
+          env::legalActions(state_, legal_);
+          priors_.assign(legal_.size(), 0.0f);
+          request_.legal = std::span(legal_.begin(), legal_.size());
+          request_.priors = priors_;
+        }
+        return &request_;
+      }
+      const int child = (node == 0 && !survivors_.empty()) ? nextGumbelAction() : selectChild(node);
+      if (n.kind == NodeKind::kChance) {
+        env::applyChance(state_, tree_.node(child).outcome);
+      } else {
+        env::applyAction(state_, tree_.node(child).action);
+      }
+      node = child;
+      path_.push_back(node);
+    }
+  }
+  return nullptr;
+}
+
+void TreeSearch::complete(double value) {
+  expandPending();
+  if (pending_ == 0 && !root_ready_) {
+    root_eval_ = state_.side == 0 ? value : -value;
+    if (tree_.node(0).first_child >= 0) prepareRoot();
+  }
+  pending_ = -1;
+  backUp(value);
+}
+
+// Lists the children of the pending node. When the pool is full the node stays a leaf and is
+// evaluated again at each visit: memory stays bounded.
+void TreeSearch::expandPending() {
+  const int first = tree_.addChildren(pending_, static_cast<int>(request_.legal.empty() ? outcomes_.size() : legal_.size()));
+  if (first < 0) return;
+  if (request_.legal.empty()) {
+    for (size_t k = 0; k < outcomes_.size(); ++k) {
+      Node& c = tree_.node(first + static_cast<int>(k));
+      c.outcome = static_cast<int8_t>(outcomes_[k].value);
+      c.prior = static_cast<float>(outcomes_[k].probability());
+    }
+    tree_.node(pending_).kind = NodeKind::kChance;
+  } else {
+    for (size_t k = 0; k < legal_.size(); ++k) {
+      Node& c = tree_.node(first + static_cast<int>(k));
+      c.action = legal_[k];
+      c.prior = priors_[k];
+    }
+    tree_.node(pending_).kind = NodeKind::kDecision;
+    tree_.node(pending_).player = state_.side;
+  }
+  tree_.node(pending_).hash = state_.hash;
+}
+
+void TreeSearch::backUp(double value) {
+  for (int i : path_) {
+    Node& n = tree_.node(i);
+    ++n.visits;
+    n.value_sum += value;
+  }
+  ++simulations_;
+}
+
+// PUCT at decision nodes; at chance nodes the outcome furthest below its share of the visits.
+int TreeSearch::selectChild(int node) const {
+  const Node& n = tree_.node(node);
+  int best = n.first_child;
+  double best_score = -1e300;
+  if (n.kind == NodeKind::kChance) {
+    for (int k = 0; k < n.num_children; ++k) {
+      const Node& c = tree_.node(n.first_child + k);
+      const double score = static_cast<double>(c.prior) * (n.visits + 1) - c.visits;
+      if (score > best_score) {
+        best_score = score;
+        best = n.first_child + k;
+      }
+    }
+    return best;
+  }
+  const double sign = n.player == 0 ? 1.0 : -1.0;
+  const double fpu = sign * n.meanValue() - params_.fpu_reduction;
+  const double scale = params_.cpuct * std::sqrt(std::max(1, n.visits));
+  for (int k = 0; k < n.num_children; ++k) {
+    const Node& c = tree_.node(n.first_child + k);
+    const double q = c.visits ? sign * c.meanValue() : fpu;
+    const double score = q + scale * c.prior / (1 + c.visits);
+    if (score > best_score) {
+      best_score = score;
+      best = n.first_child + k;
+    }
+  }
+  return best;
+}
+
+// Once per decision, when the root has children: noise, then the Gumbel sample and schedule.
+void TreeSearch::prepareRoot() {
+  root_ready_ = true;
+  Node& root = tree_.node(0);
+  const int n = root.num_children;
+  if (params_.noise_alpha > 0 && n > 1) {
+    priors_.resize(static_cast<size_t>(n));
+    for (int k = 0; k < n; ++k) priors_[static_cast<size_t>(k)] = tree_.node(root.first_child + k).prior;
+    mixDirichletNoise(rng_, params_.noise_alpha, params_.noise_fraction, priors_);
+    for (int k = 0; k < n; ++k) tree_.node(root.first_child + k).prior = priors_[static_cast<size_t>(k)];
+  }
+  if (!params_.gumbel) return;
+  gumbel_base_.resize(static_cast<size_t>(n));
+  survivors_.resize(static_cast<size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    const double prior = std::max(1e-30, static_cast<double>(tree_.node(root.first_child + k).prior));
+    gumbel_base_[static_cast<size_t>(k)] = sampleGumbel(rng_) + std::log(prior);
+    survivors_[static_cast<size_t>(k)] = k;
+  }
+  std::stable_sort(survivors_.begin(), survivors_.end(), [&](int a, int b) {
+    return gumbel_base_[static_cast<size_t>(a)] > gumbel_base_[static_cast<size_t>(b)];
+  });
+  survivors_.resize(static_cast<size_t>(std::min(n, std::max(1, params_.gumbel_actions))));
+  visits_per_survivor_ = 0;
+  schedule_cursor_ = 0;
+}
+
+// Sequential halving: each phase visits every survivor equally; then the better half survives.
+int TreeSearch::nextGumbelAction() {
+  const int count = static_cast<int>(survivors_.size());
+  if (schedule_cursor_ >= visits_per_survivor_ * count) {
+    if (visits_per_survivor_ > 0 && count > 1) {
+      const std::vector<double> sigma = sigmaQ();
+      auto score = [&](int k) { return gumbel_base_[static_cast<size_t>(k)] + sigma[static_cast<size_t>(k)]; };
+      std::stable_sort(survivors_.begin(), survivors_.end(), [&](int a, int b) { return score(a) > score(b); });
+      survivors_.resize(static_cast<size_t>((count + 1) / 2));
+    }
+    const int left = static_cast<int>(survivors_.size());
+    const int phases = left > 1 ? static_cast<int>(std::ceil(std::log2(left))) : 1;
+    visits_per_survivor_ = std::max(1, (budget_ - simulations_) / (phases * left));
+    schedule_cursor_ = 0;
+  }
+  const int k = survivors_[static_cast<size_t>(schedule_cursor_ % static_cast<int>(survivors_.size()))];
+  ++schedule_cursor_;
+  return tree_.node(0).first_child + k;
+}
+
+std::vector<double> TreeSearch::completedQ() const {
+  const Node& root = tree_.node(0);
+  const double sign = root.player == 0 ? 1.0 : -1.0;
+  double visits = 0, prior_visited = 0, weighted_q = 0;
+  for (int k = 0; k < root.num_children; ++k) {
+    const Node& c = tree_.node(root.first_child + k);
+    if (c.visits == 0) continue;
+    visits += c.visits;
+    prior_visited += c.prior;
+    weighted_q += c.prior * sign * c.meanValue();
+  }
+  // The mixed value of the paper's appendix D: the root's evaluation blended with the
+  // prior-weighted values of the visited actions.
+  const double mixed = prior_visited > 0 ? (root_eval_ + visits * weighted_q / prior_visited) / (1 + visits) : root_eval_;
+  std::vector<double> q(static_cast<size_t>(root.num_children));
+  for (int k = 0; k < root.num_children; ++k) {
+    const Node& c = tree_.node(root.first_child + k);
+    q[static_cast<size_t>(k)] = c.visits ? sign * c.meanValue() : mixed;
+  }
+  return q;
+}
+
+// sigma(q) of the paper for every root child: (c_visit + max visits) x c_scale x q, q in [0, 1].
+std::vector<double> TreeSearch::sigmaQ() const {
+  const Node& root = tree_.node(0);
+  int max_visits = 0;
+  for (int k = 0; k < root.num_children; ++k) max_visits = std::max(max_visits, tree_.node(root.first_child + k).visits);
+  std::vector<double> sigma = completedQ();
+  for (double& q : sigma) q = (params_.gumbel_cvisit + max_visits) * params_.gumbel_cscale * (q + 1) / 2;
+  return sigma;
+}
+
+int TreeSearch::gumbelChoice() const {
+  const std::vector<double> sigma = sigmaQ();
+  int best = survivors_.empty() ? 0 : survivors_[0];
+  auto score = [&](int k) { return gumbel_base_[static_cast<size_t>(k)] + sigma[static_cast<size_t>(k)]; };
+  for (int k : survivors_) {
+    if (score(k) > score(best)) best = k;
+  }
+  return best;
+}
+
+std::vector<double> TreeSearch::improvedPolicy() const {
+  const Node& root = tree_.node(0);
+  std::vector<double> logits = sigmaQ();
+  double top = -1e300;
+  for (size_t k = 0; k < logits.size(); ++k) {
+    const double prior = std::max(1e-30, static_cast<double>(tree_.node(root.first_child + static_cast<int>(k)).prior));
+    logits[k] += std::log(prior);
+    top = std::max(top, logits[k]);
+  }
+  double total = 0;
+  for (double& l : logits) total += l = std::exp(l - top);
+  for (double& l : logits) l /= total;
+  return logits;
+}
+
+}  // namespace morne::mcts

@@ -1,0 +1,95 @@
+#pragma once
+// One search tree that advances a leaf at a time. The caller asks for the next leaf that needs
+// an evaluation, evaluates it however it likes, and hands the value back; so one thread can run
+// many searches side by side and evaluate their leaves in one batch (the lock-step self-play of
+// training/batched_selfplay.h), and mcts::Search runs one per root-parallel thread with a
+// synchronous evaluator. mcts/search.h describes the simulation (select, expand, back up).
+//
+// Root options:
+//   - Dirichlet noise (AlphaZero): when `noise_alpha` > 0, the root priors are mixed with
+//     Dirichlet(noise_alpha) noise, weight `noise_fraction`, at the start of each decision.
+//   - Gumbel root search (Danihelka et al. 2022, "Policy improvement by planning with
+//     Gumbel"): when `gumbel`, the root samples the top `gumbel_actions` actions by
+//     Gumbel + log prior without replacement and shares the simulations among them by
+//     sequential halving, keeping at each halving the half with the best
+//     Gumbel + log prior + sigma(Q). Below the root the search is PUCT. The chosen action is
+//     the survivor; the policy target is softmax(log prior + sigma(completed Q)), which improves
+//     on the prior even with a handful of simulations. sigma(q) = (c_visit + max visits) x
+//     c_scale x q, with q mapped from [-1, 1] to [0, 1]; unvisited actions take the mixed
+//     value estimate of the paper (appendix D). A Gumbel search starts each decision on a fresh
+//     tree, since visits carried over would upset the halving schedule.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "env/action.h"
+#include "env/game_state.h"
+#include "env/rng.h"
+#include "env/rules.h"
+#include "mcts/evaluator.h"
+#include "mcts/search_params.h"
+#include "mcts/tree.h"
+
+namespace morne::mcts {
+
+class TreeSearch {
+ public:
+  TreeSearch(const SearchParams& params, uint64_t seed);
+
+  // Starts a decision at `root` with a budget of `simulations`: re-roots the kept tree when
+  // allowed and possible, else starts a fresh one. Precondition: `root` is a decision node.
+  void begin(const env::GameState& root, int simulations);
+
+  // Runs simulations until one reaches a leaf that needs an evaluation and returns it (valid
+  // until complete()), or returns nullptr once the budget is spent. Simulations that end at a
+  // terminal state complete on their own.
+  const LeafRequest* next();
+
+  // Completes the pending leaf: `value` is its value from blue's point of view, the priors are
+  // those written into the request. Precondition: next() returned a leaf not yet completed.
+  void complete(double value);
+
+  int simulations() const { return simulations_; }
+  const Tree& tree() const { return tree_; }
+  const SearchParams& params() const { return params_; }
+
+  // Gumbel root search only: the action chosen and the improved policy over the root's children
+  // (in their order). Precondition: the budget is spent and the root was expanded.
+  int gumbelChoice() const;
+  std::vector<double> improvedPolicy() const;
+
+ private:
+  int selectChild(int node) const;
+  void expandPending();
+  void backUp(double value);
+  void prepareRoot();
+  int nextGumbelAction();
+  std::vector<double> sigmaQ() const;
+  std::vector<double> completedQ() const;
+
+  SearchParams params_;
+  env::Rng rng_;
+  Tree tree_;
+  int budget_ = 0;
+  int simulations_ = 0;
+
+  env::GameState state_;  // the state of the simulation in progress
+  std::vector<int> path_;
+  int pending_ = -1;      // node waiting for complete()
+  LeafRequest request_;
+  env::ActionList legal_;
+  env::ChanceList outcomes_;
+  std::vector<float> priors_;
+
+  bool root_ready_ = false;  // noise applied / Gumbel set up for this decision
+  double root_eval_ = 0;     // the evaluator's value of the root, side to move
+  // Gumbel root: base score (Gumbel + log prior) per root child, the surviving children, and
+  // the halving schedule.
+  std::vector<double> gumbel_base_;
+  std::vector<int> survivors_;
+  int visits_per_survivor_ = 0;
+  int schedule_cursor_ = 0;
+};
+
+}  // namespace morne::mcts

@@ -1,0 +1,156 @@
+#include "training/selfplay_game.h"
+
+#include "agents/game_runner.h"
+#include "agents/search_agent.h"
+#include "env/rules.h"
+#include "env/zobrist.h"
+#include "mcts/search.h"
+
+namespace morne::training {
+
+namespace {
+
+// The action to play: with `explore`, drawn in proportion to the agent's policy target, unless
+// the agent drew its action itself (Gumbel); else the agent's choice.
+env::Action playedAction(const agents::Decision& d, bool explore, env::Rng& rng) {
+  if (!explore || d.info.sampled) return d.action;
+  double total = 0;
+  for (const agents::ActionStat& a : d.info.children) total += a.policy;
+  if (!(total > 0)) return d.action;
+  double pick = rng.uniform() * total;
+  for (const agents::ActionStat& a : d.info.children) {
+    if ((pick -= a.policy) < 0) return a.action;
+  }
+  return d.action;
+}
+
+}  // namespace
+
+SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch* batched, int index,
+                           const agents::ObservationEncoder& encoder, const agents::PolicyLayout& layout)
+    : c_(c),
+      encoder_(encoder),
+      layout_(layout),
+      s_(env::newGame(*c.scenario)),
+      dice_(env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index))),
+      choice_(env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index)) ^ 0x5E1F'91A7ull) {
+  const uint64_t seed = env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index));
+  data_.id = static_cast<uint64_t>(index);
+  data_.seed = seed;
+  for (int side = 0; side < env::kNumSides; ++side) {
+    const uint64_t side_seed = agents::agentSeed(seed, side);
+    if (batched) {
+      search_[side].emplace(batched->search, side_seed);
+    } else {
+      full_[side] = agents::makeAgent(c.agent, side_seed);
+      if (c.cheap_sims > 0) cheap_[side] = agents::makeAgent(withSimulations(c.agent, c.cheap_sims), side_seed + 1);
+    }
+  }
+  resign_allowed_ = c.resign_value > 0 && choice_.uniform() >= c.resign_check_fraction;
+  const agents::ObservationShape shape = encoder.shape();
+  planes_.resize(static_cast<size_t>(shape.planeSize()));
+  globals_.resize(static_cast<size_t>(shape.globals));
+  mask_.resize(static_cast<size_t>(layout.size()));
+}
+
+const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
+  for (;;) {
+    if (searching_) {
+      mcts::TreeSearch& search = *search_[s_.side];
+      if (const mcts::LeafRequest* leaf = search.next()) return leaf;
+      searching_ = false;
+      const mcts::TreeSearch* trees[] = {&search};
+      decided(agents::decisionFrom(mcts::summarizeSearch(s_, trees)));
+      continue;
+    }
+    if (over_ || (stop && stop->load())) return nullptr;
+    if (s_.isTerminal()) {
+      finish(kEndRules, env::kNoSide);
+      return nullptr;
+    }
+    if (c_.adjudicate_decisions > 0 && data_.decisions >= c_.adjudicate_decisions) {
+      finish(kEndAdjudicated, env::kNoSide);
+      return nullptr;
+    }
+    ++data_.plies;
+    if (s_.isChanceNode()) {
+      env::applyChance(s_, env::sampleChance(s_, dice_));
+      continue;
+    }
+    full_search_ = c_.cheap_sims == 0 || choice_.uniform() < c_.full_search_probability;
+    if (!search_[s_.side]) {
+      decided((full_search_ ? full_[s_.side] : cheap_[s_.side])->decide(s_));
+      continue;
+    }
+    env::legalActions(s_, legal_);
+    if (legal_.size() == 1) {  // nothing to search, as SearchAgent does
+      agents::Decision d;
+      d.action = legal_[0];
+      d.info.children.push_back({legal_[0], 0, 0, 1, 1});
+      decided(d);
+      continue;
+    }
+    search_[s_.side]->begin(s_, full_search_ ? search_[s_.side]->params().simulations : c_.cheap_sims);
+    searching_ = true;
+  }
+}
+
+void SelfPlayGame::provide(double value) { search_[s_.side]->complete(value); }
+
+// Records the decision (when fully searched), watches for resignation, plays the action.
+void SelfPlayGame::decided(const agents::Decision& d) {
+  ++data_.decisions;
+  if (full_search_) {
+    encoder_.encode(s_, planes_, globals_);
+    layout_.legalMask(s_, mask_);
+    data_.planes.insert(data_.planes.end(), planes_.begin(), planes_.end());
+    data_.globals.insert(data_.globals.end(), globals_.begin(), globals_.end());
+    data_.legal.insert(data_.legal.end(), mask_.begin(), mask_.end());
+    const size_t base = data_.policy.size();
+    data_.policy.resize(base + static_cast<size_t>(layout_.size()), 0.0f);
+    double total = 0;
+    for (const agents::ActionStat& a : d.info.children) total += a.policy;
+    if (total > 0) {
+      for (const agents::ActionStat& a : d.info.children) {
+        data_.policy[base + static_cast<size_t>(layout_.index(a.action))] = static_cast<float>(a.policy / total);
+      }
+    } else {  // agents that give no policy: one-hot on their choice
+      data_.policy[base + static_cast<size_t>(layout_.index(d.action))] = 1.0f;
+    }
+    data_.move.push_back(move_);
+    data_.phase.push_back(static_cast<uint8_t>(s_.phase));
+    data_.side.push_back(s_.side);
+    ++data_.rows;
+  }
+  const int side = s_.side;
+  if (c_.resign_value > 0 && d.info.simulations > 0) {
+    low_streak_[side] = d.info.root_value < -c_.resign_value ? low_streak_[side] + 1 : 0;
+    if (low_streak_[side] >= c_.resign_moves) {
+      if (resign_allowed_) {
+        finish(kEndResigned, side);
+        return;
+      }
+      would_resign_[side] = true;
+    }
+  }
+  env::applyAction(s_, playedAction(d, move_ < c_.temperature_moves, choice_));
+  ++move_;
+}
+
+void SelfPlayGame::finish(uint8_t end, int resigner) {
+  over_ = true;
+  const env::GameResult r = env::gameResult(s_);
+  data_.end = end;
+  data_.winner = static_cast<int8_t>(resigner == env::kNoSide ? r.winner : 1 - resigner);
+  data_.vp_blue = static_cast<int16_t>(r.vp[0]);
+  data_.vp_orange = static_cast<int16_t>(r.vp[1]);
+  data_.level = static_cast<int8_t>(resigner == env::kNoSide ? r.level : 0);
+  for (uint8_t side : data_.side) {
+    data_.value.push_back(data_.winner == env::kNoSide ? 0.0f : data_.winner == side ? 1.0f : -1.0f);
+  }
+  for (int side = 0; side < env::kNumSides; ++side) {
+    if (would_resign_[side] && data_.winner != 1 - side) false_resignation_ = true;
+  }
+}
+
+}  // namespace morne::training

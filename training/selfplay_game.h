@@ -1,0 +1,78 @@
+#pragma once
+// One self-play game as a state machine, so that one thread can advance many games side by side
+// and evaluate their searches' leaves in one batch (lc0's lock-step; training/selfplay.cpp).
+// advance() plays on until the game is over or a lock-step search needs a leaf evaluated;
+// provide() hands the value back. Agents without a lock-step form (rule, mcts) decide on their
+// own inside advance(), so the same loop serves every agent spec.
+//
+// The game records what training needs (training/record.h): every fully searched decision,
+// with the agent's policy target; the final result as value target. It also applies the
+// self-play options: exploration by the policy target for the first moves, playout cap
+// randomisation, resignation (with a share of games that never resign, to measure how often a
+// resignation would have been wrong) and adjudication after a number of decisions.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "agents/agent.h"
+#include "agents/agent_spec.h"
+#include "agents/observation.h"
+#include "agents/policy_layout.h"
+#include "env/rng.h"
+#include "mcts/tree_search.h"
+#include "training/record.h"
+#include "training/selfplay.h"
+
+namespace morne::training {
+
+class SelfPlayGame {
+ public:
+  // Game number `index` of the run `c`; `batched` is the agent's lock-step form, or null.
+  // `encoder` and `layout` belong to the run's scenario and outlive the game.
+  SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch* batched, int index,
+               const agents::ObservationEncoder& encoder, const agents::PolicyLayout& layout);
+
+  // Plays until the game is over or `stop` is set (returns null) or a lock-step search needs a
+  // leaf evaluated (returns it, valid until provide()).
+  const mcts::LeafRequest* advance(const std::atomic<bool>* stop);
+
+  // The value of the leaf advance() returned, blue's point of view.
+  void provide(double value);
+
+  bool over() const { return over_; }
+  // The recorded game; complete once over().
+  GameData& data() { return data_; }
+  // Games with resignation disabled: whether a side would have resigned and did not lose.
+  bool falseResignation() const { return false_resignation_; }
+  bool wouldHaveResigned() const { return would_resign_[0] || would_resign_[1]; }
+
+ private:
+  void decided(const agents::Decision& d);
+  void finish(uint8_t end, int resigner);
+
+  const SelfPlayConfig& c_;
+  const agents::ObservationEncoder& encoder_;
+  const agents::PolicyLayout& layout_;
+  env::GameState s_;
+  env::Rng dice_;
+  env::Rng choice_;
+  std::unique_ptr<agents::Agent> full_[2], cheap_[2];        // agents that decide on their own
+  std::optional<mcts::TreeSearch> search_[2];                // lock-step searches
+  bool searching_ = false;
+  bool full_search_ = true;
+  bool resign_allowed_ = true;
+  int low_streak_[2] = {0, 0};
+  bool would_resign_[2] = {false, false};
+  bool false_resignation_ = false;
+  bool over_ = false;
+  int move_ = 0;
+  GameData data_;
+  std::vector<float> planes_, globals_;
+  std::vector<uint8_t> mask_;
+  env::ActionList legal_;
+};
+
+}  // namespace morne::training
