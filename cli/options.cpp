@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "env/error.h"
@@ -108,10 +109,12 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
   }
 
   // 1. --set overrides.
+  std::set<std::string> overridden;
   if (cmdline.count("set")) {
     for (const std::string& item : cmdline["set"].as<std::vector<std::string>>()) {
       const auto eq = item.find('=');
       if (eq == std::string::npos) throw ConfigError("--set " + item + ": expected key=value");
+      overridden.insert(trim(item.substr(0, eq)));
       storeEntry(command, own, {trim(item.substr(0, eq)), trim(item.substr(eq + 1)), "--set"},
                  out.vm, out.settings);
     }
@@ -123,7 +126,7 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
       continue;
     }
     const std::string value = opt.value.empty() ? "true" : opt.value.front();
-    if (out.vm.count(opt.string_key) && !out.vm[opt.string_key].defaulted()) continue;
+    if (overridden.count(opt.string_key)) continue;  // a repeatable flag given twice accumulates
     po::parsed_options one(&own);
     one.options.push_back(opt);
     po::store(one, out.vm);

@@ -76,7 +76,7 @@ struct Run {
   std::mutex mutex;
   SelfPlayProgress totals;
   std::exception_ptr error;
-  std::atomic<int64_t> live_batches{0}, live_evaluated{0};  // for the progress line
+  std::atomic<int64_t> live_batches{0}, live_evaluated{0}, live_positions{0};  // for progress reports
 
   bool stopping() const { return (stop && stop->load()) || error; }
 
@@ -93,6 +93,7 @@ struct Run {
       totals.false_resignations += game.falseResignation();
       ++totals.games_done;
       totals.seconds = since(t0);
+      totals.positions_played = live_positions.load();
       totals.batches = live_batches.load();
       totals.evaluated = live_evaluated.load();
       if (progress) progress(totals);
@@ -122,7 +123,10 @@ struct Run {
             games[k] = std::make_unique<SelfPlayGame>(c, batched ? &*batched : nullptr, next, encoder, layout);
             next += jobs;
           }
-          if (const mcts::LeafRequest* leaf = games[k]->advance(stop)) {
+          const int rows_before = games[k]->data().rows;
+          const mcts::LeafRequest* leaf = games[k]->advance(stop);
+          live_positions += games[k]->data().rows - rows_before;
+          if (leaf) {
             leaves.push_back(leaf);
             owners.push_back(k);
             break;
@@ -172,6 +176,10 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(con
   const std::optional<agents::BatchedSearch> batched = agents::makeBatchedSearch(c.agent);
   if (batched && batched->search.milliseconds > 0) {
     throw ConfigError("selfplay: give the agent a budget in simulations (sims=N), not ms, for reproducible data");
+  }
+  if (batched && batched->search.threads > 1) {
+    throw ConfigError("selfplay: " + c.agent + " searches one tree per game in self-play; drop threads= and "
+                      "use --jobs for the cores");
   }
   if (!batched) {
     agents::makeAgent(c.agent, 0);
@@ -223,6 +231,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(con
   if (writer_error) std::rethrow_exception(writer_error);
   SelfPlayResult result;
   result.progress = run.totals;
+  result.progress.positions_played = run.live_positions.load();
   result.progress.batches = run.live_batches.load();
   result.progress.evaluated = run.live_evaluated.load();
   result.interrupted = stop && stop->load();

@@ -59,7 +59,8 @@ struct SelfPlayConfig {
 struct SelfPlayProgress {
   int games_done = 0;
   int games_total = 0;
-  int64_t positions = 0;       // recorded positions
+  int64_t positions = 0;       // recorded positions of finished games (written)
+  int64_t positions_played = 0;  // recorded positions of every game, finished or not
   int64_t decisions = 0;       // all decisions of finished games, recorded or not
   int resigned = 0;            // games ended by resignation
   int adjudicated = 0;

