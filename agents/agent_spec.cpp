@@ -117,7 +117,8 @@ std::string agentCatalog() {
          "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=1,\n"
          "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n"
          "            any search: noise=ALPHA,noise_fraction=0.25 (Dirichlet noise at the root),\n"
-         "            gumbel=1,gumbel_actions=16 (Gumbel root search for small budgets)\n";
+         "            gumbel=1,gumbel_actions=16,gumbel_scale=1 (Gumbel root search for small budgets;\n"
+         "            gumbel_scale=0 plays greedily)\n";
   for (const RegisteredKind& k : registeredKinds()) text += k.catalog;
   return text;
 }

@@ -94,7 +94,7 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
     } else {
       throw ConfigError("mcts: unknown parameter \"" + key +
                         "\" (sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
-                        "gumbel_actions, temperature, scale, rollout, policy)");
+                        "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
     }
   }
   checkSearchParams("mcts", p.search);

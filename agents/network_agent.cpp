@@ -104,7 +104,8 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
       p.model = value;
     } else {
       throw ConfigError("az: unknown parameter \"" + key +
-                        "\" (model, sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, gumbel_actions)");
+                        "\" (model, sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
+                        "gumbel_actions, gumbel_scale)");
     }
   }
   checkSearchParams("az", p.search);

@@ -89,6 +89,8 @@ bool readSearchParam(const std::string& agent, const std::string& key, const std
     p.gumbel = specInt(agent, key, value, 0, 1) == 1;
   } else if (key == "gumbel_actions") {
     p.gumbel_actions = specInt(agent, key, value, 1, 1024);
+  } else if (key == "gumbel_scale") {
+    p.gumbel_scale = specDouble(agent, key, value, 0, 10);
   } else {
     return false;
   }
@@ -113,7 +115,7 @@ std::string searchParamsText(const mcts::SearchParams& p) {
   }
   out << ",cpuct=" << p.cpuct << ",threads=" << p.threads;
   if (p.noise_alpha > 0) out << ",noise=" << p.noise_alpha << ",noise_fraction=" << p.noise_fraction;
-  if (p.gumbel) out << ",gumbel=1,gumbel_actions=" << p.gumbel_actions;
+  if (p.gumbel) out << ",gumbel=1,gumbel_actions=" << p.gumbel_actions << ",gumbel_scale=" << p.gumbel_scale;
   return out.str();
 }
 

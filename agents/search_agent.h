@@ -27,8 +27,8 @@ class SearchAgent : public Agent {
 Decision decisionFrom(const mcts::SearchResult& r);
 
 // Reads one search parameter of agent `agent`'s spec into `p` (sims, ms, cpuct, threads, nodes,
-// reuse, noise, noise_fraction, gumbel, gumbel_actions); returns false when `key` is none of
-// them. Throws ConfigError on a bad value.
+// reuse, noise, noise_fraction, gumbel, gumbel_actions, gumbel_scale); returns false when `key`
+// is none of them. Throws ConfigError on a bad value.
 bool readSearchParam(const std::string& agent, const std::string& key, const std::string& value,
                      mcts::SearchParams& p);
 

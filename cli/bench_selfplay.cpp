@@ -23,6 +23,7 @@
 #include "env/error.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
+#include "training/row_encoder.h"
 #include "training/selfplay.h"
 #include "training/shard_writer.h"
 
@@ -65,15 +66,12 @@ double rawEvalsPerSecond(agents::Network& net, const env::Scenario& sc, int batc
 }
 
 // Rows like self-play's, from random games: real observations and legal masks, a policy target
-// spread over up to 16 legal actions, values of +-1. About `rows` rows, in games.
-std::vector<training::GameData> syntheticGames(const env::Scenario& sc, int rows, uint64_t seed) {
-  const agents::ObservationEncoder encoder(sc);
-  const agents::PolicyLayout layout(sc);
-  const agents::ObservationShape shape = encoder.shape();
-  std::vector<float> planes(static_cast<size_t>(shape.planeSize())), globals(static_cast<size_t>(shape.globals));
-  std::vector<uint8_t> mask(static_cast<size_t>(layout.size()));
+// spread over up to 16 legal actions. About `rows` rows, in games.
+std::vector<training::GameData> syntheticGames(const training::RowEncoder& encoder, const env::Scenario& sc, int rows,
+                                               uint64_t seed) {
   env::Rng rng(seed);
   env::ActionList legal;
+  std::vector<agents::ActionStat> stats;
   std::vector<training::GameData> games;
   for (int total = 0; total < rows;) {
     training::GameData g;
@@ -85,23 +83,12 @@ std::vector<training::GameData> syntheticGames(const env::Scenario& sc, int rows
         continue;
       }
       env::legalActions(s, legal);
-      encoder.encode(s, planes, globals);
-      layout.legalMask(s, mask);
-      g.planes.insert(g.planes.end(), planes.begin(), planes.end());
-      g.globals.insert(g.globals.end(), globals.begin(), globals.end());
-      g.legal.insert(g.legal.end(), mask.begin(), mask.end());
-      const size_t base = g.policy.size();
-      g.policy.resize(base + mask.size(), 0.0f);
-      const size_t spread = std::min<size_t>(16, legal.size());
-      for (size_t k = 0; k < spread; ++k) {
-        g.policy[base + static_cast<size_t>(layout.index(legal[k]))] = 1.0f / static_cast<float>(spread);
-      }
+      stats.clear();
+      for (size_t k = 0; k < std::min<size_t>(16, legal.size()); ++k) stats.push_back({legal[k], 0, 0, 0, 1});
+      const env::Action played = legal[rng.below(static_cast<uint32_t>(legal.size()))];
+      encoder.append(s, g.rows, stats, played, g);
       g.value.push_back(rng.below(2) ? 1.0f : -1.0f);
-      g.move.push_back(g.rows);
-      g.phase.push_back(static_cast<uint8_t>(s.phase));
-      g.side.push_back(s.side);
-      ++g.rows;
-      env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
+      env::applyAction(s, played);
     }
     total += g.rows;
     games.push_back(std::move(g));
@@ -184,11 +171,11 @@ int benchSelfplay(const po::variables_map& vm) {
                 name.c_str(), batch, raw, one_thread_net, 100 * one_thread_net / raw);
 
     // The writer alone, on rows like self-play's, written again and again.
-    const std::vector<training::GameData> games = syntheticGames(*sc, 512, vm["seed"].as<uint64_t>());
+    const training::RowEncoder encoder(*sc);
+    const std::vector<training::GameData> games = syntheticGames(encoder, *sc, 512, vm["seed"].as<uint64_t>());
     training::ShardInfo info;
     info.scenario = sc->name();
-    const agents::ObservationShape shape = agents::ObservationEncoder(*sc).shape();
-    info.shape = {shape.planes, shape.height, shape.width, shape.globals, agents::PolicyLayout(*sc).size()};
+    info.shape = encoder.shape();
     training::ShardWriter writer((dir / "write").string(), "bench", info, 4096);
     int64_t rows = 0;
     const auto t0 = Clock::now();

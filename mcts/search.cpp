@@ -110,7 +110,7 @@ SearchResult summarizeSearch(const env::GameState& root, std::span<const TreeSea
     best = trees[0]->gumbelChoice();
     const std::vector<double> improved = trees[0]->improvedPolicy();
     for (size_t k = 0; k < r.children.size(); ++k) r.children[k].policy = improved[k];
-    r.sampled = true;
+    r.sampled = trees[0]->params().gumbel_scale > 0;
   } else {
     for (size_t k = 0; k < r.children.size(); ++k) {
       RootChild& c = r.children[k];

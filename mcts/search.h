@@ -55,7 +55,7 @@ struct SearchResult {
   std::vector<RootChild> children;  // the legal actions, in canonical order
   std::vector<LineStep> principal_variation;
   size_t nodes = 0;  // nodes in the trees after the search
-  bool sampled = false;  // `best` was drawn at random (Gumbel root search): play it as it is
+  bool sampled = false;  // `best` was drawn at random (Gumbel noise): play it as it is
 };
 
 class TreeSearch;

@@ -22,6 +22,7 @@ struct SearchParams {
   // Gumbel root search (mcts/tree_search.h): for small budgets; one thread, simulations only.
   bool gumbel = false;
   int gumbel_actions = 16;    // actions sampled at the root
+  double gumbel_scale = 1;    // scale of the Gumbel noise: 1 samples (self-play), 0 plays greedily
   double gumbel_cvisit = 50;  // sigma(q) = (cvisit + max visits) x cscale x q
   double gumbel_cscale = 1;
 };

@@ -159,7 +159,7 @@ void TreeSearch::prepareRoot() {
   survivors_.resize(static_cast<size_t>(n));
   for (int k = 0; k < n; ++k) {
     const double prior = std::max(1e-30, static_cast<double>(tree_.node(root.first_child + k).prior));
-    gumbel_base_[static_cast<size_t>(k)] = sampleGumbel(rng_) + std::log(prior);
+    gumbel_base_[static_cast<size_t>(k)] = params_.gumbel_scale * sampleGumbel(rng_) + std::log(prior);
     survivors_[static_cast<size_t>(k)] = k;
   }
   std::stable_sort(survivors_.begin(), survivors_.end(), [&](int a, int b) {

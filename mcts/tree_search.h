@@ -10,7 +10,9 @@
 //     Dirichlet(noise_alpha) noise, weight `noise_fraction`, at the start of each decision.
 //   - Gumbel root search (Danihelka et al. 2022, "Policy improvement by planning with
 //     Gumbel"): when `gumbel`, the root samples the top `gumbel_actions` actions by
-//     Gumbel + log prior without replacement and shares the simulations among them by
+//     Gumbel + log prior without replacement (Gumbel noise scaled by `gumbel_scale`; 0 takes
+//     the top actions of the prior, for play rather than self-play) and shares the simulations
+//     among them by
 //     sequential halving, keeping at each halving the half with the best
 //     Gumbel + log prior + sigma(Q). Below the root the search is PUCT. The chosen action is
 //     the survivor; the policy target is softmax(log prior + sigma(completed Q)), which improves

@@ -12,7 +12,6 @@
 
 #include "agents/agent_spec.h"
 #include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "env/error.h"
 #include "mcts/eval_cache.h"
 #include "training/selfplay_game.h"
@@ -67,8 +66,7 @@ class GameQueue {
 struct Run {
   const SelfPlayConfig& c;
   const std::optional<agents::BatchedSearch>& batched;
-  const agents::ObservationEncoder& encoder;
-  const agents::PolicyLayout& layout;
+  const RowEncoder& rows;
   const std::function<void(const SelfPlayProgress&)>& progress;
   const std::atomic<bool>* stop;
   GameQueue& queue;
@@ -120,7 +118,7 @@ struct Run {
         for (;;) {
           if (!games[k]) {
             if (next >= c.games) break;
-            games[k] = std::make_unique<SelfPlayGame>(c, batched ? &*batched : nullptr, next, encoder, layout);
+            games[k] = std::make_unique<SelfPlayGame>(c, batched ? &*batched : nullptr, next, rows);
             next += jobs;
           }
           const int rows_before = games[k]->data().rows;
@@ -185,16 +183,14 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(con
     agents::makeAgent(c.agent, 0);
     if (c.cheap_sims > 0) agents::makeAgent(withSimulations(c.agent, c.cheap_sims), 0);
   }
-  const agents::ObservationEncoder encoder(*c.scenario);
-  const agents::PolicyLayout layout(*c.scenario);
-  const agents::ObservationShape shape = encoder.shape();
+  const RowEncoder rows(*c.scenario);
   ShardInfo info;
   info.scenario = c.scenario->name();
   info.blue_agent = info.orange_agent = c.agent;
   info.config = c.config_json;
   info.engine = c.engine;
   info.encoder_version = agents::kEncoderVersion;
-  info.shape = {shape.planes, shape.height, shape.width, shape.globals, layout.size()};
+  info.shape = rows.shape();
   ShardWriter writer(c.out_dir, c.prefix, info, c.rows_per_shard);
 
   GameQueue queue(static_cast<size_t>(std::max(1, c.queue_games)));
@@ -210,7 +206,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(con
     }
   });
 
-  Run run{c, batched, encoder, layout, progress, stop, queue, Clock::now(), {}, {}, {}};
+  Run run{c, batched, rows, progress, stop, queue, Clock::now(), {}, {}, {}};
   run.totals.games_total = c.games;
   const int jobs = std::max(1, std::min(c.jobs, c.games));
   tbb::task_arena arena(jobs);

@@ -27,10 +27,9 @@ env::Action playedAction(const agents::Decision& d, bool explore, env::Rng& rng)
 }  // namespace
 
 SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch* batched, int index,
-                           const agents::ObservationEncoder& encoder, const agents::PolicyLayout& layout)
+                           const RowEncoder& rows)
     : c_(c),
-      encoder_(encoder),
-      layout_(layout),
+      rows_(rows),
       s_(env::newGame(*c.scenario)),
       dice_(env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index))),
       choice_(env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index)) ^ 0x5E1F'91A7ull) {
@@ -47,10 +46,6 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
     }
   }
   resign_allowed_ = c.resign_value > 0 && choice_.uniform() >= c.resign_check_fraction;
-  const agents::ObservationShape shape = encoder.shape();
-  planes_.resize(static_cast<size_t>(shape.planeSize()));
-  globals_.resize(static_cast<size_t>(shape.globals));
-  mask_.resize(static_cast<size_t>(layout.size()));
 }
 
 const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
@@ -100,28 +95,7 @@ void SelfPlayGame::provide(double value) { search_[s_.side]->complete(value); }
 // Records the decision (when fully searched), watches for resignation, plays the action.
 void SelfPlayGame::decided(const agents::Decision& d) {
   ++data_.decisions;
-  if (full_search_) {
-    encoder_.encode(s_, planes_, globals_);
-    layout_.legalMask(s_, mask_);
-    data_.planes.insert(data_.planes.end(), planes_.begin(), planes_.end());
-    data_.globals.insert(data_.globals.end(), globals_.begin(), globals_.end());
-    data_.legal.insert(data_.legal.end(), mask_.begin(), mask_.end());
-    const size_t base = data_.policy.size();
-    data_.policy.resize(base + static_cast<size_t>(layout_.size()), 0.0f);
-    double total = 0;
-    for (const agents::ActionStat& a : d.info.children) total += a.policy;
-    if (total > 0) {
-      for (const agents::ActionStat& a : d.info.children) {
-        data_.policy[base + static_cast<size_t>(layout_.index(a.action))] = static_cast<float>(a.policy / total);
-      }
-    } else {  // agents that give no policy: one-hot on their choice
-      data_.policy[base + static_cast<size_t>(layout_.index(d.action))] = 1.0f;
-    }
-    data_.move.push_back(move_);
-    data_.phase.push_back(static_cast<uint8_t>(s_.phase));
-    data_.side.push_back(s_.side);
-    ++data_.rows;
-  }
+  if (full_search_) rows_.append(s_, move_, d.info.children, d.action, data_);
   const int side = s_.side;
   if (c_.resign_value > 0 && d.info.simulations > 0) {
     low_streak_[side] = d.info.root_value < -c_.resign_value ? low_streak_[side] + 1 : 0;

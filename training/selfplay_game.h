@@ -15,15 +15,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <vector>
 
 #include "agents/agent.h"
 #include "agents/agent_spec.h"
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "env/rng.h"
 #include "mcts/tree_search.h"
 #include "training/record.h"
+#include "training/row_encoder.h"
 #include "training/selfplay.h"
 
 namespace morne::training {
@@ -31,9 +29,8 @@ namespace morne::training {
 class SelfPlayGame {
  public:
   // Game number `index` of the run `c`; `batched` is the agent's lock-step form, or null.
-  // `encoder` and `layout` belong to the run's scenario and outlive the game.
-  SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch* batched, int index,
-               const agents::ObservationEncoder& encoder, const agents::PolicyLayout& layout);
+  // `rows` belongs to the run's scenario and outlives the game.
+  SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch* batched, int index, const RowEncoder& rows);
 
   // Plays until the game is over or `stop` is set (returns null) or a lock-step search needs a
   // leaf evaluated (returns it, valid until provide()).
@@ -54,8 +51,7 @@ class SelfPlayGame {
   void finish(uint8_t end, int resigner);
 
   const SelfPlayConfig& c_;
-  const agents::ObservationEncoder& encoder_;
-  const agents::PolicyLayout& layout_;
+  const RowEncoder& rows_;
   env::GameState s_;
   env::Rng dice_;
   env::Rng choice_;
@@ -70,8 +66,6 @@ class SelfPlayGame {
   bool over_ = false;
   int move_ = 0;
   GameData data_;
-  std::vector<float> planes_, globals_;
-  std::vector<uint8_t> mask_;
   env::ActionList legal_;
 };
 

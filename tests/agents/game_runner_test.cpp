@@ -9,21 +9,10 @@
 #include "agents/mcts_agent.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
+#include "tests/agents/legality_checker.h"
 
 namespace morne::test {
 namespace {
-
-class LegalityChecker : public agents::GameObserver {
- public:
-  void onPly(const env::GameState& before, const agents::Ply& ply, const env::GameState&,
-             const env::EventLog&) override {
-    if (!ply.chance) {
-      EXPECT_TRUE(env::isLegal(before, ply.action));
-    }
-    ++plies;
-  }
-  int plies = 0;
-};
 
 TEST(Agents, SpecParsing) {
   const agents::AgentSpec spec = agents::parseAgentSpec("mcts:sims=800, cpuct=1.2");

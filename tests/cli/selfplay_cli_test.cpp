@@ -32,6 +32,11 @@ std::vector<std::string> filesEndingWith(const std::string& dir, const std::stri
   return out;
 }
 
+// Shell text that waits (up to 60 s) until DIR holds a completed shard.
+std::string waitForAShard(const std::string& dir) {
+  return "for i in $(seq 600); do ls '" + dir + "'/*.h5 >/dev/null 2>&1 && break; sleep 0.1; done; ";
+}
+
 std::string joined(const std::vector<std::string>& files) {
   std::string s;
   for (const std::string& f : files) s += " '" + f + "'";
@@ -41,15 +46,15 @@ std::string joined(const std::vector<std::string>& files) {
 TEST(SelfplayCli, ShippedConfigMakesValidShards) {
   const std::string dir = freshDir("config");
   const ProcessResult r = runMorne("selfplay --quiet --config " + std::string(MORNE_SOURCE_DIR) +
-                                   "/configs/selfplay.cfg --set games=3 --set agent=mcts:sims=8 --set out=" + dir +
-                                   " --set prefix=t --set rows-per-shard=60");
+                                   "/configs/selfplay.cfg --set games=6 --set out=" + dir +
+                                   " --set prefix=t --set rows-per-shard=200");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("3 games"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("6 games"), std::string::npos) << r.output;
   const std::vector<std::string> shards = filesEndingWith(dir, ".h5");
   ASSERT_FALSE(shards.empty());
   const ProcessResult inspect = runMorne("data inspect --check" + joined(shards));
   EXPECT_EQ(inspect.exit_code, 0) << inspect.output;
-  EXPECT_NE(inspect.output.find("scenario:   duel; agents blue mcts:sims=8"), std::string::npos) << inspect.output;
+  EXPECT_NE(inspect.output.find("scenario:   duel; agents blue mcts:sims=100"), std::string::npos) << inspect.output;
   EXPECT_NE(inspect.output.find("checks:     ok"), std::string::npos) << inspect.output;
   fs::remove_all(dir);
 }
@@ -58,7 +63,7 @@ TEST(SelfplayCli, InterruptStopsCleanly) {
   const std::string dir = freshDir("interrupt");
   const ProcessResult r = runShell("MORNE selfplay --quiet --scenario duel --agent mcts:sims=30 --games 100000 --jobs 2 "
                                    "--rows-per-shard 10 --prefix i --out " + dir +
-                                   " & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo \"exit $?\"");
+                                   " & pid=$!; " + waitForAShard(dir) + "kill -INT $pid; wait $pid; echo \"exit $?\"");
   EXPECT_NE(r.output.find("interrupted: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
   EXPECT_TRUE(filesEndingWith(dir, ".tmp").empty());
@@ -72,7 +77,7 @@ TEST(SelfplayCli, InterruptStopsCleanly) {
 TEST(SelfplayCli, AKilledRunLeavesOnlyCompleteShards) {
   const std::string dir = freshDir("kill");
   runShell("MORNE selfplay --quiet --scenario duel --agent mcts:sims=30 --games 100000 --jobs 2 --rows-per-shard 10 "
-           "--prefix k --out " + dir + " & pid=$!; sleep 2; kill -KILL $pid; wait $pid");
+           "--prefix k --out " + dir + " & pid=$!; " + waitForAShard(dir) + "sleep 0.3; kill -KILL $pid; wait $pid");
   const std::vector<std::string> shards = filesEndingWith(dir, ".h5");
   ASSERT_FALSE(shards.empty());
   const ProcessResult inspect = runMorne("data inspect --check" + joined(shards));

@@ -13,6 +13,7 @@
 #include "mcts/search.h"
 #include "mcts/tree_search.h"
 #include "tests/env/test_map.h"
+#include "tests/mcts/positions.h"
 
 namespace morne::test {
 namespace {
@@ -25,19 +26,6 @@ class HashEvaluator : public mcts::Evaluator {
     return static_cast<double>(s.hash % 2001) / 1000.0 - 1.0;
   }
 };
-
-// Orange's last combat phase: attacking D with A eliminates it and takes blue's only VP;
-// anything else loses (the position of MctsTactics.FindsTheForcedElimination).
-env::GameState forcedWin(std::shared_ptr<const env::Scenario>& keep) {
-  TestMap m;
-  m.turns(1)
-      .unit({.id = "A", .side = 1, .at = {0, 0}, .vc = 8})
-      .unit({.id = "D", .side = 0, .at = {1, 0}, .vc = 1})
-      .unit({.id = "F", .side = 0, .at = {-1, 0}, .vc = 1})
-      .objective({1, 0}, false, 1, 0);
-  keep = m.build();
-  return stateIn(*keep, env::Phase::kCombat, 1);
-}
 
 env::GameState duelStart(std::shared_ptr<const env::Scenario>& keep) {
   TestMap m;
@@ -164,20 +152,39 @@ TEST(GumbelSearch, SpendsTheBudgetBySequentialHalving) {
   EXPECT_NEAR(policy, 1.0, 1e-9);
 }
 
-TEST(GumbelSearch, FindsTheForcedWinWithFewSimulations) {
+TEST(GumbelSearch, WithoutNoiseTheChoiceIsTheSameForEverySeed) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = forcedWin(sc);
-  env::ActionList legal;
-  env::legalActions(s, legal);
-  const env::Action win = env::Action::attack(s.unit(unitOf(*sc, "A")).cell,
-                                              *env::directionBetween(sc->hexOf(s.unit(unitOf(*sc, "A")).cell),
-                                                                     sc->hexOf(s.unit(unitOf(*sc, "D")).cell)));
-  int found = 0;
-  for (uint64_t seed = 0; seed < 20; ++seed) {
+  const env::GameState s = duelStart(sc);
+  std::vector<env::Action> choices;
+  for (uint64_t seed = 0; seed < 5; ++seed) {
     mcts::SearchParams p;
     p.gumbel = true;
-    p.simulations = static_cast<int>(legal.size()) * 8;
+    p.gumbel_scale = 0;
+    p.gumbel_actions = 8;
+    p.simulations = 48;
     mcts::Search search(p, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, seed);
+    const mcts::SearchResult r = search.run(s);
+    EXPECT_FALSE(r.sampled);
+    choices.push_back(r.best);
+  }
+  for (const env::Action& a : choices) EXPECT_EQ(a, choices[0]);
+}
+
+TEST(GumbelSearch, FindsTheForcedWinWithFewSimulations) {
+  const Position p = forcedElimination();
+  const env::GameState& s = p.state;
+  const env::Scenario& sc = *p.scenario;
+  env::ActionList legal;
+  env::legalActions(s, legal);
+  const env::Action win = env::Action::attack(s.unit(unitOf(sc, "A")).cell,
+                                              *env::directionBetween(sc.hexOf(s.unit(unitOf(sc, "A")).cell),
+                                                                     sc.hexOf(s.unit(unitOf(sc, "D")).cell)));
+  int found = 0;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    mcts::SearchParams params;
+    params.gumbel = true;
+    params.simulations = static_cast<int>(legal.size()) * 8;
+    mcts::Search search(params, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, seed);
     const mcts::SearchResult r = search.run(s);
     found += r.best == win;
     for (const mcts::RootChild& c : r.children) {

@@ -11,6 +11,7 @@
 
 #include "env/rules.h"
 #include "tests/env/test_map.h"
+#include "tests/mcts/positions.h"
 
 namespace morne::test {
 namespace {
@@ -40,19 +41,10 @@ env::Action attackAction(const env::GameState& s, const std::string& attacker, c
   return env::Action::attack(from, *env::directionBetween(sc.hexOf(from), sc.hexOf(to)));
 }
 
-// The last combat phase of the game (orange's): orange's A (VC 8) touches blue's D (VC 1) on
-// blue's objective and F (VC 1) in the open. Attacking D eliminates it whatever the die (4:1
-// with F's support, every result costs the defender a point): blue loses its VP. Attacking F
-// or ending leaves blue the winner.
+// tests/mcts/positions.h: attacking D with A is the only move that does not lose.
 TEST(MctsTactics, FindsTheForcedElimination) {
-  TestMap m;
-  m.turns(1)
-      .unit({.id = "A", .side = 1, .at = {0, 0}, .vc = 8})
-      .unit({.id = "D", .side = 0, .at = {1, 0}, .vc = 1})
-      .unit({.id = "F", .side = 0, .at = {-1, 0}, .vc = 1})
-      .objective({1, 0}, false, 1, 0);
-  const auto sc = m.build();
-  const env::GameState s = stateIn(*sc, env::Phase::kCombat, 1);
+  const Position p = forcedElimination();
+  const env::GameState& s = p.state;
   ASSERT_EQ(env::gameResult(s).winner, 0);
 
   mcts::Search search = uniformSearch(3000);

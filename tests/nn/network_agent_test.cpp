@@ -13,8 +13,9 @@
 #include "agents/policy_layout.h"
 #include "env/error.h"
 #include "env/rules.h"
-#include "mcts/evaluator.h"
 #include "env/scenario_library.h"
+#include "mcts/evaluator.h"
+#include "tests/agents/legality_checker.h"
 
 namespace morne::test {
 namespace {
@@ -34,16 +35,6 @@ std::string randomNetworkFile(const std::string& scenario) {
   agents::Network::create(c, 3)->save(path);
   return path;
 }
-
-class LegalityChecker : public agents::GameObserver {
- public:
-  void onPly(const env::GameState& before, const agents::Ply& ply, const env::GameState&,
-             const env::EventLog&) override {
-    if (!ply.chance) {
-      EXPECT_TRUE(env::isLegal(before, ply.action));
-    }
-  }
-};
 
 TEST(NetworkAgent, PlaysLegalGamesDeterministically) {
   agents::registerNetworkAgents();

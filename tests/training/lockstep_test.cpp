@@ -4,8 +4,6 @@
 // Also the self-play endings: resignation and adjudication.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <filesystem>
 
 #include "agents/agent_spec.h"
@@ -13,6 +11,7 @@
 #include "env/scenario_library.h"
 #include "mcts/eval_cache.h"
 #include "training/selfplay.h"
+#include "tests/training/temp_dir.h"
 #include "training/shard_reader.h"
 
 namespace morne::training {
@@ -58,16 +57,12 @@ void registerFakeKinds() {
   agents::registerAgentKind("fakenet-sync", maker, "");
 }
 
-class LockstepTest : public ::testing::Test {
+class LockstepTest : public test::TempDirTest {
  protected:
   void SetUp() override {
+    TempDirTest::SetUp();
     registerFakeKinds();
-    dir_ = fs::temp_directory_path() /
-           ("morne-lockstep-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   SelfPlayConfig config(const std::string& agent, const std::string& prefix) const {
     SelfPlayConfig c;
@@ -91,7 +86,6 @@ class LockstepTest : public ::testing::Test {
     return games;
   }
 
-  fs::path dir_;
 };
 
 void expectSameGames(const std::map<uint64_t, GameData>& a, const std::map<uint64_t, GameData>& b,

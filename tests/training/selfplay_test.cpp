@@ -4,14 +4,13 @@
 // cap randomisation records only the fully searched decisions.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <filesystem>
 
 #include "env/error.h"
 #include "env/scenario_library.h"
 #include "training/selfplay.h"
+#include "tests/training/temp_dir.h"
 #include "training/shard_reader.h"
 
 namespace morne::training {
@@ -19,16 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class SelfPlayTest : public ::testing::Test {
+class SelfPlayTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("morne-selfplay-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   SelfPlayConfig config(const std::string& prefix) const {
     SelfPlayConfig c;
     c.scenario = env::loadScenario("duel");
@@ -52,7 +43,6 @@ class SelfPlayTest : public ::testing::Test {
     return games;
   }
 
-  fs::path dir_;
 };
 
 TEST_F(SelfPlayTest, WritesConsistentTrainingRows) {

@@ -10,6 +10,7 @@
 
 #include "env/error.h"
 #include "env/rng.h"
+#include "tests/training/temp_dir.h"
 #include "training/shard_reader.h"
 #include "training/shard_writer.h"
 
@@ -59,16 +60,8 @@ ShardInfo testInfo() {
   return info;
 }
 
-class ShardTest : public ::testing::Test {
+class ShardTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("morne-shard-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::vector<std::string> files(const std::string& extension) const {
     std::vector<std::string> out;
     for (const auto& entry : fs::directory_iterator(dir_)) {
@@ -81,7 +74,6 @@ class ShardTest : public ::testing::Test {
     return out;
   }
 
-  fs::path dir_;
 };
 
 void expectSameGame(const GameData& a, const GameData& b) {
