@@ -13,7 +13,8 @@ TreeSearch::TreeSearch(const SearchParams& params, uint64_t seed)
   path_.reserve(256);
 }
 
-void TreeSearch::begin(const env::GameState& root, int simulations) {
+void TreeSearch::begin(const env::GameState& root, int simulations, bool root_noise) {
+  root_noise_ = root_noise;
   if (params_.gumbel || !params_.reuse_tree || !tree_.reuse(root)) tree_.reset(root);
   budget_ = std::max(1, simulations);
   simulations_ = 0;
@@ -148,7 +149,7 @@ void TreeSearch::prepareRoot() {
   root_ready_ = true;
   Node& root = tree_.node(0);
   const int n = root.num_children;
-  if (params_.noise_alpha > 0 && n > 1) {
+  if (root_noise_ && params_.noise_alpha > 0 && n > 1) {
     priors_.resize(static_cast<size_t>(n));
     for (int k = 0; k < n; ++k) priors_[static_cast<size_t>(k)] = tree_.node(root.first_child + k).prior;
     mixDirichletNoise(rng_, params_.noise_alpha, params_.noise_fraction, priors_);

@@ -40,8 +40,10 @@ class TreeSearch {
   TreeSearch(const SearchParams& params, uint64_t seed);
 
   // Starts a decision at `root` with a budget of `simulations`: re-roots the kept tree when
-  // allowed and possible, else starts a fresh one. Precondition: `root` is a decision node.
-  void begin(const env::GameState& root, int simulations);
+  // allowed and possible, else starts a fresh one. `root_noise` false leaves out the Dirichlet
+  // noise (self-play's cheap searches, which are not recorded). Precondition: `root` is a
+  // decision node.
+  void begin(const env::GameState& root, int simulations, bool root_noise = true);
 
   // Runs simulations until one reaches a leaf that needs an evaluation and returns it (valid
   // until complete()), or returns nullptr once the budget is spent. Simulations that end at a
@@ -85,6 +87,7 @@ class TreeSearch {
   std::vector<float> priors_;
 
   bool root_ready_ = false;  // noise applied / Gumbel set up for this decision
+  bool root_noise_ = true;
   double root_eval_ = 0;     // the evaluator's value of the root, side to move
   // Gumbel root: base score (Gumbel + log prior) per root child, the surviving children, and
   // the halving schedule.

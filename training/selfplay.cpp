@@ -155,9 +155,11 @@ struct Run {
 
 }  // namespace
 
-std::string withSimulations(const std::string& spec, int sims) {
+std::string cheapSearchSpec(const std::string& spec, int sims) {
   agents::AgentSpec parsed = agents::parseAgentSpec(spec);
   parsed.params.erase("ms");
+  parsed.params.erase("noise");
+  parsed.params.erase("noise_fraction");
   parsed.params["sims"] = std::to_string(sims);
   std::string out = parsed.name;
   char sep = ':';
@@ -181,7 +183,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(con
   }
   if (!batched) {
     agents::makeAgent(c.agent, 0);
-    if (c.cheap_sims > 0) agents::makeAgent(withSimulations(c.agent, c.cheap_sims), 0);
+    if (c.cheap_sims > 0) agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), 0);
   }
   const RowEncoder rows(*c.scenario);
   ShardInfo info;

@@ -88,7 +88,8 @@ struct SelfPlayResult {
 SelfPlayResult runSelfPlay(const SelfPlayConfig& config, const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop);
 
-// The agent spec with its simulation budget replaced by `sims` (for playout cap randomisation).
-std::string withSimulations(const std::string& spec, int sims);
+// The spec of playout cap randomisation's cheap searches: the agent's, with `sims` simulations
+// and no root noise (they are not recorded, so they need no exploration).
+std::string cheapSearchSpec(const std::string& spec, int sims);
 
 }  // namespace morne::training

@@ -42,7 +42,7 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
       search_[side].emplace(batched->search, side_seed);
     } else {
       full_[side] = agents::makeAgent(c.agent, side_seed);
-      if (c.cheap_sims > 0) cheap_[side] = agents::makeAgent(withSimulations(c.agent, c.cheap_sims), side_seed + 1);
+      if (c.cheap_sims > 0) cheap_[side] = agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), side_seed + 1);
     }
   }
   resign_allowed_ = c.resign_value > 0 && choice_.uniform() >= c.resign_check_fraction;
@@ -85,7 +85,8 @@ const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
       decided(d);
       continue;
     }
-    search_[s_.side]->begin(s_, full_search_ ? search_[s_.side]->params().simulations : c_.cheap_sims);
+    // Cheap searches are not recorded: they get no exploration noise (KataGo).
+    search_[s_.side]->begin(s_, full_search_ ? search_[s_.side]->params().simulations : c_.cheap_sims, full_search_);
     searching_ = true;
   }
 }

@@ -86,8 +86,9 @@ TEST(SelfplayCli, AKilledRunLeavesOnlyCompleteShards) {
   fs::remove_all(dir);
 }
 
-// A fresh network: self-play in lock-step writes valid shards, and the arena plays it (the
-// arena checks every action's legality) against the rule agent.
+// A fresh network: self-play in lock-step writes valid shards, the arena plays it (the arena
+// checks every action's legality) against the rule agent, and the engine protocol's genmove
+// asks it for a move.
 TEST(SelfplayCli, NetworkAgentSelfPlaysAndPlaysInTheArena) {
   const std::string dir = freshDir("network");
   fs::create_directories(dir);
@@ -105,6 +106,12 @@ TEST(SelfplayCli, NetworkAgentSelfPlaysAndPlaysInTheArena) {
                                        model + ",sims=8,gumbel=1'");
   EXPECT_EQ(arena.exit_code, 0) << arena.output;
   EXPECT_NE(arena.output.find("az:model="), std::string::npos) << arena.output;
+  const ProcessResult engine = runMorne("engine", "{\"cmd\":\"load\",\"scenario\":\"duel\"}\n"
+                                                  "{\"cmd\":\"genmove\",\"agent\":\"az:model=" + model +
+                                                  ",sims=16,gumbel=1,gumbel_scale=0\",\"play\":true}\n");
+  EXPECT_EQ(engine.exit_code, 0) << engine.output;
+  EXPECT_NE(engine.output.find("\"applied\""), std::string::npos) << engine.output;
+  EXPECT_NE(engine.output.find("\"simulations\":16"), std::string::npos) << engine.output;
   fs::remove_all(dir);
 }
 

@@ -111,6 +111,14 @@ TEST(TreeSearch, NoiseChangesTheRootPriorsOnly) {
   }
   EXPECT_NEAR(total, 1.0, 1e-4);
   EXPECT_TRUE(changed);
+
+  mcts::TreeSearch quiet(p, 7);  // a search begun without root noise keeps the priors
+  quiet.begin(s, 200, false);
+  while (const mcts::LeafRequest* leaf = quiet.next()) quiet.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  const mcts::Node& quiet_root = quiet.tree().node(0);
+  for (int k = 0; k < quiet_root.num_children; ++k) {
+    EXPECT_FLOAT_EQ(quiet.tree().node(quiet_root.first_child + k).prior, 1.0f / quiet_root.num_children);
+  }
 }
 
 TEST(GumbelSearch, SpendsTheBudgetBySequentialHalving) {
