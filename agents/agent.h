@@ -22,20 +22,20 @@ struct Ply {
 // What an agent knows about one candidate action at the root of its decision.
 struct ActionStat {
   env::Action action;
-  int visits = 0;      // search visits (0 for agents that do not search)
-  double value = 0;    // for the side to move: mean search value, or the rule agent's score
-  double prior = 0;    // the prior probability the agent gave it
-  double policy = 0;   // its share of the agent's policy target (self-play), 0 when none
+  int visits = 0;     // search visits (0 for agents that do not search)
+  double value = 0;   // for the side to move: mean search value, or the rule agent's score
+  double prior = 0;   // the prior probability the agent gave it
+  double policy = 0;  // its share of the agent's policy target (self-play), 0 when none
 };
 
 // How an agent reached its decision (what the protocol's genmove reports).
 struct SearchInfo {
   int simulations = 0;
   double seconds = 0;
-  size_t nodes = 0;                // search tree nodes after the decision
-  double root_value = 0;           // for the side to move, in [-1, 1]
+  size_t nodes = 0;       // search tree nodes after the decision
+  double root_value = 0;  // for the side to move, in [-1, 1]
   std::vector<ActionStat> children;
-  bool sampled = false;            // the action was drawn at random by the agent itself
+  bool sampled = false;  // the action was drawn at random by the agent itself
   std::vector<Ply> principal_variation;
 };
 

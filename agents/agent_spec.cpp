@@ -64,7 +64,8 @@ std::vector<RegisteredKind>& registeredKinds() {
 
 }  // namespace
 
-void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog, BatchedMaker batched) {
+void registerAgentKind(const std::string& name, AgentMaker maker, const std::string& catalog,
+                       BatchedMaker batched) {
   for (RegisteredKind& k : registeredKinds()) {
     if (k.name == name) {
       k = {name, std::move(maker), catalog, std::move(batched)};
@@ -89,7 +90,8 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
   }
   if (spec.name == "rule") {
     if (!spec.params.empty()) {
-      throw ConfigError("agent spec \"" + std::string(text) + "\": agent \"rule\" takes no parameters");
+      throw ConfigError("agent spec \"" + std::string(text) +
+                        "\": agent \"rule\" takes no parameters");
     }
     return std::make_unique<RuleAgent>();
   }
@@ -104,21 +106,22 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
   }
   std::string available = "random, rule, mcts";
   for (const RegisteredKind& k : registeredKinds()) available += ", " + k.name;
-  throw ConfigError("agent spec \"" + std::string(text) + "\": unknown agent \"" + spec.name + "\" (available: " +
-                    available + ")");
+  throw ConfigError("agent spec \"" + std::string(text) + "\": unknown agent \"" + spec.name +
+                    "\" (available: " + available + ")");
 }
 
 std::string agentCatalog() {
   std::string text =
-         "  random    uniform choice among the legal actions; seeded from the game seed\n"
-         "  rule      rule-based: plays the best-scored action (attacks by expected result, fire at\n"
-         "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
-         "  mcts      Monte Carlo tree search with chance nodes, guided by the rule heuristics:\n"
-         "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=1,\n"
-         "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n"
-         "            any search: noise=ALPHA,noise_fraction=0.25 (Dirichlet noise at the root),\n"
-         "            gumbel=1,gumbel_actions=16,gumbel_scale=1 (Gumbel root search for small budgets;\n"
-         "            gumbel_scale=0 plays greedily)\n";
+      "  random    uniform choice among the legal actions; seeded from the game seed\n"
+      "  rule      rule-based: plays the best-scored action (attacks by expected result, fire at\n"
+      "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
+      "  mcts      Monte Carlo tree search with chance nodes, guided by the rule heuristics:\n"
+      "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=1,\n"
+      "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n"
+      "            any search: noise=ALPHA,noise_fraction=0.25 (Dirichlet noise at the root),\n"
+      "            gumbel=1,gumbel_actions=16,gumbel_scale=1 (Gumbel root search for small "
+      "budgets;\n"
+      "            gumbel_scale=0 plays greedily)\n";
   for (const RegisteredKind& k : registeredKinds()) text += k.catalog;
   return text;
 }

@@ -7,8 +7,8 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <string>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "agents/agent.h"

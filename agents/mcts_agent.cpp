@@ -20,10 +20,14 @@ HeuristicWeights weightsFor(const MctsAgentParams& p) {
 class HeuristicEvaluator : public mcts::Evaluator {
  public:
   HeuristicEvaluator(const MctsAgentParams& p, uint64_t seed)
-      : heuristics_(weightsFor(p)), temperature_(p.temperature), rollout_turns_(p.rollout), policy_(p.policy),
+      : heuristics_(weightsFor(p)),
+        temperature_(p.temperature),
+        rollout_turns_(p.rollout),
+        policy_(p.policy),
         rng_(seed) {}
 
-  double evaluate(const env::GameState& s, std::span<const env::Action> legal, std::span<float> priors) override {
+  double evaluate(const env::GameState& s, std::span<const env::Action> legal,
+                  std::span<float> priors) override {
     if (!legal.empty()) {
       const size_t best = heuristics_.scoreAll(s, legal, scores_);
       double total = 0;
@@ -58,7 +62,8 @@ class HeuristicEvaluator : public mcts::Evaluator {
         continue;
       }
       env::legalActions(x, legal_);
-      env::applyAction(x, legal_[heuristics_.scoreAll(x, std::span(legal_.begin(), legal_.size()), scores_)]);
+      env::applyAction(
+          x, legal_[heuristics_.scoreAll(x, std::span(legal_.begin(), legal_.size()), scores_)]);
     }
     return x;
   }
@@ -74,7 +79,8 @@ class HeuristicEvaluator : public mcts::Evaluator {
 
 }  // namespace
 
-std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params, uint64_t seed) {
+std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params,
+                                                        uint64_t seed) {
   return std::make_unique<HeuristicEvaluator>(params, seed);
 }
 
@@ -89,12 +95,14 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
     } else if (key == "rollout") {
       p.rollout = specInt("mcts", key, value, 0, 1000);
     } else if (key == "policy") {
-      if (value != "rule" && value != "random") throw ConfigError("mcts: policy=" + value + " is not rule or random");
+      if (value != "rule" && value != "random")
+        throw ConfigError("mcts: policy=" + value + " is not rule or random");
       p.policy = value == "rule" ? RolloutPolicy::kRule : RolloutPolicy::kRandom;
     } else {
-      throw ConfigError("mcts: unknown parameter \"" + key +
-                        "\" (sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
-                        "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
+      throw ConfigError(
+          "mcts: unknown parameter \"" + key +
+          "\" (sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
+          "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
     }
   }
   checkSearchParams("mcts", p.search);
@@ -107,7 +115,8 @@ std::unique_ptr<Agent> makeMctsAgent(const MctsAgentParams& params, uint64_t see
        << ",scale=" << params.value_scale << ",rollout=" << params.rollout
        << ",policy=" << (params.policy == RolloutPolicy::kRule ? "rule" : "random");
   return std::make_unique<SearchAgent>(
-      params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed, spec.str());
+      params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed,
+      spec.str());
 }
 
 }  // namespace morne::agents

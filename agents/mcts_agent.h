@@ -24,7 +24,7 @@ struct MctsAgentParams {
   mcts::SearchParams search;
   double temperature = 0.5;  // of the softmax that turns heuristic scores into priors
   int rollout = 1;           // player-turns played out before the static evaluation (0: none)
-  RolloutPolicy policy = RolloutPolicy::kRule;  // who plays the rollouts
+  RolloutPolicy policy = RolloutPolicy::kRule;          // who plays the rollouts
   double value_scale = HeuristicWeights{}.value_scale;  // leaf value = tanh(score / value_scale)
 };
 
@@ -35,6 +35,7 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
 std::unique_ptr<Agent> makeMctsAgent(const MctsAgentParams& params, uint64_t seed);
 
 // The heuristic evaluator the MCTS agent searches with (exposed for benchmarks and tests).
-std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params, uint64_t seed);
+std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params,
+                                                        uint64_t seed);
 
 }  // namespace morne::agents

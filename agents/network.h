@@ -20,13 +20,13 @@
 namespace morne::agents {
 
 struct NetworkConfig {
-  ObservationShape input;    // planes, height, width, globals (from ObservationEncoder)
-  int policy_planes = 0;     // action planes of the scenario (PolicyLayout::planes())
+  ObservationShape input;  // planes, height, width, globals (from ObservationEncoder)
+  int policy_planes = 0;   // action planes of the scenario (PolicyLayout::planes())
   int blocks = 4;
   int channels = 32;
   int value_hidden = 64;
   int encoder_version = kEncoderVersion;
-  std::string scenario;      // the scenario it was made for (its map size and action planes)
+  std::string scenario;  // the scenario it was made for (its map size and action planes)
 
   int policySize() const { return policy_planes * input.height * input.width + 2; }
 };

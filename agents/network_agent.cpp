@@ -18,21 +18,24 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
  public:
   explicit NetworkEvaluator(std::unique_ptr<Network> network) : network_(std::move(network)) {}
 
-  void evaluate(std::span<const mcts::LeafRequest* const> leaves, std::span<double> values) override {
+  void evaluate(std::span<const mcts::LeafRequest* const> leaves,
+                std::span<double> values) override {
     if (leaves.empty()) return;
     prepare(leaves[0]->state->sc(), leaves.size());
     const size_t plane = static_cast<size_t>(encoder_->shape().planeSize());
     const size_t globals = static_cast<size_t>(encoder_->shape().globals);
     const size_t policy = static_cast<size_t>(layout_->size());
     for (size_t i = 0; i < leaves.size(); ++i) {
-      if (&leaves[i]->state->sc() != scenario_) throw ConfigError("a batch of positions from two scenarios");
+      if (&leaves[i]->state->sc() != scenario_)
+        throw ConfigError("a batch of positions from two scenarios");
       encoder_->encode(*leaves[i]->state, std::span(planes_).subspan(i * plane, plane),
                        std::span(globals_).subspan(i * globals, globals));
     }
     const int batch = static_cast<int>(leaves.size());
     network_->evaluate(batch, std::span(planes_).first(leaves.size() * plane),
                        std::span(globals_).first(leaves.size() * globals),
-                       std::span(logits_).first(leaves.size() * policy), std::span(values_).first(leaves.size()));
+                       std::span(logits_).first(leaves.size() * policy),
+                       std::span(values_).first(leaves.size()));
     for (size_t i = 0; i < leaves.size(); ++i) {
       const mcts::LeafRequest& leaf = *leaves[i];
       softmaxOverLegal(std::span(logits_).subspan(i * policy, policy), leaf.legal, leaf.priors);
@@ -43,7 +46,8 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
 
  private:
   // The priors: the softmax of the policy logits over the legal actions.
-  void softmaxOverLegal(std::span<const float> logits, std::span<const env::Action> legal, std::span<float> priors) const {
+  void softmaxOverLegal(std::span<const float> logits, std::span<const env::Action> legal,
+                        std::span<float> priors) const {
     if (legal.empty()) return;
     float top = -1e30f;
     for (size_t i = 0; i < legal.size(); ++i) {
@@ -66,12 +70,14 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
     layout_.emplace(sc);
     const NetworkConfig& c = network_->config();
     const ObservationShape shape = encoder_->shape();
-    if (c.input.planes != shape.planes || c.input.height != shape.height || c.input.width != shape.width ||
-        c.input.globals != shape.globals || c.policySize() != layout_->size()) {
-      throw ConfigError("network made for scenario \"" + c.scenario + "\" (" + std::to_string(c.input.width) + "x" +
-                        std::to_string(c.input.height) + ", " + std::to_string(c.policySize()) +
-                        " policy entries) cannot play \"" + sc.name() + "\" (" + std::to_string(shape.width) + "x" +
-                        std::to_string(shape.height) + ", " + std::to_string(layout_->size()) + ")");
+    if (c.input.planes != shape.planes || c.input.height != shape.height ||
+        c.input.width != shape.width || c.input.globals != shape.globals ||
+        c.policySize() != layout_->size()) {
+      throw ConfigError(
+          "network made for scenario \"" + c.scenario + "\" (" + std::to_string(c.input.width) +
+          "x" + std::to_string(c.input.height) + ", " + std::to_string(c.policySize()) +
+          " policy entries) cannot play \"" + sc.name() + "\" (" + std::to_string(shape.width) +
+          "x" + std::to_string(shape.height) + ", " + std::to_string(layout_->size()) + ")");
     }
     scenario_ = &sc;
     values_.clear();
@@ -103,9 +109,10 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
     if (key == "model") {
       p.model = value;
     } else {
-      throw ConfigError("az: unknown parameter \"" + key +
-                        "\" (model, sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
-                        "gumbel_actions, gumbel_scale)");
+      throw ConfigError(
+          "az: unknown parameter \"" + key +
+          "\" (model, sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
+          "gumbel_actions, gumbel_scale)");
     }
   }
   checkSearchParams("az", p.search);
@@ -117,9 +124,11 @@ std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Netwo
   return std::make_unique<NetworkEvaluator>(std::move(network));
 }
 
-std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load, uint64_t seed) {
+std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load,
+                                        uint64_t seed) {
   return std::make_unique<SearchAgent>(
-      params.search, [load](uint64_t) { return mcts::evaluateOneByOne(makeNetworkEvaluator(load())); }, seed,
+      params.search,
+      [load](uint64_t) { return mcts::evaluateOneByOne(makeNetworkEvaluator(load())); }, seed,
       "az:model=" + params.model + "," + searchParamsText(params.search));
 }
 

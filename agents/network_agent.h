@@ -29,7 +29,8 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
 // Loads one copy of the network; each search thread gets its own.
 using NetworkLoader = std::function<std::unique_ptr<Network>()>;
 
-std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load, uint64_t seed);
+std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load,
+                                        uint64_t seed);
 
 // The evaluator over one network, batch by batch (mcts::evaluateOneByOne makes a one-position
 // evaluator of it). Throws ConfigError at the first position of a scenario the network was not

@@ -19,38 +19,112 @@ using env::GameState;
 constexpr std::string_view kPlaneNames[] = {
     // static: the map
     "on_map",
-    "terrain_clear", "terrain_rough", "terrain_coppice", "terrain_orchard", "terrain_woods",
-    "terrain_village", "terrain_hamlet", "terrain_marsh", "terrain_palm_grove", "terrain_dune",
+    "terrain_clear",
+    "terrain_rough",
+    "terrain_coppice",
+    "terrain_orchard",
+    "terrain_woods",
+    "terrain_village",
+    "terrain_hamlet",
+    "terrain_marsh",
+    "terrain_palm_grove",
+    "terrain_dune",
     "terrain_fort",
     "level",
-    "movable_e", "movable_ne", "movable_nw", "movable_w", "movable_sw", "movable_se",
-    "contact_e", "contact_ne", "contact_nw", "contact_w", "contact_sw", "contact_se",
-    "divided_e", "divided_ne", "divided_nw", "divided_w", "divided_sw", "divided_se",
-    "road_e", "road_ne", "road_nw", "road_w", "road_sw", "road_se",
+    "movable_e",
+    "movable_ne",
+    "movable_nw",
+    "movable_w",
+    "movable_sw",
+    "movable_se",
+    "contact_e",
+    "contact_ne",
+    "contact_nw",
+    "contact_w",
+    "contact_sw",
+    "contact_se",
+    "divided_e",
+    "divided_ne",
+    "divided_nw",
+    "divided_w",
+    "divided_sw",
+    "divided_se",
+    "road_e",
+    "road_ne",
+    "road_nw",
+    "road_w",
+    "road_sw",
+    "road_se",
     // objectives and control
-    "objective_vp_mine", "objective_vp_theirs", "passing_hex", "owned_mine", "owned_theirs",
-    "fort_mine", "fort_theirs", "setup_zone_mine", "setup_zone_theirs",
+    "objective_vp_mine",
+    "objective_vp_theirs",
+    "passing_hex",
+    "owned_mine",
+    "owned_theirs",
+    "fort_mine",
+    "fort_theirs",
+    "setup_zone_mine",
+    "setup_zone_theirs",
     // units by type
-    "mine_infantry", "mine_light_infantry", "mine_cavalry", "mine_foot_artillery",
-    "mine_horse_artillery", "mine_general", "mine_dromedary",
-    "theirs_infantry", "theirs_light_infantry", "theirs_cavalry", "theirs_foot_artillery",
-    "theirs_horse_artillery", "theirs_general", "theirs_dromedary",
+    "mine_infantry",
+    "mine_light_infantry",
+    "mine_cavalry",
+    "mine_foot_artillery",
+    "mine_horse_artillery",
+    "mine_general",
+    "mine_dromedary",
+    "theirs_infantry",
+    "theirs_light_infantry",
+    "theirs_cavalry",
+    "theirs_foot_artillery",
+    "theirs_horse_artillery",
+    "theirs_general",
+    "theirs_dromedary",
     // unit values and status
-    "mine_vc", "theirs_vc", "mine_mo", "theirs_mo", "mine_mp",
-    "mine_in_command", "theirs_in_command", "mine_demoralised", "theirs_demoralised",
-    "mine_moved", "mine_halted", "mine_fired", "mine_attacked", "mine_charged", "mine_stuck",
-    "mine_victorious", "theirs_victorious", "theirs_defended",
+    "mine_vc",
+    "theirs_vc",
+    "mine_mo",
+    "theirs_mo",
+    "mine_mp",
+    "mine_in_command",
+    "theirs_in_command",
+    "mine_demoralised",
+    "theirs_demoralised",
+    "mine_moved",
+    "mine_halted",
+    "mine_fired",
+    "mine_attacked",
+    "mine_charged",
+    "mine_stuck",
+    "mine_victorious",
+    "theirs_victorious",
+    "theirs_defended",
     // the event in progress
-    "pending_unit", "pending_target", "charge_window", "combat_attacker", "combat_defender",
+    "pending_unit",
+    "pending_target",
+    "charge_window",
+    "combat_attacker",
+    "combat_defender",
     "reacting_to",
 };
 constexpr int kNumPlanes = static_cast<int>(std::size(kPlaneNames));
 constexpr int kStaticPlanes = 37;
 
 constexpr std::string_view kGlobalNames[] = {
-    "phase_setup", "phase_bombardment", "phase_movement", "phase_combat", "phase_game_over",
-    "mover_is_blue", "turn", "turns_left", "vp_mine", "vp_theirs", "chance_pending",
-    "reaction_in_progress", "charge_window_open", "combat_in_progress",
+    "phase_setup",
+    "phase_bombardment",
+    "phase_movement",
+    "phase_combat",
+    "phase_game_over",
+    "mover_is_blue",
+    "turn",
+    "turns_left",
+    "vp_mine",
+    "vp_theirs",
+    "chance_pending",
+    "reaction_in_progress",
+    "charge_window_open",
+    "combat_in_progress",
 };
 constexpr int kNumGlobals = static_cast<int>(std::size(kGlobalNames));
 
@@ -103,7 +177,9 @@ static_assert(kReactingTo == kNumPlanes - 1, "plane enum and names disagree");
 static_assert(kObjectiveMine == kStaticPlanes, "static planes come first");
 
 // value / scale, clamped to [-1, 1].
-float ratio(int value, float scale) { return std::clamp(static_cast<float>(value) / scale, -1.0f, 1.0f); }
+float ratio(int value, float scale) {
+  return std::clamp(static_cast<float>(value) / scale, -1.0f, 1.0f);
+}
 
 }  // namespace
 
@@ -138,13 +214,15 @@ ObservationEncoder::ObservationEncoder(const env::Scenario& sc)
   }
 }
 
-void ObservationEncoder::encode(const GameState& s, std::span<float> planes, std::span<float> globals) const {
+void ObservationEncoder::encode(const GameState& s, std::span<float> planes,
+                                std::span<float> globals) const {
   assert(static_cast<int>(planes.size()) == shape_.planeSize());
   assert(static_cast<int>(globals.size()) == shape_.globals);
   const env::Scenario& sc = *sc_;
   const int area = shape_.height * shape_.width;
   std::memcpy(planes.data(), static_planes_.data(), static_planes_.size() * sizeof(float));
-  std::fill(planes.begin() + static_cast<std::ptrdiff_t>(static_planes_.size()), planes.end(), 0.0f);
+  std::fill(planes.begin() + static_cast<std::ptrdiff_t>(static_planes_.size()), planes.end(),
+            0.0f);
   auto set = [&](int plane, CellId c, float v) {
     planes[static_cast<size_t>(plane * area + gridIndex(c))] = v;
   };
@@ -191,7 +269,8 @@ void ObservationEncoder::encode(const GameState& s, std::span<float> planes, std
     set(mine ? kMoMine : kMoTheirs, c, ratio(us.mo, 9));
     if (s.has(u, env::unit_flag::kInCommand)) set(mine ? kCommandMine : kCommandTheirs, c, 1);
     if (s.demoralised(u)) set(mine ? kDemoralisedMine : kDemoralisedTheirs, c, 1);
-    if (s.has(u, env::unit_flag::kVictorious)) set(mine ? kVictoriousMine : kVictoriousTheirs, c, 1);
+    if (s.has(u, env::unit_flag::kVictorious))
+      set(mine ? kVictoriousMine : kVictoriousTheirs, c, 1);
     if (mine) {
       set(kMpMine, c, ratio(std::max<int>(0, us.mp), 8));
       if (s.has(u, env::unit_flag::kMoved)) set(kMovedMine, c, 1);

@@ -34,7 +34,8 @@ int PolicyLayout::index(env::Action a) const {
 std::optional<env::Action> PolicyLayout::action(int index) const {
   if (index < 0 || index >= size_) return std::nullopt;
   const int cells = sc_->numCells();
-  if (index >= planes_ * area_) return env::actionFromIndex(*sc_, planes_ * cells + (index - planes_ * area_));
+  if (index >= planes_ * area_)
+    return env::actionFromIndex(*sc_, planes_ * cells + (index - planes_ * area_));
   const env::CellId c = cell_of_grid_[static_cast<size_t>(index % area_)];
   if (c == env::kNoCell) return std::nullopt;
   return env::actionFromIndex(*sc_, index / area_ * cells + c);

@@ -7,7 +7,8 @@
 
 namespace morne::agents {
 
-SearchAgent::SearchAgent(mcts::SearchParams params, mcts::EvaluatorFactory factory, uint64_t seed, std::string spec)
+SearchAgent::SearchAgent(mcts::SearchParams params, mcts::EvaluatorFactory factory, uint64_t seed,
+                         std::string spec)
     : search_(params, std::move(factory), seed), spec_(std::move(spec)) {}
 
 Decision SearchAgent::decide(const env::GameState& s) {
@@ -30,14 +31,16 @@ Decision decisionFrom(const mcts::SearchResult& r) {
   d.info.nodes = r.nodes;
   d.info.root_value = r.root_value;
   d.info.sampled = r.sampled;
-  for (const mcts::RootChild& c : r.children) d.info.children.push_back({c.action, c.visits, c.value, c.prior, c.policy});
+  for (const mcts::RootChild& c : r.children)
+    d.info.children.push_back({c.action, c.visits, c.value, c.prior, c.policy});
   for (const mcts::LineStep& step : r.principal_variation) {
     d.info.principal_variation.push_back({step.chance, step.action, step.outcome});
   }
   return d;
 }
 
-int specInt(const std::string& agent, const std::string& key, const std::string& value, int lo, int hi) {
+int specInt(const std::string& agent, const std::string& key, const std::string& value, int lo,
+            int hi) {
   size_t used = 0;
   int v = 0;
   try {
@@ -46,13 +49,14 @@ int specInt(const std::string& agent, const std::string& key, const std::string&
     used = 0;
   }
   if (used != value.size() || v < lo || v > hi) {
-    throw ConfigError(agent + ": " + key + "=" + value + " is not an integer in " + std::to_string(lo) + ".." +
-                      std::to_string(hi));
+    throw ConfigError(agent + ": " + key + "=" + value + " is not an integer in " +
+                      std::to_string(lo) + ".." + std::to_string(hi));
   }
   return v;
 }
 
-double specDouble(const std::string& agent, const std::string& key, const std::string& value, double lo, double hi) {
+double specDouble(const std::string& agent, const std::string& key, const std::string& value,
+                  double lo, double hi) {
   size_t used = 0;
   double v = 0;
   try {
@@ -61,8 +65,8 @@ double specDouble(const std::string& agent, const std::string& key, const std::s
     used = 0;
   }
   if (used != value.size() || !(v >= lo && v <= hi)) {
-    throw ConfigError(agent + ": " + key + "=" + value + " is not a number in " + std::to_string(lo) + ".." +
-                      std::to_string(hi));
+    throw ConfigError(agent + ": " + key + "=" + value + " is not a number in " +
+                      std::to_string(lo) + ".." + std::to_string(hi));
   }
   return v;
 }
@@ -102,7 +106,8 @@ void checkSearchParams(const std::string& agent, const mcts::SearchParams& p) {
     throw ConfigError(agent + ": gumbel=1 shares a number of simulations; give sims=N, not ms");
   }
   if (p.gumbel && p.threads > 1) {
-    throw ConfigError(agent + ": gumbel=1 searches one tree; use threads=1 (play games in parallel instead)");
+    throw ConfigError(
+        agent + ": gumbel=1 searches one tree; use threads=1 (play games in parallel instead)");
   }
 }
 
@@ -114,8 +119,10 @@ std::string searchParamsText(const mcts::SearchParams& p) {
     out << "sims=" << p.simulations;
   }
   out << ",cpuct=" << p.cpuct << ",threads=" << p.threads;
-  if (p.noise_alpha > 0) out << ",noise=" << p.noise_alpha << ",noise_fraction=" << p.noise_fraction;
-  if (p.gumbel) out << ",gumbel=1,gumbel_actions=" << p.gumbel_actions << ",gumbel_scale=" << p.gumbel_scale;
+  if (p.noise_alpha > 0)
+    out << ",noise=" << p.noise_alpha << ",noise_fraction=" << p.noise_fraction;
+  if (p.gumbel)
+    out << ",gumbel=1,gumbel_actions=" << p.gumbel_actions << ",gumbel_scale=" << p.gumbel_scale;
   return out.str();
 }
 

@@ -14,7 +14,8 @@ namespace morne::agents {
 class SearchAgent : public Agent {
  public:
   // `spec` is the spec string that rebuilds the agent (seed excluded).
-  SearchAgent(mcts::SearchParams params, mcts::EvaluatorFactory factory, uint64_t seed, std::string spec);
+  SearchAgent(mcts::SearchParams params, mcts::EvaluatorFactory factory, uint64_t seed,
+              std::string spec);
   Decision decide(const env::GameState& s) override;
   std::string spec() const override { return spec_; }
 
@@ -42,7 +43,9 @@ std::string searchParamsText(const mcts::SearchParams& p);
 
 // A spec value as an integer or a number within [lo, hi]; throws ConfigError naming the agent,
 // the key and the accepted range.
-int specInt(const std::string& agent, const std::string& key, const std::string& value, int lo, int hi);
-double specDouble(const std::string& agent, const std::string& key, const std::string& value, double lo, double hi);
+int specInt(const std::string& agent, const std::string& key, const std::string& value, int lo,
+            int hi);
+double specDouble(const std::string& agent, const std::string& key, const std::string& value,
+                  double lo, double hi);
 
 }  // namespace morne::agents

@@ -37,7 +37,8 @@ std::vector<env::GameState> samplePositions(const env::Scenario& sc, uint64_t se
   agents::playGame(sc, blue, orange, seed, &collector);
   std::vector<env::GameState> out;
   const size_t n = collector.all.size();
-  for (size_t i = 0; i < std::min(count, n); ++i) out.push_back(collector.all[i * n / std::min(count, n)]);
+  for (size_t i = 0; i < std::min(count, n); ++i)
+    out.push_back(collector.all[i * n / std::min(count, n)]);
   return out;
 }
 
@@ -77,12 +78,13 @@ int benchMcts(const po::variables_map& vm) {
   std::cout << versionLine() << "\nbench mcts: heuristic evaluator, no tree reuse, " << kPositions
             << " positions from a rule-vs-rule game, " << budget
             << " s per scenario, leaf evaluation and thread count\n\n";
-  std::printf("%-10s %-10s %7s %12s %14s %9s %12s\n", "scenario", "leaf", "threads", "sims/s", "sims/s/thread",
-              "speed-up", "tree nodes");
+  std::printf("%-10s %-10s %7s %12s %14s %9s %12s\n", "scenario", "leaf", "threads", "sims/s",
+              "sims/s/thread", "speed-up", "tree nodes");
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
     const auto positions = samplePositions(*sc, vm["seed"].as<uint64_t>(), kPositions);
-    if (positions.empty()) throw ConfigError("bench mcts: " + name + " has no position with a choice");
+    if (positions.empty())
+      throw ConfigError("bench mcts: " + name + " has no position with a choice");
     const double ms = 1000 * budget / static_cast<double>(positions.size());
     measure(positions, 0, 1, ms / 10, 1);  // warm-up
     for (int rollout : {0, 1}) {
@@ -91,14 +93,15 @@ int benchMcts(const po::variables_map& vm) {
         const SearchSpeed speed = measure(positions, rollout, t, ms, 1);
         if (t == 1) base = speed.sims_per_second;
         std::printf("%-10s %-10s %7d %12.0f %14.0f %8.2fx %12.0f\n", name.c_str(),
-                    rollout ? "rollout=1" : "static", t, speed.sims_per_second, speed.sims_per_second / t,
-                    speed.sims_per_second / base, speed.nodes);
+                    rollout ? "rollout=1" : "static", t, speed.sims_per_second,
+                    speed.sims_per_second / t, speed.sims_per_second / base, speed.nodes);
       }
     }
   }
-  std::cout << "\nsims/s: simulations (select, expand with priors and evaluation, back up) per second\n"
-               "of wall time; leaf: static evaluation, or one player-turn of rule play first (the\n"
-               "default); speed-up: against 1 thread in the same run (root-parallel trees).\n";
+  std::cout
+      << "\nsims/s: simulations (select, expand with priors and evaluation, back up) per second\n"
+         "of wall time; leaf: static evaluation, or one player-turn of rule play first (the\n"
+         "default); speed-up: against 1 thread in the same run (root-parallel trees).\n";
   return 0;
 }
 

@@ -23,9 +23,9 @@ int benchNn(const po::variables_map& vm) {
   const double budget = vm["seconds"].as<double>();
   const int max_threads = vm["threads"].as<int>();
   if (budget <= 0) throw ConfigError("--seconds must be positive");
-  std::cout << versionLine() << "\nbench nn: default network (" << agents::NetworkConfig{}.blocks << " blocks x "
-            << agents::NetworkConfig{}.channels << " channels), random weights, " << budget
-            << " s per batch size and thread count\n\n";
+  std::cout << versionLine() << "\nbench nn: default network (" << agents::NetworkConfig{}.blocks
+            << " blocks x " << agents::NetworkConfig{}.channels << " channels), random weights, "
+            << budget << " s per batch size and thread count\n\n";
   std::printf("%-10s %10s %7s %6s %12s\n", "scenario", "parameters", "threads", "batch", "evals/s");
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
@@ -41,7 +41,8 @@ int benchNn(const po::variables_map& vm) {
       env::Rng rng(vm["seed"].as<uint64_t>());
       env::ActionList scratch;
       env::GameState s = env::newGame(*sc);
-      std::vector<float> p(static_cast<size_t>(c.input.planeSize())), g(static_cast<size_t>(c.input.globals));
+      std::vector<float> p(static_cast<size_t>(c.input.planeSize())),
+          g(static_cast<size_t>(c.input.globals));
       for (int i = 0; i < 128 && !s.isTerminal(); ++i) {
         encoder.encode(s, p, g);
         planes.insert(planes.end(), p.begin(), p.end());
@@ -49,8 +50,10 @@ int benchNn(const po::variables_map& vm) {
         env::playRandomPly(s, rng, scratch);
       }
       while (planes.size() < 128 * p.size()) {  // short game: repeat it
-        planes.insert(planes.end(), planes.begin(), planes.begin() + static_cast<std::ptrdiff_t>(p.size()));
-        globals.insert(globals.end(), globals.begin(), globals.begin() + static_cast<std::ptrdiff_t>(g.size()));
+        planes.insert(planes.end(), planes.begin(),
+                      planes.begin() + static_cast<std::ptrdiff_t>(p.size()));
+        globals.insert(globals.end(), globals.begin(),
+                       globals.begin() + static_cast<std::ptrdiff_t>(g.size()));
       }
     }
     std::vector<float> logits(128 * static_cast<size_t>(c.policySize())), values(128);
@@ -59,23 +62,27 @@ int benchNn(const po::variables_map& vm) {
       for (int batch : {1, 8, 32, 128}) {
         const size_t np = static_cast<size_t>(batch) * static_cast<size_t>(c.input.planeSize());
         const size_t ng = static_cast<size_t>(batch) * static_cast<size_t>(c.input.globals);
-        net->evaluate(batch, std::span(planes).first(np), std::span(globals).first(ng), logits, values);  // warm-up
+        net->evaluate(batch, std::span(planes).first(np), std::span(globals).first(ng), logits,
+                      values);  // warm-up
         long evals = 0;
         const auto t0 = std::chrono::steady_clock::now();
         double elapsed = 0;
         while (elapsed < budget) {
-          net->evaluate(batch, std::span(planes).first(np), std::span(globals).first(ng), logits, values);
+          net->evaluate(batch, std::span(planes).first(np), std::span(globals).first(ng), logits,
+                        values);
           evals += batch;
           elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         }
-        std::printf("%-10s %10lld %7d %6d %12.0f\n", name.c_str(), static_cast<long long>(net->parameters()), threads,
-                    batch, static_cast<double>(evals) / elapsed);
+        std::printf("%-10s %10lld %7d %6d %12.0f\n", name.c_str(),
+                    static_cast<long long>(net->parameters()), threads, batch,
+                    static_cast<double>(evals) / elapsed);
       }
     }
     agents::configureTorchRuntime(1);
   }
-  std::cout << "\nevals/s: positions evaluated per second by one forward pass per batch (LibTorch CPU,\n"
-               "inference mode, OpenBLAS with one thread of its own, malloc tuned: docs/agents.md).\n";
+  std::cout
+      << "\nevals/s: positions evaluated per second by one forward pass per batch (LibTorch CPU,\n"
+         "inference mode, OpenBLAS with one thread of its own, malloc tuned: docs/agents.md).\n";
   return 0;
 }
 

@@ -34,14 +34,18 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Raw forward passes of `net` at `batch` for `seconds`, over observations of a random game.
-double rawEvalsPerSecond(agents::Network& net, const env::Scenario& sc, int batch, double seconds, uint64_t seed) {
+double rawEvalsPerSecond(agents::Network& net, const env::Scenario& sc, int batch, double seconds,
+                         uint64_t seed) {
   const agents::ObservationEncoder encoder(sc);
   const agents::NetworkConfig& c = net.config();
   std::vector<float> planes, globals;
-  std::vector<float> p(static_cast<size_t>(c.input.planeSize())), g(static_cast<size_t>(c.input.globals));
+  std::vector<float> p(static_cast<size_t>(c.input.planeSize())),
+      g(static_cast<size_t>(c.input.globals));
   env::Rng rng(seed);
   env::ActionList scratch;
   env::GameState s = env::newGame(sc);
@@ -52,7 +56,8 @@ double rawEvalsPerSecond(agents::Network& net, const env::Scenario& sc, int batc
     globals.insert(globals.end(), g.begin(), g.end());
     env::playRandomPly(s, rng, scratch);
   }
-  std::vector<float> logits(static_cast<size_t>(batch) * static_cast<size_t>(c.policySize())), values(static_cast<size_t>(batch));
+  std::vector<float> logits(static_cast<size_t>(batch) * static_cast<size_t>(c.policySize())),
+      values(static_cast<size_t>(batch));
   net.evaluate(batch, planes, globals, logits, values);  // warm-up
   long evals = 0;
   const auto t0 = Clock::now();
@@ -67,8 +72,8 @@ double rawEvalsPerSecond(agents::Network& net, const env::Scenario& sc, int batc
 
 // Rows like self-play's, from random games: real observations and legal masks, a policy target
 // spread over up to 16 legal actions. About `rows` rows, in games.
-std::vector<training::GameData> syntheticGames(const training::RowEncoder& encoder, const env::Scenario& sc, int rows,
-                                               uint64_t seed) {
+std::vector<training::GameData> syntheticGames(const training::RowEncoder& encoder,
+                                               const env::Scenario& sc, int rows, uint64_t seed) {
   env::Rng rng(seed);
   env::ActionList legal;
   std::vector<agents::ActionStat> stats;
@@ -84,7 +89,8 @@ std::vector<training::GameData> syntheticGames(const training::RowEncoder& encod
       }
       env::legalActions(s, legal);
       stats.clear();
-      for (size_t k = 0; k < std::min<size_t>(16, legal.size()); ++k) stats.push_back({legal[k], 0, 0, 0, 1});
+      for (size_t k = 0; k < std::min<size_t>(16, legal.size()); ++k)
+        stats.push_back({legal[k], 0, 0, 0, 1});
       const env::Action played = legal[rng.below(static_cast<uint32_t>(legal.size()))];
       encoder.append(s, g.rows, stats, played, g);
       g.value.push_back(rng.below(2) ? 1.0f : -1.0f);
@@ -105,10 +111,13 @@ int benchSelfplay(const po::variables_map& vm) {
   const int max_threads = std::min(2, vm["threads"].as<int>());
   if (seconds <= 0) throw ConfigError("--seconds must be positive");
   constexpr int kSims = 32, kGamesPerThread = 16;
-  const fs::path dir = fs::temp_directory_path() / ("morne-bench-selfplay-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("morne-bench-selfplay-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::cout << versionLine() << "\nbench selfplay: default network (random weights), az sims=" << kSims
-            << " with the Gumbel root, " << kGamesPerThread << " lock-step games per worker thread, one LibTorch "
+  std::cout << versionLine()
+            << "\nbench selfplay: default network (random weights), az sims=" << kSims
+            << " with the Gumbel root, " << kGamesPerThread
+            << " lock-step games per worker thread, one LibTorch "
             << "thread per worker, " << seconds << " s per measurement\n\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
@@ -120,8 +129,8 @@ int benchSelfplay(const po::variables_map& vm) {
     const auto net = agents::Network::create(nc, 1);
     net->save(model);
 
-    std::printf("%-10s %7s %9s %12s %10s %14s %14s\n", "scenario", "threads", "avg batch", "positions/s",
-                "speed-up", "evals/s in net", "evals/s wall");
+    std::printf("%-10s %7s %9s %12s %10s %14s %14s\n", "scenario", "threads", "avg batch",
+                "positions/s", "speed-up", "evals/s in net", "evals/s wall");
     double base_rate = 0, two_thread_rate = 0, one_thread_batch = 0, one_thread_net = 0;
     for (int threads = 1; threads <= max_threads; ++threads) {
       training::SelfPlayConfig c;
@@ -151,7 +160,8 @@ int benchSelfplay(const po::variables_map& vm) {
       timer.join();
       const training::SelfPlayProgress& p = r.progress;
       const double rate = static_cast<double>(p.positions_played) / p.seconds;
-      const double batch = static_cast<double>(p.evaluated) / static_cast<double>(std::max<int64_t>(1, p.batches));
+      const double batch =
+          static_cast<double>(p.evaluated) / static_cast<double>(std::max<int64_t>(1, p.batches));
       const double in_net = static_cast<double>(p.evaluated) / p.evaluator_seconds * threads;
       if (threads == 1) {
         base_rate = rate;
@@ -159,20 +169,23 @@ int benchSelfplay(const po::variables_map& vm) {
         one_thread_net = in_net;
       }
       two_thread_rate = rate;
-      std::printf("%-10s %7d %9.1f %12.1f %9.2fx %14.0f %14.0f\n", name.c_str(), threads, batch, rate, rate / base_rate,
-                  in_net, static_cast<double>(p.evaluated) / p.seconds);
+      std::printf("%-10s %7d %9.1f %12.1f %9.2fx %14.0f %14.0f\n", name.c_str(), threads, batch,
+                  rate, rate / base_rate, in_net, static_cast<double>(p.evaluated) / p.seconds);
     }
 
     const int batch = std::max(1, static_cast<int>(one_thread_batch + 0.5));
     agents::configureTorchRuntime(1);
     const double raw = rawEvalsPerSecond(*net, *sc, batch, seconds, vm["seed"].as<uint64_t>());
-    std::printf("%-10s raw inference at batch %d: %.0f evals/s; the batching evaluator inside self-play (1 thread): "
-                "%.0f = %.0f%% of raw\n",
-                name.c_str(), batch, raw, one_thread_net, 100 * one_thread_net / raw);
+    std::printf(
+        "%-10s raw inference at batch %d: %.0f evals/s; the batching evaluator inside self-play (1 "
+        "thread): "
+        "%.0f = %.0f%% of raw\n",
+        name.c_str(), batch, raw, one_thread_net, 100 * one_thread_net / raw);
 
     // The writer alone, on rows like self-play's, written again and again.
     const training::RowEncoder encoder(*sc);
-    const std::vector<training::GameData> games = syntheticGames(encoder, *sc, 512, vm["seed"].as<uint64_t>());
+    const std::vector<training::GameData> games =
+        syntheticGames(encoder, *sc, 512, vm["seed"].as<uint64_t>());
     training::ShardInfo info;
     info.scenario = sc->name();
     info.shape = encoder.shape();
@@ -188,17 +201,24 @@ int benchSelfplay(const po::variables_map& vm) {
     writer.close();
     const double written = static_cast<double>(rows) / since(t0);
     int64_t bytes = 0;
-    for (const auto& e : fs::directory_iterator(dir / "write")) bytes += static_cast<int64_t>(fs::file_size(e.path()));
-    std::printf("%-10s HDF5 writer: %.0f rows/s, %.0f bytes a row on disk; %.0fx the 2-thread self-play rate\n",
-                name.c_str(), written, static_cast<double>(bytes) / static_cast<double>(rows), written / two_thread_rate);
+    for (const auto& e : fs::directory_iterator(dir / "write"))
+      bytes += static_cast<int64_t>(fs::file_size(e.path()));
+    std::printf(
+        "%-10s HDF5 writer: %.0f rows/s, %.0f bytes a row on disk; %.0fx the 2-thread self-play "
+        "rate\n",
+        name.c_str(), written, static_cast<double>(bytes) / static_cast<double>(rows),
+        written / two_thread_rate);
     std::cout << "\n";
   }
   fs::remove_all(dir);
-  std::cout << "positions/s: recorded positions per second of wall time (games in progress included);\n"
-               "speed-up: against 1 thread in the same run; evals/s in net: network evaluations per second of\n"
-               "time inside the batch evaluator (encoding, forward pass, softmax), summed over threads;\n"
-               "evals/s wall: per second of wall time. The HDF5 writer runs alone on rows like self-play's\n"
-               "(real observations and masks, policy targets over up to 16 actions).\n";
+  std::cout
+      << "positions/s: recorded positions per second of wall time (games in progress included);\n"
+         "speed-up: against 1 thread in the same run; evals/s in net: network evaluations per "
+         "second of\n"
+         "time inside the batch evaluator (encoding, forward pass, softmax), summed over threads;\n"
+         "evals/s wall: per second of wall time. The HDF5 writer runs alone on rows like "
+         "self-play's\n"
+         "(real observations and masks, policy targets over up to 16 actions).\n";
   return 0;
 }
 

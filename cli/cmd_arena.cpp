@@ -76,7 +76,8 @@ int runArena(const Args& args) {
   config.seed = vm["seed"].as<uint64_t>();
   config.jobs = vm["jobs"].as<int>();
   if (config.jobs < 1) throw ConfigError("arena: --jobs must be at least 1");
-  for (const std::string& spec : config.agents) agents::makeAgent(spec, 0);  // check before any output
+  for (const std::string& spec : config.agents)
+    agents::makeAgent(spec, 0);  // check before any output
 
   const std::string out_dir = vm["out"].as<std::string>();
   std::ofstream games_csv;
@@ -89,14 +90,16 @@ int runArena(const Args& args) {
   }
 
   std::vector<agents::ArenaGame> games = agents::scheduleArena(config);
-  std::cout << versionLine() << "\narena: " << config.agents.size() << " agents, " << config.scenarios.size()
-            << " scenario(s), " << config.rounds << " rounds: " << games.size() << " games, " << config.jobs
-            << " at a time, seed " << config.seed << "\n"
+  std::cout << versionLine() << "\narena: " << config.agents.size() << " agents, "
+            << config.scenarios.size() << " scenario(s), " << config.rounds
+            << " rounds: " << games.size() << " games, " << config.jobs << " at a time, seed "
+            << config.seed << "\n"
             << std::flush;
   Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
   progress.update(0);
   agents::runArena(config, games, [&](const agents::ArenaGame& g, int finished) {
-    if (games_csv.is_open()) games_csv << gamesCsvRow(config, g) << "\n" << std::flush;  // kept if interrupted
+    if (games_csv.is_open())
+      games_csv << gamesCsvRow(config, g) << "\n" << std::flush;  // kept if interrupted
     progress.update(finished);
   });
 
@@ -108,7 +111,8 @@ int runArena(const Args& args) {
   for (const agents::ArenaStats& st : scopes) printArenaStats(std::cout, config, st);
   if (!out_dir.empty()) {
     writeArenaReports(out_dir, config, scopes);
-    std::cout << "reports: " << out_dir << "/{games.csv,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
+    std::cout << "reports: " << out_dir
+              << "/{games.csv,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
   }
   return 0;
 }

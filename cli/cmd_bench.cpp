@@ -196,7 +196,8 @@ int runBench(const Args& args) {
       ("seconds", po::value<double>()->default_value(3.0),
        "measuring time per scenario (env: random playouts; mcts: per thread count)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the games measured")
-      ("threads", po::value<int>()->default_value(2), "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2");
+      ("threads", po::value<int>()->default_value(2),
+       "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2");
   // clang-format on
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
@@ -207,7 +208,8 @@ int runBench(const Args& args) {
   if (cmd.positional[0] == "mcts") return benchMcts(cmd.vm);
   if (cmd.positional[0] == "nn") return benchNn(cmd.vm);
   if (cmd.positional[0] == "selfplay") return benchSelfplay(cmd.vm);
-  throw ConfigError("bench: unknown target \"" + cmd.positional[0] + "\" (available: env, mcts, nn, selfplay)");
+  throw ConfigError("bench: unknown target \"" + cmd.positional[0] +
+                    "\" (available: env, mcts, nn, selfplay)");
 }
 
 }  // namespace morne::cli

@@ -22,7 +22,8 @@ int checkRows(const training::ShardContents& c) {
   int problems = 0;
   double legal_sum = 0, top_sum = 0, value_sum = 0;
   auto problem = [&](const training::GameData& g, int row, const std::string& what) {
-    if (++problems <= 5) std::cout << "  problem:    game " << g.id << " row " << row << ": " << what << "\n";
+    if (++problems <= 5)
+      std::cout << "  problem:    game " << g.id << " row " << row << ": " << what << "\n";
   };
   for (const training::GameData& g : c.games) {
     for (int row = 0; row < g.rows; ++row) {
@@ -42,7 +43,8 @@ int checkRows(const training::ShardContents& c) {
         total += p;
         top = std::max(top, static_cast<double>(p));
       }
-      if (std::abs(total - 1) > 1e-3) problem(g, row, "policy target sums to " + std::to_string(total));
+      if (std::abs(total - 1) > 1e-3)
+        problem(g, row, "policy target sums to " + std::to_string(total));
       const float expected = g.winner < 0 ? 0.0f : g.winner == g.side[r] ? 1.0f : -1.0f;
       if (g.value[r] != expected) problem(g, row, "value target does not match the result");
       legal_sum += legal;
@@ -53,7 +55,8 @@ int checkRows(const training::ShardContents& c) {
   const double rows = static_cast<double>(std::max<int64_t>(1, c.rows));
   std::cout << "  targets:    mean legal actions " << legal_sum / rows << ", mean top policy share "
             << top_sum / rows << ", mean value target " << value_sum / rows << "\n"
-            << "  checks:     " << (problems ? std::to_string(problems) + " problem(s)" : std::string("ok")) << "\n";
+            << "  checks:     "
+            << (problems ? std::to_string(problems) + " problem(s)" : std::string("ok")) << "\n";
   return problems;
 }
 
@@ -68,7 +71,8 @@ int runData(const Args& args) {
     std::cout << usageText("morne data inspect [--check] FILE...", own);
     return cmd.help ? 0 : 1;
   }
-  if (cmd.positional[0] != "inspect") throw ConfigError("data: unknown action \"" + cmd.positional[0] + "\" (available: inspect)");
+  if (cmd.positional[0] != "inspect")
+    throw ConfigError("data: unknown action \"" + cmd.positional[0] + "\" (available: inspect)");
   if (cmd.positional.size() < 2) throw ConfigError("data inspect: give one or more shard files");
   int problems = 0;
   for (size_t i = 1; i < cmd.positional.size(); ++i) {
@@ -81,17 +85,19 @@ int runData(const Args& args) {
       plies += g.plies;
     }
     std::cout << cmd.positional[i] << ":\n"
-              << "  format:     " << c.format << " version " << c.format_version << ", encoder version "
-              << c.encoder_version << "\n"
+              << "  format:     " << c.format << " version " << c.format_version
+              << ", encoder version " << c.encoder_version << "\n"
               << "  made by:    " << c.engine << "\n"
-              << "  scenario:   " << c.scenario << "; agents blue " << c.blue_agent << ", orange " << c.orange_agent
-              << "\n"
-              << "  positions:  " << c.rows << " rows of " << c.shape.planes << " planes x " << c.shape.height << " x "
-              << c.shape.width << ", " << c.shape.globals << " globals, policy over " << c.shape.policy
-              << " entries\n"
-              << "  games:      " << c.games.size() << " (blue won " << winners[0] << ", orange won " << winners[1]
-              << ", drawn " << winners[-1] << "), mean length "
-              << (c.games.empty() ? 0.0 : static_cast<double>(plies) / static_cast<double>(c.games.size()))
+              << "  scenario:   " << c.scenario << "; agents blue " << c.blue_agent << ", orange "
+              << c.orange_agent << "\n"
+              << "  positions:  " << c.rows << " rows of " << c.shape.planes << " planes x "
+              << c.shape.height << " x " << c.shape.width << ", " << c.shape.globals
+              << " globals, policy over " << c.shape.policy << " entries\n"
+              << "  games:      " << c.games.size() << " (blue won " << winners[0]
+              << ", orange won " << winners[1] << ", drawn " << winners[-1] << "), mean length "
+              << (c.games.empty()
+                      ? 0.0
+                      : static_cast<double>(plies) / static_cast<double>(c.games.size()))
               << " plies\n";
     if (check) problems += checkRows(c);
   }

@@ -18,10 +18,13 @@ namespace {
 void describe(const agents::Network& net) {
   const agents::NetworkConfig& c = net.config();
   std::cout << "scenario:        " << c.scenario << "\n"
-            << "input:           " << c.input.planes << " planes x " << c.input.height << " x " << c.input.width
-            << ", " << c.input.globals << " global features (encoder version " << c.encoder_version << ")\n"
-            << "trunk:           " << c.blocks << " residual blocks x " << c.channels << " channels\n"
-            << "policy:          " << c.policySize() << " entries (" << c.policy_planes << " action planes + end, hold)\n"
+            << "input:           " << c.input.planes << " planes x " << c.input.height << " x "
+            << c.input.width << ", " << c.input.globals << " global features (encoder version "
+            << c.encoder_version << ")\n"
+            << "trunk:           " << c.blocks << " residual blocks x " << c.channels
+            << " channels\n"
+            << "policy:          " << c.policySize() << " entries (" << c.policy_planes
+            << " action planes + end, hold)\n"
             << "value head:      " << c.value_hidden << " hidden units\n"
             << "parameters:      " << net.parameters() << "\n";
 }
@@ -64,8 +67,10 @@ int runNn(const Args& args) {
   c.value_hidden = vm["value-hidden"].as<int>();
   c.scenario = sc->name();
   if (c.blocks < 0 || c.blocks > 64) throw ConfigError("nn init: --blocks must be in 0..64");
-  if (c.channels < 1 || c.channels > 1024) throw ConfigError("nn init: --channels must be in 1..1024");
-  if (c.value_hidden < 1 || c.value_hidden > 4096) throw ConfigError("nn init: --value-hidden must be in 1..4096");
+  if (c.channels < 1 || c.channels > 1024)
+    throw ConfigError("nn init: --channels must be in 1..1024");
+  if (c.value_hidden < 1 || c.value_hidden > 4096)
+    throw ConfigError("nn init: --value-hidden must be in 1..4096");
   const auto net = agents::Network::create(c, vm["seed"].as<uint64_t>());
   const std::string out = vm["out"].as<std::string>();
   net->save(out);

@@ -36,7 +36,8 @@ std::string defaultPrefix(const std::string& scenario) {
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   char suffix[8];
-  std::snprintf(suffix, sizeof suffix, "%04x", static_cast<unsigned>(std::random_device{}() & 0xffff));
+  std::snprintf(suffix, sizeof suffix, "%04x",
+                static_cast<unsigned>(std::random_device{}() & 0xffff));
   return scenario + "-" + stamp + "-" + suffix;
 }
 
@@ -55,7 +56,8 @@ int runSelfplay(const Args& args) {
       ("jobs", po::value<int>()->default_value(cores), "worker threads")
       ("games-per-thread", po::value<int>()->default_value(16),
        "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)")
-      ("cache", po::value<int>()->default_value(65536), "evaluation cache entries per worker (az agents; 0: none)")
+      ("cache", po::value<int>()->default_value(65536),
+       "evaluation cache entries per worker (az agents; 0: none)")
       ("seed", po::value<uint64_t>()->default_value(1), "base seed of the dice and the agents")
       ("out", po::value<std::string>()->default_value("selfplay"), "folder of the shards")
       ("prefix", po::value<std::string>()->default_value(""),
@@ -74,12 +76,14 @@ int runSelfplay(const Args& args) {
        "share of games that never resign, to measure false resignations")
       ("adjudicate-after", po::value<int>()->default_value(0),
        "stop a game after this many decisions and score it as it stands (0: never)")
-      ("queue", po::value<int>()->default_value(32), "finished games waiting for the writer, at most")
+      ("queue", po::value<int>()->default_value(32),
+       "finished games waiting for the writer, at most")
       ("quiet", po::bool_switch(), "no progress bar");
   // clang-format on
   const ParsedCommand cmd = parseCommand("selfplay", args, own, 0);
   if (cmd.help) {
-    std::cout << usageText("morne selfplay [options]", own) << "\nAgents:\n" << agents::agentCatalog();
+    std::cout << usageText("morne selfplay [options]", own) << "\nAgents:\n"
+              << agents::agentCatalog();
     return 0;
   }
   const auto& vm = cmd.vm;
@@ -90,7 +94,8 @@ int runSelfplay(const Args& args) {
   c.jobs = vm["jobs"].as<int>();
   c.seed = vm["seed"].as<uint64_t>();
   c.out_dir = vm["out"].as<std::string>();
-  c.prefix = vm["prefix"].as<std::string>().empty() ? defaultPrefix(c.scenario->name()) : vm["prefix"].as<std::string>();
+  c.prefix = vm["prefix"].as<std::string>().empty() ? defaultPrefix(c.scenario->name())
+                                                    : vm["prefix"].as<std::string>();
   c.rows_per_shard = vm["rows-per-shard"].as<int>();
   c.temperature_moves = vm["temperature-moves"].as<int>();
   c.cheap_sims = vm["cheap-sims"].as<int>();
@@ -105,39 +110,42 @@ int runSelfplay(const Args& args) {
   if (c.games_per_thread < 1) throw ConfigError("selfplay: --games-per-thread must be at least 1");
   if (cache < 0) throw ConfigError("selfplay: --cache must not be negative");
   c.cache_entries = static_cast<size_t>(cache);
-  if (!(c.resign_value >= 0 && c.resign_value < 1)) throw ConfigError("selfplay: --resign-value must be in [0, 1)");
+  if (!(c.resign_value >= 0 && c.resign_value < 1))
+    throw ConfigError("selfplay: --resign-value must be in [0, 1)");
   if (c.resign_moves < 1) throw ConfigError("selfplay: --resign-moves must be at least 1");
   if (!(c.resign_check_fraction >= 0 && c.resign_check_fraction <= 1))
     throw ConfigError("selfplay: --resign-check must be in [0, 1]");
-  if (c.adjudicate_decisions < 0) throw ConfigError("selfplay: --adjudicate-after must not be negative");
+  if (c.adjudicate_decisions < 0)
+    throw ConfigError("selfplay: --adjudicate-after must not be negative");
   if (c.games < 1) throw ConfigError("selfplay: --games must be at least 1");
   if (c.jobs < 1) throw ConfigError("selfplay: --jobs must be at least 1");
   if (c.rows_per_shard < 1) throw ConfigError("selfplay: --rows-per-shard must be at least 1");
-  if (c.temperature_moves < 0) throw ConfigError("selfplay: --temperature-moves must not be negative");
+  if (c.temperature_moves < 0)
+    throw ConfigError("selfplay: --temperature-moves must not be negative");
   if (c.cheap_sims < 0) throw ConfigError("selfplay: --cheap-sims must not be negative");
   if (!(c.full_search_probability > 0 && c.full_search_probability <= 1))
     throw ConfigError("selfplay: --full-probability must be in (0, 1]");
   if (c.queue_games < 1) throw ConfigError("selfplay: --queue must be at least 1");
   c.config_json = nlohmann::json{{"scenario", c.scenario->name()},
-                                  {"agent", c.agent},
-                                  {"games", c.games},
-                                  {"jobs", c.jobs},
-                                  {"seed", c.seed},
-                                  {"rows_per_shard", c.rows_per_shard},
-                                  {"temperature_moves", c.temperature_moves},
-                                  {"cheap_sims", c.cheap_sims},
-                                  {"full_probability", c.full_search_probability},
-                                  {"games_per_thread", c.games_per_thread},
-                                  {"resign_value", c.resign_value},
-                                  {"resign_moves", c.resign_moves},
-                                  {"resign_check", c.resign_check_fraction},
-                                  {"adjudicate_after", c.adjudicate_decisions}}
+                                 {"agent", c.agent},
+                                 {"games", c.games},
+                                 {"jobs", c.jobs},
+                                 {"seed", c.seed},
+                                 {"rows_per_shard", c.rows_per_shard},
+                                 {"temperature_moves", c.temperature_moves},
+                                 {"cheap_sims", c.cheap_sims},
+                                 {"full_probability", c.full_search_probability},
+                                 {"games_per_thread", c.games_per_thread},
+                                 {"resign_value", c.resign_value},
+                                 {"resign_moves", c.resign_moves},
+                                 {"resign_check", c.resign_check_fraction},
+                                 {"adjudicate_after", c.adjudicate_decisions}}
                       .dump();
   c.engine = versionLine();
 
-  std::cout << versionLine() << "\nselfplay: " << c.games << " games of " << c.agent << " on " << c.scenario->name()
-            << ", " << c.jobs << " at a time, seed " << c.seed << "; shards " << c.out_dir << "/" << c.prefix
-            << "-NNNN.h5\n"
+  std::cout << versionLine() << "\nselfplay: " << c.games << " games of " << c.agent << " on "
+            << c.scenario->name() << ", " << c.jobs << " at a time, seed " << c.seed << "; shards "
+            << c.out_dir << "/" << c.prefix << "-NNNN.h5\n"
             << std::flush;
   Progress progress(c.games, "games", !vm["quiet"].as<bool>());
   progress.update(0);
@@ -149,9 +157,10 @@ int runSelfplay(const Args& args) {
       [&](const training::SelfPlayProgress& p) {
         std::ostringstream note;
         note.precision(3);
-        note << p.games_done / p.seconds << " games/s, " << static_cast<double>(p.positions) / p.seconds
-             << " positions/s";
-        if (p.batches > 0) note << ", batch " << static_cast<double>(p.evaluated) / static_cast<double>(p.batches);
+        note << p.games_done / p.seconds << " games/s, "
+             << static_cast<double>(p.positions) / p.seconds << " positions/s";
+        if (p.batches > 0)
+          note << ", batch " << static_cast<double>(p.evaluated) / static_cast<double>(p.batches);
         progress.update(p.games_done, note.str());
       },
       &g_stop);
@@ -159,19 +168,21 @@ int runSelfplay(const Args& args) {
   std::signal(SIGTERM, SIG_DFL);
   const training::SelfPlayProgress& p = r.progress;
   std::cout << (r.interrupted ? "interrupted: " : "") << p.games_done << " games, " << p.positions
-            << " positions recorded (" << p.decisions << " decisions) in " << p.seconds << " s: "
-            << static_cast<double>(p.positions) / p.seconds << " positions/s\n";
+            << " positions recorded (" << p.decisions << " decisions) in " << p.seconds
+            << " s: " << static_cast<double>(p.positions) / p.seconds << " positions/s\n";
   if (p.batches > 0) {
-    std::cout << "evaluations: " << p.evaluated << " positions in " << p.batches << " batches (average batch "
-              << static_cast<double>(p.evaluated) / static_cast<double>(p.batches) << "), cache answered "
-              << p.cache_hits << " of " << p.leaves << " leaves; "
-              << static_cast<double>(p.evaluated) / p.evaluator_seconds << " evaluations/s inside the network calls, "
+    std::cout << "evaluations: " << p.evaluated << " positions in " << p.batches
+              << " batches (average batch "
+              << static_cast<double>(p.evaluated) / static_cast<double>(p.batches)
+              << "), cache answered " << p.cache_hits << " of " << p.leaves << " leaves; "
+              << static_cast<double>(p.evaluated) / p.evaluator_seconds
+              << " evaluations/s inside the network calls, "
               << static_cast<double>(p.evaluated) / p.seconds << " per second of wall time\n";
   }
   if (c.resign_value > 0 || c.adjudicate_decisions > 0) {
-    std::cout << "endings: " << p.resigned << " resigned, " << p.adjudicated << " adjudicated; " << p.resign_checks
-              << " no-resignation game(s) where a side would have resigned, " << p.false_resignations
-              << " of them wrongly\n";
+    std::cout << "endings: " << p.resigned << " resigned, " << p.adjudicated << " adjudicated; "
+              << p.resign_checks << " no-resignation game(s) where a side would have resigned, "
+              << p.false_resignations << " of them wrongly\n";
   }
   for (const std::string& shard : r.shards) std::cout << "wrote " << shard << "\n";
   return r.interrupted ? 130 : 0;

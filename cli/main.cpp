@@ -34,11 +34,14 @@ constexpr Command kCommands[] = {
      morne::cli::runArena},
     {"selfplay", "games of an agent against itself, written as training data (HDF5 shards)",
      morne::cli::runSelfplay},
-    {"data", "describe self-play shards: `morne data inspect FILE...`", morne::cli::runData},
+    {"data", "describe and check self-play shards: `morne data inspect [--check] FILE...`",
+     morne::cli::runData},
     {"nn", "create a policy-value network for a scenario (`nn init`), or describe one (`nn info`)",
      morne::cli::runNn},
     {"engine", "serve the JSON-lines engine protocol on stdin/stdout", morne::cli::runEngine},
-    {"bench", "measure speed: `morne bench env` (rules), `mcts` (search), `nn` (network)", morne::cli::runBench},
+    {"bench",
+     "measure speed: `morne bench env` (rules), `mcts` (search), `nn` (network), `selfplay`",
+     morne::cli::runBench},
 };
 
 void printCommands() {

@@ -31,9 +31,10 @@ void Progress::update(int done, const std::string& note) {
   const double eta = done ? seconds / done * (total_ - done) : 0;
   std::fprintf(stderr, "%s[%s%s] %d/%d %s %3d%%  elapsed %s  ETA %s%s%s%s", tty_ ? "\r" : "",
                std::string(static_cast<size_t>(filled), '#').c_str(),
-               std::string(static_cast<size_t>(kWidth - filled), '.').c_str(), done, total_, unit_.c_str(), percent,
-               clockText(seconds).c_str(), done ? clockText(eta).c_str() : "?", note.empty() ? "" : "  ",
-               note.c_str(), tty_ && done != total_ ? "" : "\n");
+               std::string(static_cast<size_t>(kWidth - filled), '.').c_str(), done, total_,
+               unit_.c_str(), percent, clockText(seconds).c_str(),
+               done ? clockText(eta).c_str() : "?", note.empty() ? "" : "  ", note.c_str(),
+               tty_ && done != total_ ? "" : "\n");
   std::fflush(stderr);
 }
 

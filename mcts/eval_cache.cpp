@@ -10,7 +10,8 @@ namespace {
 class OneByOne : public Evaluator {
  public:
   explicit OneByOne(std::unique_ptr<BatchEvaluator> batch) : batch_(std::move(batch)) {}
-  double evaluate(const env::GameState& s, std::span<const env::Action> legal, std::span<float> priors) override {
+  double evaluate(const env::GameState& s, std::span<const env::Action> legal,
+                  std::span<float> priors) override {
     const LeafRequest leaf{&s, legal, priors};
     const LeafRequest* leaves[] = {&leaf};
     double value = 0;
@@ -37,11 +38,13 @@ CachedBatchEvaluator::CachedBatchEvaluator(std::unique_ptr<BatchEvaluator> inner
 }
 
 CachedBatchEvaluator::Entry* CachedBatchEvaluator::find(const LeafRequest& leaf) {
-  if (entries_.empty() || leaf.legal.size() > static_cast<size_t>(kMaxCachedActions)) return nullptr;
+  if (entries_.empty() || leaf.legal.size() > static_cast<size_t>(kMaxCachedActions))
+    return nullptr;
   return &entries_[leaf.state->hash & mask_];
 }
 
-void CachedBatchEvaluator::evaluate(std::span<const LeafRequest* const> leaves, std::span<double> values) {
+void CachedBatchEvaluator::evaluate(std::span<const LeafRequest* const> leaves,
+                                    std::span<double> values) {
   misses_.clear();
   miss_index_.clear();
   for (size_t i = 0; i < leaves.size(); ++i) {

@@ -7,10 +7,13 @@ namespace morne::mcts {
 namespace {
 
 // Uniform in (0, 1): never exactly 0, so logarithms stay finite.
-double openUniform(env::Rng& rng) { return (static_cast<double>(rng.next() >> 11) + 0.5) * 0x1.0p-53; }
+double openUniform(env::Rng& rng) {
+  return (static_cast<double>(rng.next() >> 11) + 0.5) * 0x1.0p-53;
+}
 
 double sampleNormal(env::Rng& rng) {  // Box-Muller
-  return std::sqrt(-2.0 * std::log(openUniform(rng))) * std::cos(6.283185307179586 * openUniform(rng));
+  return std::sqrt(-2.0 * std::log(openUniform(rng))) *
+         std::cos(6.283185307179586 * openUniform(rng));
 }
 
 }  // namespace
@@ -29,7 +32,8 @@ double sampleGamma(env::Rng& rng, double shape) {
     } while (v <= 0);
     v = v * v * v;
     const double u = openUniform(rng);
-    if (u < 1 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) return d * v;
+    if (u < 1 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v)))
+      return d * v;
   }
 }
 

@@ -15,7 +15,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 }  // namespace
 
@@ -116,7 +118,8 @@ SearchResult summarizeSearch(const env::GameState& root, std::span<const TreeSea
       RootChild& c = r.children[k];
       c.policy = child_visits ? static_cast<double>(c.visits) / child_visits : 0;
       const RootChild& b = r.children[static_cast<size_t>(best)];
-      if (c.visits > b.visits || (c.visits == b.visits && c.prior > b.prior)) best = static_cast<int>(k);
+      if (c.visits > b.visits || (c.visits == b.visits && c.prior > b.prior))
+        best = static_cast<int>(k);
     }
   }
   r.best = r.children.empty() ? env::Action::end() : r.children[static_cast<size_t>(best)].action;
@@ -130,7 +133,8 @@ SearchResult summarizeSearch(const env::GameState& root, std::span<const TreeSea
       if (first.node(n.first_child + k).visits > first.node(next).visits) next = n.first_child + k;
     }
     if (first.node(next).visits == 0) break;
-    r.principal_variation.push_back({n.kind == NodeKind::kChance, first.node(next).action, first.node(next).outcome});
+    r.principal_variation.push_back(
+        {n.kind == NodeKind::kChance, first.node(next).action, first.node(next).outcome});
     node = next;
   }
   return r;

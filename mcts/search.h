@@ -42,7 +42,7 @@ struct LineStep {
 struct RootChild {
   env::Action action;
   int visits = 0;
-  double value = 0;   // mean value for the side to move
+  double value = 0;  // mean value for the side to move
   float prior = 0;
   double policy = 0;  // the training target: share of the visits, or the Gumbel improved policy
 };
@@ -51,10 +51,10 @@ struct SearchResult {
   env::Action best;
   int simulations = 0;
   double seconds = 0;
-  double root_value = 0;  // for the side to move
+  double root_value = 0;            // for the side to move
   std::vector<RootChild> children;  // the legal actions, in canonical order
   std::vector<LineStep> principal_variation;
-  size_t nodes = 0;  // nodes in the trees after the search
+  size_t nodes = 0;      // nodes in the trees after the search
   bool sampled = false;  // `best` was drawn at random (Gumbel noise): play it as it is
 };
 

@@ -7,11 +7,11 @@
 namespace morne::mcts {
 
 struct SearchParams {
-  int simulations = 800;      // per decision, over all threads; ignored when milliseconds > 0
-  double milliseconds = 0;    // > 0: search for this long instead
-  double cpuct = 1.5;         // exploration constant of PUCT
-  double fpu_reduction = 0.2; // unvisited actions start at the parent's value minus this
-  int threads = 1;            // root-parallel trees
+  int simulations = 800;       // per decision, over all threads; ignored when milliseconds > 0
+  double milliseconds = 0;     // > 0: search for this long instead
+  double cpuct = 1.5;          // exploration constant of PUCT
+  double fpu_reduction = 0.2;  // unvisited actions start at the parent's value minus this
+  int threads = 1;             // root-parallel trees
   size_t max_nodes = size_t{1} << 22;  // per tree (40 bytes a node: 160 MB)
   bool reuse_tree = true;
 

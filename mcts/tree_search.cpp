@@ -83,7 +83,8 @@ void TreeSearch::complete(double value) {
 // Lists the children of the pending node. When the pool is full the node stays a leaf and is
 // evaluated again at each visit: memory stays bounded.
 void TreeSearch::expandPending() {
-  const int first = tree_.addChildren(pending_, static_cast<int>(request_.legal.empty() ? outcomes_.size() : legal_.size()));
+  const int first = tree_.addChildren(
+      pending_, static_cast<int>(request_.legal.empty() ? outcomes_.size() : legal_.size()));
   if (first < 0) return;
   if (request_.legal.empty()) {
     for (size_t k = 0; k < outcomes_.size(); ++k) {
@@ -151,16 +152,20 @@ void TreeSearch::prepareRoot() {
   const int n = root.num_children;
   if (root_noise_ && params_.noise_alpha > 0 && n > 1) {
     priors_.resize(static_cast<size_t>(n));
-    for (int k = 0; k < n; ++k) priors_[static_cast<size_t>(k)] = tree_.node(root.first_child + k).prior;
+    for (int k = 0; k < n; ++k)
+      priors_[static_cast<size_t>(k)] = tree_.node(root.first_child + k).prior;
     mixDirichletNoise(rng_, params_.noise_alpha, params_.noise_fraction, priors_);
-    for (int k = 0; k < n; ++k) tree_.node(root.first_child + k).prior = priors_[static_cast<size_t>(k)];
+    for (int k = 0; k < n; ++k)
+      tree_.node(root.first_child + k).prior = priors_[static_cast<size_t>(k)];
   }
   if (!params_.gumbel) return;
   gumbel_base_.resize(static_cast<size_t>(n));
   survivors_.resize(static_cast<size_t>(n));
   for (int k = 0; k < n; ++k) {
-    const double prior = std::max(1e-30, static_cast<double>(tree_.node(root.first_child + k).prior));
-    gumbel_base_[static_cast<size_t>(k)] = params_.gumbel_scale * sampleGumbel(rng_) + std::log(prior);
+    const double prior =
+        std::max(1e-30, static_cast<double>(tree_.node(root.first_child + k).prior));
+    gumbel_base_[static_cast<size_t>(k)] =
+        params_.gumbel_scale * sampleGumbel(rng_) + std::log(prior);
     survivors_[static_cast<size_t>(k)] = k;
   }
   std::stable_sort(survivors_.begin(), survivors_.end(), [&](int a, int b) {
@@ -177,8 +182,11 @@ int TreeSearch::nextGumbelAction() {
   if (schedule_cursor_ >= visits_per_survivor_ * count) {
     if (visits_per_survivor_ > 0 && count > 1) {
       const std::vector<double> sigma = sigmaQ();
-      auto score = [&](int k) { return gumbel_base_[static_cast<size_t>(k)] + sigma[static_cast<size_t>(k)]; };
-      std::stable_sort(survivors_.begin(), survivors_.end(), [&](int a, int b) { return score(a) > score(b); });
+      auto score = [&](int k) {
+        return gumbel_base_[static_cast<size_t>(k)] + sigma[static_cast<size_t>(k)];
+      };
+      std::stable_sort(survivors_.begin(), survivors_.end(),
+                       [&](int a, int b) { return score(a) > score(b); });
       survivors_.resize(static_cast<size_t>((count + 1) / 2));
     }
     const int left = static_cast<int>(survivors_.size());
@@ -186,7 +194,8 @@ int TreeSearch::nextGumbelAction() {
     visits_per_survivor_ = std::max(1, (budget_ - simulations_) / (phases * left));
     schedule_cursor_ = 0;
   }
-  const int k = survivors_[static_cast<size_t>(schedule_cursor_ % static_cast<int>(survivors_.size()))];
+  const int k =
+      survivors_[static_cast<size_t>(schedule_cursor_ % static_cast<int>(survivors_.size()))];
   ++schedule_cursor_;
   return tree_.node(0).first_child + k;
 }
@@ -204,7 +213,9 @@ std::vector<double> TreeSearch::completedQ() const {
   }
   // The mixed value of the paper's appendix D: the root's evaluation blended with the
   // prior-weighted values of the visited actions.
-  const double mixed = prior_visited > 0 ? (root_eval_ + visits * weighted_q / prior_visited) / (1 + visits) : root_eval_;
+  const double mixed = prior_visited > 0
+                           ? (root_eval_ + visits * weighted_q / prior_visited) / (1 + visits)
+                           : root_eval_;
   std::vector<double> q(static_cast<size_t>(root.num_children));
   for (int k = 0; k < root.num_children; ++k) {
     const Node& c = tree_.node(root.first_child + k);
@@ -217,16 +228,20 @@ std::vector<double> TreeSearch::completedQ() const {
 std::vector<double> TreeSearch::sigmaQ() const {
   const Node& root = tree_.node(0);
   int max_visits = 0;
-  for (int k = 0; k < root.num_children; ++k) max_visits = std::max(max_visits, tree_.node(root.first_child + k).visits);
+  for (int k = 0; k < root.num_children; ++k)
+    max_visits = std::max(max_visits, tree_.node(root.first_child + k).visits);
   std::vector<double> sigma = completedQ();
-  for (double& q : sigma) q = (params_.gumbel_cvisit + max_visits) * params_.gumbel_cscale * (q + 1) / 2;
+  for (double& q : sigma)
+    q = (params_.gumbel_cvisit + max_visits) * params_.gumbel_cscale * (q + 1) / 2;
   return sigma;
 }
 
 int TreeSearch::gumbelChoice() const {
   const std::vector<double> sigma = sigmaQ();
   int best = survivors_.empty() ? 0 : survivors_[0];
-  auto score = [&](int k) { return gumbel_base_[static_cast<size_t>(k)] + sigma[static_cast<size_t>(k)]; };
+  auto score = [&](int k) {
+    return gumbel_base_[static_cast<size_t>(k)] + sigma[static_cast<size_t>(k)];
+  };
   for (int k : survivors_) {
     if (score(k) > score(best)) best = k;
   }
@@ -238,7 +253,8 @@ std::vector<double> TreeSearch::improvedPolicy() const {
   std::vector<double> logits = sigmaQ();
   double top = -1e300;
   for (size_t k = 0; k < logits.size(); ++k) {
-    const double prior = std::max(1e-30, static_cast<double>(tree_.node(root.first_child + static_cast<int>(k)).prior));
+    const double prior = std::max(
+        1e-30, static_cast<double>(tree_.node(root.first_child + static_cast<int>(k)).prior));
     logits[k] += std::log(prior);
     top = std::max(top, logits[k]);
   }

@@ -80,7 +80,7 @@ class TreeSearch {
 
   env::GameState state_;  // the state of the simulation in progress
   std::vector<int> path_;
-  int pending_ = -1;      // node waiting for complete()
+  int pending_ = -1;  // node waiting for complete()
   LeafRequest request_;
   env::ActionList legal_;
   env::ChanceList outcomes_;
@@ -88,7 +88,7 @@ class TreeSearch {
 
   bool root_ready_ = false;  // noise applied / Gumbel set up for this decision
   bool root_noise_ = true;
-  double root_eval_ = 0;     // the evaluator's value of the root, side to move
+  double root_eval_ = 0;  // the evaluator's value of the root, side to move
   // Gumbel root: base score (Gumbel + log prior) per root child, the surviving children, and
   // the halving schedule.
   std::vector<double> gumbel_base_;

@@ -23,9 +23,10 @@
 namespace morne::training {
 
 // How a game ended (GameData::end).
-inline constexpr uint8_t kEndRules = 0;        // the rules ended it (last turn, or a side gone)
-inline constexpr uint8_t kEndResigned = 1;     // the loser resigned (self-play option)
-inline constexpr uint8_t kEndAdjudicated = 2;  // stopped after a number of decisions, scored as it stood
+inline constexpr uint8_t kEndRules = 0;     // the rules ended it (last turn, or a side gone)
+inline constexpr uint8_t kEndResigned = 1;  // the loser resigned (self-play option)
+inline constexpr uint8_t kEndAdjudicated =
+    2;  // stopped after a number of decisions, scored as it stood
 
 struct GameData {
   uint64_t id = 0;
@@ -33,9 +34,9 @@ struct GameData {
   int8_t winner = -1;  // 0 blue, 1 orange, -1 draw
   int16_t vp_blue = 0;
   int16_t vp_orange = 0;
-  int8_t level = 0;    // victory level (V-LEVEL-1); 0 for a resigned game
+  int8_t level = 0;  // victory level (V-LEVEL-1); 0 for a resigned game
   uint8_t end = kEndRules;
-  int32_t plies = 0;   // decisions and chance outcomes
+  int32_t plies = 0;  // decisions and chance outcomes
   int32_t decisions = 0;
 
   int32_t rows = 0;

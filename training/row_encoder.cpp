@@ -9,8 +9,9 @@ RowShape RowEncoder::shape() const {
   return {s.planes, s.height, s.width, s.globals, layout_.size()};
 }
 
-void RowEncoder::append(const env::GameState& s, int move, std::span<const agents::ActionStat> stats,
-                        env::Action played, GameData& g) const {
+void RowEncoder::append(const env::GameState& s, int move,
+                        std::span<const agents::ActionStat> stats, env::Action played,
+                        GameData& g) const {
   const RowShape shape = this->shape();
   const size_t planes = g.planes.size(), globals = g.globals.size(), policy = g.policy.size();
   g.planes.resize(planes + static_cast<size_t>(shape.planeSize()));
@@ -23,7 +24,8 @@ void RowEncoder::append(const env::GameState& s, int move, std::span<const agent
   for (const agents::ActionStat& a : stats) total += a.policy;
   if (total > 0) {
     for (const agents::ActionStat& a : stats) {
-      g.policy[policy + static_cast<size_t>(layout_.index(a.action))] = static_cast<float>(a.policy / total);
+      g.policy[policy + static_cast<size_t>(layout_.index(a.action))] =
+          static_cast<float>(a.policy / total);
     }
   } else {
     g.policy[policy + static_cast<size_t>(layout_.index(played))] = 1.0f;

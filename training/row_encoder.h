@@ -20,8 +20,8 @@ class RowEncoder {
   // Appends the row of decision number `move` at `s` to `g`. The policy target is the
   // ActionStat::policy weights of `stats`, normalised; one-hot on `played` when they sum to 0
   // (agents that give no policy). The value target is added when the game ends.
-  void append(const env::GameState& s, int move, std::span<const agents::ActionStat> stats, env::Action played,
-              GameData& g) const;
+  void append(const env::GameState& s, int move, std::span<const agents::ActionStat> stats,
+              env::Action played, GameData& g) const;
 
   RowShape shape() const;
   const agents::ObservationEncoder& encoder() const { return encoder_; }

@@ -23,7 +23,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Finished games on their way to the writer thread; producers wait while it is full.
 class GameQueue {
@@ -74,7 +76,8 @@ struct Run {
   std::mutex mutex;
   SelfPlayProgress totals;
   std::exception_ptr error;
-  std::atomic<int64_t> live_batches{0}, live_evaluated{0}, live_positions{0};  // for progress reports
+  // For progress reports while games are under way.
+  std::atomic<int64_t> live_batches{0}, live_evaluated{0}, live_positions{0};
 
   bool stopping() const { return (stop && stop->load()) || error; }
 
@@ -102,7 +105,10 @@ struct Run {
   // Worker t: its games in lock-step, their leaves evaluated a batch at a time.
   void work(int t) {
     std::unique_ptr<mcts::CachedBatchEvaluator> evaluator;
-    if (batched) evaluator = std::make_unique<mcts::CachedBatchEvaluator>(batched->make_evaluator(), c.cache_entries);
+    if (batched) {
+      evaluator =
+          std::make_unique<mcts::CachedBatchEvaluator>(batched->make_evaluator(), c.cache_entries);
+    }
     const int jobs = std::max(1, c.jobs);
     const size_t slots = batched ? static_cast<size_t>(std::max(1, c.games_per_thread)) : 1;
     std::vector<std::unique_ptr<SelfPlayGame>> games(slots);
@@ -137,7 +143,8 @@ struct Run {
       if (leaves.empty() || stopping()) break;
       values.assign(leaves.size(), 0.0);
       const auto e0 = Clock::now();
-      const int64_t batches_before = evaluator->batches(), evaluated_before = evaluator->evaluated();
+      const int64_t batches_before = evaluator->batches(),
+                    evaluated_before = evaluator->evaluated();
       evaluator->evaluate(leaves, values);
       network_seconds += since(e0);
       live_batches += evaluator->batches() - batches_before;
@@ -170,15 +177,18 @@ std::string cheapSearchSpec(const std::string& spec, int sims) {
   return out;
 }
 
-SelfPlayResult runSelfPlay(const SelfPlayConfig& c, const std::function<void(const SelfPlayProgress&)>& progress,
+SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
+                           const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop) {
   // A bad spec fails here, before any file is created.
   const std::optional<agents::BatchedSearch> batched = agents::makeBatchedSearch(c.agent);
   if (batched && batched->search.milliseconds > 0) {
-    throw ConfigError("selfplay: give the agent a budget in simulations (sims=N), not ms, for reproducible data");
+    throw ConfigError(
+        "selfplay: give the agent a budget in simulations (sims=N), not ms, for reproducible data");
   }
   if (batched && batched->search.threads > 1) {
-    throw ConfigError("selfplay: " + c.agent + " searches one tree per game in self-play; drop threads= and "
+    throw ConfigError("selfplay: " + c.agent +
+                      " searches one tree per game in self-play; drop threads= and "
                       "use --jobs for the cores");
   }
   if (!batched) {

@@ -27,12 +27,12 @@ struct SelfPlayConfig {
   std::shared_ptr<const env::Scenario> scenario;
   std::string agent = "mcts:sims=200";  // plays both sides
   int games = 8;
-  int jobs = 1;                // worker threads
-  int games_per_thread = 16;   // lock-step games of one worker (agents with a lock-step form)
+  int jobs = 1;                    // worker threads
+  int games_per_thread = 16;       // lock-step games of one worker (agents with a lock-step form)
   size_t cache_entries = 1 << 16;  // evaluation cache of one worker (0: none)
   uint64_t seed = 1;
   std::string out_dir = "selfplay";
-  std::string prefix;          // shard names: PREFIX-NNNN.h5
+  std::string prefix;  // shard names: PREFIX-NNNN.h5
   int rows_per_shard = 4096;
   // Exploration: the first `temperature_moves` decisions of a game are drawn in proportion to
   // the agent's policy target (the search's visits); later ones play the agent's choice.
@@ -51,18 +51,18 @@ struct SelfPlayConfig {
   // Adjudication: with `adjudicate_decisions` > 0, a game is stopped after that many decisions
   // and scored as it stands (victory points).
   int adjudicate_decisions = 0;
-  int queue_games = 32;        // finished games waiting for the writer, at most
-  std::string config_json;     // the run's settings, stored in every shard
-  std::string engine;          // version line, stored in every shard
+  int queue_games = 32;     // finished games waiting for the writer, at most
+  std::string config_json;  // the run's settings, stored in every shard
+  std::string engine;       // version line, stored in every shard
 };
 
 struct SelfPlayProgress {
   int games_done = 0;
   int games_total = 0;
-  int64_t positions = 0;       // recorded positions of finished games (written)
+  int64_t positions = 0;         // recorded positions of finished games (written)
   int64_t positions_played = 0;  // recorded positions of every game, finished or not
-  int64_t decisions = 0;       // all decisions of finished games, recorded or not
-  int resigned = 0;            // games ended by resignation
+  int64_t decisions = 0;         // all decisions of finished games, recorded or not
+  int resigned = 0;              // games ended by resignation
   int adjudicated = 0;
   int resign_checks = 0;       // no-resignation games in which a side would have resigned
   int false_resignations = 0;  // ... and did not lose
@@ -85,7 +85,8 @@ struct SelfPlayResult {
 // Runs self-play. `progress` is called after each finished game (one call at a time). When
 // `*stop` becomes true, games in progress are abandoned, finished ones are written, and the
 // open shard is completed. Throws ConfigError on a bad agent spec before any file is created.
-SelfPlayResult runSelfPlay(const SelfPlayConfig& config, const std::function<void(const SelfPlayProgress&)>& progress,
+SelfPlayResult runSelfPlay(const SelfPlayConfig& config,
+                           const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop);
 
 // The spec of playout cap randomisation's cheap searches: the agent's, with `sims` simulations

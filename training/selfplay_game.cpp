@@ -42,7 +42,8 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
       search_[side].emplace(batched->search, side_seed);
     } else {
       full_[side] = agents::makeAgent(c.agent, side_seed);
-      if (c.cheap_sims > 0) cheap_[side] = agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), side_seed + 1);
+      if (c.cheap_sims > 0)
+        cheap_[side] = agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), side_seed + 1);
     }
   }
   resign_allowed_ = c.resign_value > 0 && choice_.uniform() >= c.resign_check_fraction;
@@ -86,7 +87,8 @@ const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
       continue;
     }
     // Cheap searches are not recorded: they get no exploration noise (KataGo).
-    search_[s_.side]->begin(s_, full_search_ ? search_[s_.side]->params().simulations : c_.cheap_sims, full_search_);
+    search_[s_.side]->begin(
+        s_, full_search_ ? search_[s_.side]->params().simulations : c_.cheap_sims, full_search_);
     searching_ = true;
   }
 }
@@ -121,7 +123,9 @@ void SelfPlayGame::finish(uint8_t end, int resigner) {
   data_.vp_orange = static_cast<int16_t>(r.vp[1]);
   data_.level = static_cast<int8_t>(resigner == env::kNoSide ? r.level : 0);
   for (uint8_t side : data_.side) {
-    data_.value.push_back(data_.winner == env::kNoSide ? 0.0f : data_.winner == side ? 1.0f : -1.0f);
+    data_.value.push_back(data_.winner == env::kNoSide ? 0.0f
+                          : data_.winner == side       ? 1.0f
+                                                       : -1.0f);
   }
   for (int side = 0; side < env::kNumSides; ++side) {
     if (would_resign_[side] && data_.winner != 1 - side) false_resignation_ = true;

@@ -30,7 +30,8 @@ class SelfPlayGame {
  public:
   // Game number `index` of the run `c`; `batched` is the agent's lock-step form, or null.
   // `rows` belongs to the run's scenario and outlives the game.
-  SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch* batched, int index, const RowEncoder& rows);
+  SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch* batched, int index,
+               const RowEncoder& rows);
 
   // Plays until the game is over or `stop` is set (returns null) or a lock-step search needs a
   // leaf evaluated (returns it, valid until provide()).
@@ -55,8 +56,8 @@ class SelfPlayGame {
   env::GameState s_;
   env::Rng dice_;
   env::Rng choice_;
-  std::unique_ptr<agents::Agent> full_[2], cheap_[2];        // agents that decide on their own
-  std::optional<mcts::TreeSearch> search_[2];                // lock-step searches
+  std::unique_ptr<agents::Agent> full_[2], cheap_[2];  // agents that decide on their own
+  std::optional<mcts::TreeSearch> search_[2];          // lock-step searches
   bool searching_ = false;
   bool full_search_ = true;
   bool resign_allowed_ = true;

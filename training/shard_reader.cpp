@@ -56,8 +56,8 @@ ShardContents readShard(const std::string& path, bool positions) {
     c.format = kShardFormat;
     c.format_version = intAttribute(file, "format_version");
     if (c.format_version != kShardFormatVersion) {
-      throw ConfigError(path + ": shard format version " + std::to_string(c.format_version) + ", this morne reads " +
-                        std::to_string(kShardFormatVersion));
+      throw ConfigError(path + ": shard format version " + std::to_string(c.format_version) +
+                        ", this morne reads " + std::to_string(kShardFormatVersion));
     }
     c.encoder_version = intAttribute(file, "encoder_version");
     c.scenario = stringAttribute(file, "scenario");
@@ -112,11 +112,12 @@ ShardContents readShard(const std::string& path, bool positions) {
     const auto move = readAll<int32_t>(pos, "move", H5::PredType::NATIVE_INT32);
     const auto phase = readAll<uint8_t>(pos, "phase", H5::PredType::NATIVE_UINT8);
     const auto side = readAll<uint8_t>(pos, "side", H5::PredType::NATIVE_UINT8);
-    const auto P = static_cast<size_t>(c.shape.planeSize()), G = static_cast<size_t>(c.shape.globals),
-               A = static_cast<size_t>(c.shape.policy);
+    const auto P = static_cast<size_t>(c.shape.planeSize()),
+               G = static_cast<size_t>(c.shape.globals), A = static_cast<size_t>(c.shape.policy);
     for (size_t r = 0; r < static_cast<size_t>(c.rows); ++r) {
       const auto it = index.find(game[r]);
-      if (it == index.end()) throw ConfigError(path + ": row " + std::to_string(r) + " names an unknown game");
+      if (it == index.end())
+        throw ConfigError(path + ": row " + std::to_string(r) + " names an unknown game");
       GameData& g = c.games[it->second];
       g.planes.insert(g.planes.end(), planes.begin() + static_cast<std::ptrdiff_t>(r * P),
                       planes.begin() + static_cast<std::ptrdiff_t>((r + 1) * P));

@@ -15,7 +15,8 @@ namespace {
 constexpr hsize_t kChunkRows = 64;
 
 // An extendible dataset of rows of `row_dims` (empty for scalars), chunked and compressed.
-H5::DataSet makeRows(H5::Group& group, const char* name, const H5::PredType& type, std::vector<hsize_t> row_dims) {
+H5::DataSet makeRows(H5::Group& group, const char* name, const H5::PredType& type,
+                     std::vector<hsize_t> row_dims) {
   std::vector<hsize_t> dims{0}, max{H5S_UNLIMITED}, chunk{kChunkRows};
   for (hsize_t d : row_dims) {
     dims.push_back(d);
@@ -63,7 +64,8 @@ void stringAttribute(H5::H5File& file, const char* name, const std::string& valu
 }
 
 void intAttribute(H5::H5File& file, const char* name, int value) {
-  file.createAttribute(name, H5::PredType::NATIVE_INT, H5::DataSpace(H5S_SCALAR)).write(H5::PredType::NATIVE_INT, &value);
+  file.createAttribute(name, H5::PredType::NATIVE_INT, H5::DataSpace(H5S_SCALAR))
+      .write(H5::PredType::NATIVE_INT, &value);
 }
 
 }  // namespace
@@ -73,12 +75,16 @@ struct ShardWriter::Open {
   H5::H5File file;
   H5::Group positions, games;
   H5::DataSet planes, globals, policy, legal, value, game, move, phase, side;
-  H5::DataSet game_id, game_seed, winner, vp_blue, vp_orange, level, end, plies, decisions, game_rows;
+  H5::DataSet game_id, game_seed, winner, vp_blue, vp_orange, level, end, plies, decisions,
+      game_rows;
   int64_t rows = 0;
 };
 
 ShardWriter::ShardWriter(std::string dir, std::string prefix, ShardInfo info, int rows_per_shard)
-    : dir_(std::move(dir)), prefix_(std::move(prefix)), info_(std::move(info)), rows_per_shard_(rows_per_shard) {
+    : dir_(std::move(dir)),
+      prefix_(std::move(prefix)),
+      info_(std::move(info)),
+      rows_per_shard_(rows_per_shard) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw IoError("cannot create folder " + dir_ + ": " + ec.message());

@@ -22,8 +22,8 @@ struct ShardInfo {
   std::string scenario;
   std::string blue_agent;
   std::string orange_agent;
-  std::string config;        // the run's settings, as JSON
-  std::string engine;        // versionLine(): version and git revision
+  std::string config;  // the run's settings, as JSON
+  std::string engine;  // versionLine(): version and git revision
   int encoder_version = 0;
   RowShape shape;
 };

@@ -1,5 +1,7 @@
 // The one translation unit that includes LibTorch (agents/network.h is the facade).
 
+#include "agents/network.h"
+
 #include <dlfcn.h>
 #include <malloc.h>
 #include <torch/torch.h>
@@ -7,7 +9,6 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "agents/network.h"
 #include "env/error.h"
 
 namespace morne::agents {
@@ -18,9 +19,11 @@ namespace nn = torch::nn;
 
 struct ResidualBlockImpl : nn::Module {
   explicit ResidualBlockImpl(int channels)
-      : conv1(register_module("conv1", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
+      : conv1(register_module(
+            "conv1", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
         bn1(register_module("bn1", nn::BatchNorm2d(channels))),
-        conv2(register_module("conv2", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
+        conv2(register_module(
+            "conv2", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
         bn2(register_module("bn2", nn::BatchNorm2d(channels))) {}
 
   torch::Tensor forward(const torch::Tensor& x) {
@@ -37,18 +40,23 @@ TORCH_MODULE(ResidualBlock);
 
 struct PolicyValueNetImpl : nn::Module {
   explicit PolicyValueNetImpl(const NetworkConfig& c)
-      : stem(register_module("stem", nn::Conv2d(nn::Conv2dOptions(c.input.planes, c.channels, 3).padding(1).bias(false)))),
+      : stem(register_module(
+            "stem",
+            nn::Conv2d(nn::Conv2dOptions(c.input.planes, c.channels, 3).padding(1).bias(false)))),
         stem_bn(register_module("stem_bn", nn::BatchNorm2d(c.channels))),
         globals_in(register_module("globals_in", nn::Linear(c.input.globals, c.channels))),
         tower(register_module("tower", nn::Sequential())),
-        policy_conv(register_module("policy_conv", nn::Conv2d(nn::Conv2dOptions(c.channels, c.policy_planes, 1)))),
+        policy_conv(register_module("policy_conv",
+                                    nn::Conv2d(nn::Conv2dOptions(c.channels, c.policy_planes, 1)))),
         pass_fc(register_module("pass_fc", nn::Linear(c.channels, 2))),
-        value_fc1(register_module("value_fc1", nn::Linear(c.channels + c.input.globals, c.value_hidden))),
+        value_fc1(
+            register_module("value_fc1", nn::Linear(c.channels + c.input.globals, c.value_hidden))),
         value_fc2(register_module("value_fc2", nn::Linear(c.value_hidden, 1))) {
     for (int b = 0; b < c.blocks; ++b) tower->push_back(ResidualBlock(c.channels));
   }
 
-  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& planes, const torch::Tensor& globals) {
+  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& planes,
+                                                  const torch::Tensor& globals) {
     torch::Tensor x = stem_bn(stem(planes)) + globals_in(globals).unsqueeze(-1).unsqueeze(-1);
     x = tower->forward(torch::relu(x));
     const torch::Tensor pooled = x.mean({2, 3});
@@ -90,7 +98,8 @@ NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
   try {
     if (j.at("format").get<int>() != kFormatVersion) {
       throw ConfigError(path + ": network format " + std::to_string(j.at("format").get<int>()) +
-                        " is not the one this morne reads (" + std::to_string(kFormatVersion) + ")");
+                        " is not the one this morne reads (" + std::to_string(kFormatVersion) +
+                        ")");
     }
     NetworkConfig c;
     c.input = {j.at("planes").get<int>(), j.at("height").get<int>(), j.at("width").get<int>(),
@@ -109,7 +118,8 @@ NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
 
 class TorchNetwork : public Network {
  public:
-  TorchNetwork(const NetworkConfig& config, PolicyValueNet net) : config_(config), net_(std::move(net)) {
+  TorchNetwork(const NetworkConfig& config, PolicyValueNet net)
+      : config_(config), net_(std::move(net)) {
     net_->eval();
   }
 
@@ -131,12 +141,16 @@ class TorchNetwork : public Network {
     const ObservationShape& in = config_.input;
     torch::InferenceMode guard;
     // from_blob needs a non-const pointer; the tensors are only read.
-    const torch::Tensor p = torch::from_blob(const_cast<float*>(planes.data()), {batch, in.planes, in.height, in.width});
-    const torch::Tensor g = torch::from_blob(const_cast<float*>(globals.data()), {batch, in.globals});
+    const torch::Tensor p = torch::from_blob(const_cast<float*>(planes.data()),
+                                             {batch, in.planes, in.height, in.width});
+    const torch::Tensor g =
+        torch::from_blob(const_cast<float*>(globals.data()), {batch, in.globals});
     const auto [policy, value] = net_->forward(p, g);
-    std::memcpy(policy_logits.data(), policy.contiguous().data_ptr<float>(),
-                static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize()) * sizeof(float));
-    std::memcpy(values.data(), value.contiguous().data_ptr<float>(), static_cast<size_t>(batch) * sizeof(float));
+    std::memcpy(
+        policy_logits.data(), policy.contiguous().data_ptr<float>(),
+        static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize()) * sizeof(float));
+    std::memcpy(values.data(), value.contiguous().data_ptr<float>(),
+                static_cast<size_t>(batch) * sizeof(float));
   }
 
   const NetworkConfig& config() const override { return config_; }
@@ -171,16 +185,19 @@ std::unique_ptr<Network> Network::load(const std::string& path) {
   if (!archive.try_read(kConfigKey, text) || !text.isString()) {
     throw ConfigError(path + ": not a morne network (no " + std::string(kConfigKey) + ")");
   }
-  const NetworkConfig config = configFromJson(nlohmann::json::parse(text.toStringRef(), nullptr, false), path);
+  const NetworkConfig config =
+      configFromJson(nlohmann::json::parse(text.toStringRef(), nullptr, false), path);
   if (config.encoder_version != kEncoderVersion) {
-    throw ConfigError(path + ": made with encoder version " + std::to_string(config.encoder_version) +
-                      ", this morne encodes version " + std::to_string(kEncoderVersion));
+    throw ConfigError(path + ": made with encoder version " +
+                      std::to_string(config.encoder_version) + ", this morne encodes version " +
+                      std::to_string(kEncoderVersion));
   }
   PolicyValueNet net(config);
   try {
     net->load(archive);
   } catch (const c10::Error& e) {
-    throw ConfigError(path + ": weights do not match the config (" + e.what_without_backtrace() + ")");
+    throw ConfigError(path + ": weights do not match the config (" + e.what_without_backtrace() +
+                      ")");
   }
   return std::make_unique<TorchNetwork>(config, net);
 }
@@ -188,7 +205,8 @@ std::unique_ptr<Network> Network::load(const std::string& path) {
 void configureTorchRuntime(int threads) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  if (auto f = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) f(1);
+  if (auto f = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    f(1);
   at::set_num_threads(std::max(1, threads));
 }
 

@@ -13,15 +13,17 @@ void registerNetworkAgents() {
       [](const AgentSpec& spec, uint64_t seed) {
         const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
         Network::load(params.model);  // fail at once on a bad file, not in a search thread
-        return makeNetworkAgent(params, [model = params.model] { return Network::load(model); }, seed);
+        return makeNetworkAgent(
+            params, [model = params.model] { return Network::load(model); }, seed);
       },
       "  az        search guided by a policy-value network (docs/agents.md):\n"
       "            az:model=FILE,sims=64 (or ms=...),cpuct=1.5,threads=1,nodes=4194304,reuse=1\n",
       [](const AgentSpec& spec) {
         const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
         Network::load(params.model);
-        return BatchedSearch{params.search,
-                             [model = params.model] { return makeNetworkEvaluator(Network::load(model)); }};
+        return BatchedSearch{params.search, [model = params.model] {
+                               return makeNetworkEvaluator(Network::load(model));
+                             }};
       });
 }
 

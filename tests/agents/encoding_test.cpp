@@ -62,8 +62,10 @@ TEST(Observation, ShapesAndNamesAgree) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
     const agents::ObservationEncoder enc(*sc);
-    EXPECT_EQ(enc.shape().planes, static_cast<int>(agents::ObservationEncoder::planeNames().size()));
-    EXPECT_EQ(enc.shape().globals, static_cast<int>(agents::ObservationEncoder::globalNames().size()));
+    EXPECT_EQ(enc.shape().planes,
+              static_cast<int>(agents::ObservationEncoder::planeNames().size()));
+    EXPECT_EQ(enc.shape().globals,
+              static_cast<int>(agents::ObservationEncoder::globalNames().size()));
     EXPECT_EQ(enc.shape().height, sc->height());
     EXPECT_EQ(enc.shape().width, sc->width());
     std::set<int> grid;
@@ -86,8 +88,8 @@ TEST(Observation, ValuesAreFiniteBoundedAndConsistent) {
         if (s.onMap(u)) ++(s.sideOf(u) == s.side ? mine : theirs);
       }
       double mine_types = 0, theirs_types = 0;
-      for (const char* t : {"infantry", "light_infantry", "cavalry", "foot_artillery", "horse_artillery", "general",
-                            "dromedary"}) {
+      for (const char* t : {"infantry", "light_infantry", "cavalry", "foot_artillery",
+                            "horse_artillery", "general", "dromedary"}) {
         mine_types += planeSum(enc, e, std::string("mine_") + t);
         theirs_types += planeSum(enc, e, std::string("theirs_") + t);
       }
@@ -173,7 +175,8 @@ TEST(Observation, EveryChannelIsDocumented) {
   for (std::string_view n : agents::ObservationEncoder::globalNames()) {
     EXPECT_NE(text.str().find("`" + std::string(n) + "`"), std::string::npos) << n;
   }
-  EXPECT_NE(text.str().find("encoder version " + std::to_string(agents::kEncoderVersion)), std::string::npos);
+  EXPECT_NE(text.str().find("encoder version " + std::to_string(agents::kEncoderVersion)),
+            std::string::npos);
 }
 
 }  // namespace

@@ -60,8 +60,9 @@ TEST(Agents, SameSeedSameGame) {
   EXPECT_NE(agents::agentSeed(5, 0), agents::agentSeed(5, 1));
 }
 
-agents::GameSummary play(const env::Scenario& sc, const std::string& blue, const std::string& orange,
-                         uint64_t seed, agents::GameObserver* observer = nullptr) {
+agents::GameSummary play(const env::Scenario& sc, const std::string& blue,
+                         const std::string& orange, uint64_t seed,
+                         agents::GameObserver* observer = nullptr) {
   auto b = agents::makeAgent(blue, agents::agentSeed(seed, 0));
   auto o = agents::makeAgent(orange, agents::agentSeed(seed, 1));
   return agents::playGame(sc, *b, *o, seed, observer);
@@ -71,7 +72,8 @@ TEST(RuleAndMcts, EveryChosenActionIsLegal) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
     LegalityChecker checker;
-    const std::string mcts = std::string(name) == "duel" ? "mcts:sims=40" : "mcts:sims=20,rollout=0";
+    const std::string mcts =
+        std::string(name) == "duel" ? "mcts:sims=40" : "mcts:sims=20,rollout=0";
     const agents::GameSummary g = play(*sc, "rule", mcts, 3, &checker);
     EXPECT_EQ(static_cast<size_t>(checker.plies), g.plies.size()) << name;
     EXPECT_GT(g.side_decisions[0], 10) << name;
@@ -81,8 +83,8 @@ TEST(RuleAndMcts, EveryChosenActionIsLegal) {
 
 TEST(RuleAndMcts, SameSeedSameGame) {
   const auto sc = env::loadScenario("duel");
-  for (const char* spec : {"rule", "mcts:sims=100", "mcts:sims=100,threads=2", "mcts:sims=200,rollout=0",
-                           "mcts:sims=50,policy=random"}) {
+  for (const char* spec : {"rule", "mcts:sims=100", "mcts:sims=100,threads=2",
+                           "mcts:sims=200,rollout=0", "mcts:sims=50,policy=random"}) {
     const agents::GameSummary a = play(*sc, spec, "random", 11);
     const agents::GameSummary b = play(*sc, spec, "random", 11);
     EXPECT_EQ(a.final_hash, b.final_hash) << spec;
@@ -97,7 +99,8 @@ TEST(RuleAndMcts, SpecParametersAreChecked) {
   EXPECT_THROW(agents::makeAgent("mcts:cpuct=-1", 1), ConfigError);
   EXPECT_THROW(agents::makeAgent("mcts:policy=smart", 1), ConfigError);
   EXPECT_THROW(agents::makeAgent("mcts:simulations=10", 1), ConfigError);
-  const auto p = agents::parseMctsParams({{"ms", "250"}, {"threads", "2"}, {"rollout", "1"}, {"policy", "random"}});
+  const auto p = agents::parseMctsParams(
+      {{"ms", "250"}, {"threads", "2"}, {"rollout", "1"}, {"policy", "random"}});
   EXPECT_EQ(p.search.milliseconds, 250);
   EXPECT_EQ(p.search.threads, 2);
   EXPECT_EQ(p.rollout, 1);

@@ -38,9 +38,13 @@ TEST(Options, PrecedenceSetOverFlagsOverFileOverDefaults) {
 
 TEST(Options, ARepeatableFlagAccumulates) {
   po::options_description own("demo");
-  own.add_options()("scenario", po::value<std::vector<std::string>>()->default_value({}, "all")->composing(), "s");
-  const auto cmd = cli::parseCommand("demo", {"--scenario", "duel", "--scenario", "crossing"}, own, 0);
-  EXPECT_EQ(cmd.vm["scenario"].as<std::vector<std::string>>(), (std::vector<std::string>{"duel", "crossing"}));
+  own.add_options()("scenario",
+                    po::value<std::vector<std::string>>()->default_value({}, "all")->composing(),
+                    "s");
+  const auto cmd =
+      cli::parseCommand("demo", {"--scenario", "duel", "--scenario", "crossing"}, own, 0);
+  EXPECT_EQ(cmd.vm["scenario"].as<std::vector<std::string>>(),
+            (std::vector<std::string>{"duel", "crossing"}));
 }
 
 TEST(Options, ErrorsNameThePlace) {

@@ -15,7 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string freshDir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("morne-selfplay-cli-" + std::to_string(::getpid()) + "-" + name);
+  const fs::path dir =
+      fs::temp_directory_path() / ("morne-selfplay-cli-" + std::to_string(::getpid()) + "-" + name);
   fs::remove_all(dir);
   return dir.string();
 }
@@ -34,7 +35,8 @@ std::vector<std::string> filesEndingWith(const std::string& dir, const std::stri
 
 // Shell text that waits (up to 60 s) until DIR holds a completed shard.
 std::string waitForAShard(const std::string& dir) {
-  return "for i in $(seq 600); do ls '" + dir + "'/*.h5 >/dev/null 2>&1 && break; sleep 0.1; done; ";
+  return "for i in $(seq 600); do ls '" + dir +
+         "'/*.h5 >/dev/null 2>&1 && break; sleep 0.1; done; ";
 }
 
 std::string joined(const std::vector<std::string>& files) {
@@ -54,16 +56,18 @@ TEST(SelfplayCli, ShippedConfigMakesValidShards) {
   ASSERT_FALSE(shards.empty());
   const ProcessResult inspect = runMorne("data inspect --check" + joined(shards));
   EXPECT_EQ(inspect.exit_code, 0) << inspect.output;
-  EXPECT_NE(inspect.output.find("scenario:   duel; agents blue mcts:sims=100"), std::string::npos) << inspect.output;
+  EXPECT_NE(inspect.output.find("scenario:   duel; agents blue mcts:sims=100"), std::string::npos)
+      << inspect.output;
   EXPECT_NE(inspect.output.find("checks:     ok"), std::string::npos) << inspect.output;
   fs::remove_all(dir);
 }
 
 TEST(SelfplayCli, InterruptStopsCleanly) {
   const std::string dir = freshDir("interrupt");
-  const ProcessResult r = runShell("MORNE selfplay --quiet --scenario duel --agent mcts:sims=30 --games 100000 --jobs 2 "
-                                   "--rows-per-shard 10 --prefix i --out " + dir +
-                                   " & pid=$!; " + waitForAShard(dir) + "kill -INT $pid; wait $pid; echo \"exit $?\"");
+  const ProcessResult r = runShell(
+      "MORNE selfplay --quiet --scenario duel --agent mcts:sims=30 --games 100000 --jobs 2 "
+      "--rows-per-shard 10 --prefix i --out " +
+      dir + " & pid=$!; " + waitForAShard(dir) + "kill -INT $pid; wait $pid; echo \"exit $?\"");
   EXPECT_NE(r.output.find("interrupted: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("exit 130"), std::string::npos) << r.output;
   EXPECT_TRUE(filesEndingWith(dir, ".tmp").empty());
@@ -76,8 +80,11 @@ TEST(SelfplayCli, InterruptStopsCleanly) {
 
 TEST(SelfplayCli, AKilledRunLeavesOnlyCompleteShards) {
   const std::string dir = freshDir("kill");
-  runShell("MORNE selfplay --quiet --scenario duel --agent mcts:sims=30 --games 100000 --jobs 2 --rows-per-shard 10 "
-           "--prefix k --out " + dir + " & pid=$!; " + waitForAShard(dir) + "sleep 0.3; kill -KILL $pid; wait $pid");
+  runShell(
+      "MORNE selfplay --quiet --scenario duel --agent mcts:sims=30 --games 100000 --jobs 2 "
+      "--rows-per-shard 10 "
+      "--prefix k --out " +
+      dir + " & pid=$!; " + waitForAShard(dir) + "sleep 0.3; kill -KILL $pid; wait $pid");
   const std::vector<std::string> shards = filesEndingWith(dir, ".h5");
   ASSERT_FALSE(shards.empty());
   const ProcessResult inspect = runMorne("data inspect --check" + joined(shards));
@@ -93,22 +100,28 @@ TEST(SelfplayCli, NetworkAgentSelfPlaysAndPlaysInTheArena) {
   const std::string dir = freshDir("network");
   fs::create_directories(dir);
   const std::string model = dir + "/duel.pt";
-  const ProcessResult init = runMorne("nn init --scenario duel --blocks 1 --channels 8 --out " + model);
+  const ProcessResult init =
+      runMorne("nn init --scenario duel --blocks 1 --channels 8 --out " + model);
   ASSERT_EQ(init.exit_code, 0) << init.output;
-  const ProcessResult play = runMorne("selfplay --quiet --scenario duel --agent az:model=" + model +
-                                      ",sims=8,noise=0.3 --games 4 --jobs 2 --games-per-thread 2 --prefix n --out " + dir);
+  const ProcessResult play =
+      runMorne("selfplay --quiet --scenario duel --agent az:model=" + model +
+               ",sims=8,noise=0.3 --games 4 --jobs 2 --games-per-thread 2 --prefix n --out " + dir);
   ASSERT_EQ(play.exit_code, 0) << play.output;
   EXPECT_NE(play.output.find("average batch"), std::string::npos) << play.output;
-  const ProcessResult inspect = runMorne("data inspect --check" + joined(filesEndingWith(dir, ".h5")));
+  const ProcessResult inspect =
+      runMorne("data inspect --check" + joined(filesEndingWith(dir, ".h5")));
   EXPECT_EQ(inspect.exit_code, 0) << inspect.output;
   EXPECT_NE(inspect.output.find("games:      4"), std::string::npos) << inspect.output;
-  const ProcessResult arena = runMorne("arena --quiet --scenarios duel --rounds 1 --out " + dir + "/arena --agents 'rule az:model=" +
-                                       model + ",sims=8,gumbel=1'");
+  const ProcessResult arena =
+      runMorne("arena --quiet --scenarios duel --rounds 1 --out " + dir +
+               "/arena --agents 'rule az:model=" + model + ",sims=8,gumbel=1'");
   EXPECT_EQ(arena.exit_code, 0) << arena.output;
   EXPECT_NE(arena.output.find("az:model="), std::string::npos) << arena.output;
-  const ProcessResult engine = runMorne("engine", "{\"cmd\":\"load\",\"scenario\":\"duel\"}\n"
-                                                  "{\"cmd\":\"genmove\",\"agent\":\"az:model=" + model +
-                                                  ",sims=16,gumbel=1,gumbel_scale=0\",\"play\":true}\n");
+  const ProcessResult engine =
+      runMorne("engine",
+               "{\"cmd\":\"load\",\"scenario\":\"duel\"}\n"
+               "{\"cmd\":\"genmove\",\"agent\":\"az:model=" +
+                   model + ",sims=16,gumbel=1,gumbel_scale=0\",\"play\":true}\n");
   EXPECT_EQ(engine.exit_code, 0) << engine.output;
   EXPECT_NE(engine.output.find("\"applied\""), std::string::npos) << engine.output;
   EXPECT_NE(engine.output.find("\"simulations\":16"), std::string::npos) << engine.output;
@@ -118,7 +131,8 @@ TEST(SelfplayCli, NetworkAgentSelfPlaysAndPlaysInTheArena) {
 TEST(SelfplayCli, BenchSelfplayReportsItsFigures) {
   const ProcessResult r = runMorne("bench selfplay --scenario duel --seconds 0.3");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const char* expected : {"duel             1", "duel             2", "raw inference at batch", "HDF5 writer:"}) {
+  for (const char* expected :
+       {"duel             1", "duel             2", "raw inference at batch", "HDF5 writer:"}) {
     EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
   }
 }
@@ -135,10 +149,12 @@ TEST(SelfplayCli, PythonExampleReadsAShard) {
     GTEST_SKIP() << "no /usr/bin/python3 with h5py and numpy (Debian: python3-h5py)";
   }
   const std::string dir = freshDir("python");
-  const ProcessResult r = runMorne("selfplay --quiet --scenario duel --agent mcts:sims=8 --games 2 --prefix p --out " + dir);
+  const ProcessResult r = runMorne(
+      "selfplay --quiet --scenario duel --agent mcts:sims=8 --games 2 --prefix p --out " + dir);
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  const ProcessResult py = runShell("/usr/bin/python3 '" + std::string(MORNE_SOURCE_DIR) + "/scripts/read_shard.py'" +
-                                    joined(filesEndingWith(dir, ".h5")));
+  const ProcessResult py =
+      runShell("/usr/bin/python3 '" + std::string(MORNE_SOURCE_DIR) + "/scripts/read_shard.py'" +
+               joined(filesEndingWith(dir, ".h5")));
   EXPECT_EQ(py.exit_code, 0) << py.output;
   EXPECT_NE(py.output.find("  ok"), std::string::npos) << py.output;
   fs::remove_all(dir);

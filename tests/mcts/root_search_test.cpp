@@ -21,7 +21,8 @@ namespace {
 // Uniform priors; the value is a fixed function of the hash, so that different leaves differ.
 class HashEvaluator : public mcts::Evaluator {
  public:
-  double evaluate(const env::GameState& s, std::span<const env::Action>, std::span<float> priors) override {
+  double evaluate(const env::GameState& s, std::span<const env::Action>,
+                  std::span<float> priors) override {
     for (float& p : priors) p = 1.0f / static_cast<float>(priors.size());
     return static_cast<double>(s.hash % 2001) / 1000.0 - 1.0;
   }
@@ -43,7 +44,8 @@ TEST(TreeSearch, SteppedEqualsSynchronous) {
   const env::GameState s = duelStart(sc);
   mcts::SearchParams p;
   p.simulations = 500;
-  mcts::Search search(p, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, 3);
+  mcts::Search search(
+      p, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, 3);
   const mcts::SearchResult sync = search.run(s);
 
   mcts::TreeSearch stepped(p, 99);
@@ -100,7 +102,8 @@ TEST(TreeSearch, NoiseChangesTheRootPriorsOnly) {
   mcts::TreeSearch t(p, 7);
   HashEvaluator eval;
   t.begin(s, 200);
-  while (const mcts::LeafRequest* leaf = t.next()) t.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  while (const mcts::LeafRequest* leaf = t.next())
+    t.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
   const mcts::Node& root = t.tree().node(0);
   double total = 0;
   bool changed = false;
@@ -114,10 +117,12 @@ TEST(TreeSearch, NoiseChangesTheRootPriorsOnly) {
 
   mcts::TreeSearch quiet(p, 7);  // a search begun without root noise keeps the priors
   quiet.begin(s, 200, false);
-  while (const mcts::LeafRequest* leaf = quiet.next()) quiet.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  while (const mcts::LeafRequest* leaf = quiet.next())
+    quiet.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
   const mcts::Node& quiet_root = quiet.tree().node(0);
   for (int k = 0; k < quiet_root.num_children; ++k) {
-    EXPECT_FLOAT_EQ(quiet.tree().node(quiet_root.first_child + k).prior, 1.0f / quiet_root.num_children);
+    EXPECT_FLOAT_EQ(quiet.tree().node(quiet_root.first_child + k).prior,
+                    1.0f / quiet_root.num_children);
   }
 }
 
@@ -133,7 +138,8 @@ TEST(GumbelSearch, SpendsTheBudgetBySequentialHalving) {
   mcts::TreeSearch t(p, 21);
   HashEvaluator eval;
   t.begin(s, 16);
-  while (const mcts::LeafRequest* leaf = t.next()) t.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  while (const mcts::LeafRequest* leaf = t.next())
+    t.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
   // 1 simulation expands the root; 15 left over 2 phases of 4 actions: 1 visit each; then 11
   // over the 2 survivors: 5 each; the last simulation goes to the final survivor.
   const mcts::TreeSearch* trees[] = {&t};
@@ -170,7 +176,8 @@ TEST(GumbelSearch, WithoutNoiseTheChoiceIsTheSameForEverySeed) {
     p.gumbel_scale = 0;
     p.gumbel_actions = 8;
     p.simulations = 48;
-    mcts::Search search(p, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, seed);
+    mcts::Search search(
+        p, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, seed);
     const mcts::SearchResult r = search.run(s);
     EXPECT_FALSE(r.sampled);
     choices.push_back(r.best);
@@ -184,15 +191,16 @@ TEST(GumbelSearch, FindsTheForcedWinWithFewSimulations) {
   const env::Scenario& sc = *p.scenario;
   env::ActionList legal;
   env::legalActions(s, legal);
-  const env::Action win = env::Action::attack(s.unit(unitOf(sc, "A")).cell,
-                                              *env::directionBetween(sc.hexOf(s.unit(unitOf(sc, "A")).cell),
-                                                                     sc.hexOf(s.unit(unitOf(sc, "D")).cell)));
+  const env::Action win = env::Action::attack(
+      s.unit(unitOf(sc, "A")).cell, *env::directionBetween(sc.hexOf(s.unit(unitOf(sc, "A")).cell),
+                                                           sc.hexOf(s.unit(unitOf(sc, "D")).cell)));
   int found = 0;
   for (uint64_t seed = 0; seed < 20; ++seed) {
     mcts::SearchParams params;
     params.gumbel = true;
     params.simulations = static_cast<int>(legal.size()) * 8;
-    mcts::Search search(params, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, seed);
+    mcts::Search search(
+        params, [](uint64_t) { return std::make_unique<HashEvaluator>(); }, seed);
     const mcts::SearchResult r = search.run(s);
     found += r.best == win;
     for (const mcts::RootChild& c : r.children) {

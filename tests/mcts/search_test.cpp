@@ -20,7 +20,8 @@ using env::Hex;
 
 class UniformEvaluator : public mcts::Evaluator {
  public:
-  double evaluate(const env::GameState&, std::span<const env::Action>, std::span<float> priors) override {
+  double evaluate(const env::GameState&, std::span<const env::Action>,
+                  std::span<float> priors) override {
     for (float& p : priors) p = 1.0f / static_cast<float>(priors.size());
     return 0;
   }
@@ -31,10 +32,12 @@ mcts::Search uniformSearch(int simulations, int threads = 1, size_t max_nodes = 
   p.simulations = simulations;
   p.threads = threads;
   p.max_nodes = max_nodes;
-  return mcts::Search(p, [](uint64_t) { return std::make_unique<UniformEvaluator>(); }, 1);
+  return mcts::Search(
+      p, [](uint64_t) { return std::make_unique<UniformEvaluator>(); }, 1);
 }
 
-env::Action attackAction(const env::GameState& s, const std::string& attacker, const std::string& defender) {
+env::Action attackAction(const env::GameState& s, const std::string& attacker,
+                         const std::string& defender) {
   const env::Scenario& sc = s.sc();
   const env::CellId from = s.unit(unitOf(sc, attacker)).cell;
   const env::CellId to = s.unit(unitOf(sc, defender)).cell;
@@ -79,7 +82,8 @@ TEST(MctsTactics, FindsTheDecisiveSupport) {
   env::GameState after = s;
   env::applyAction(after, r.best);
   EXPECT_EQ(r.best.kind, env::ActionKind::kMove);
-  EXPECT_EQ(after.sc().distance(after.unit(unitOf(*sc, "B")).cell, after.unit(unitOf(*sc, "D")).cell), 1)
+  EXPECT_EQ(
+      after.sc().distance(after.unit(unitOf(*sc, "B")).cell, after.unit(unitOf(*sc, "D")).cell), 1)
       << "B must step next to D";
 }
 
@@ -112,7 +116,8 @@ TEST(MctsChance, OutcomesExpandedWithTheirProbabilities) {
       const mcts::Node& o = t.node(child.first_child + j);
       EXPECT_EQ(o.outcome, outcomes[static_cast<size_t>(j)].value);
       EXPECT_FLOAT_EQ(o.prior, static_cast<float>(outcomes[static_cast<size_t>(j)].probability()));
-      EXPECT_LE(std::abs(o.visits - static_cast<double>(o.prior) * below), 1.0) << "outcome " << int{o.outcome};
+      EXPECT_LE(std::abs(o.visits - static_cast<double>(o.prior) * below), 1.0)
+          << "outcome " << int{o.outcome};
     }
     ++checked;
   }
@@ -165,7 +170,8 @@ TEST(MctsDeterminism, SameSeedAndBudgetSameResult) {
     const mcts::SearchResult ra = a.run(s), rb = b.run(s);
     EXPECT_EQ(ra.best, rb.best);
     ASSERT_EQ(ra.children.size(), rb.children.size());
-    for (size_t k = 0; k < ra.children.size(); ++k) EXPECT_EQ(ra.children[k].visits, rb.children[k].visits);
+    for (size_t k = 0; k < ra.children.size(); ++k)
+      EXPECT_EQ(ra.children[k].visits, rb.children[k].visits);
     EXPECT_EQ(ra.simulations, 3000);
   }
 }

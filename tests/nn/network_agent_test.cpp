@@ -29,7 +29,8 @@ std::string randomNetworkFile(const std::string& scenario) {
   c.blocks = 1;
   c.channels = 8;
   c.scenario = scenario;
-  const auto dir = std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / (scenario + ".pt")).string();
   agents::Network::create(c, 3)->save(path);
@@ -69,7 +70,8 @@ TEST(NetworkAgent, ExplainsBadModels) {
     agent->decide(env::newGame(*crossing));
     ADD_FAILURE() << "a duel network played crossing";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot play \"crossing\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot play \"crossing\""), std::string::npos)
+        << e.what();
   }
 }
 
@@ -104,7 +106,8 @@ TEST(NetworkEvaluator, BatchEqualsOneByOne) {
     single_priors[i].assign(legal[i].size(), 0.0f);
     const double v = single->evaluate(states[i], requests[i].legal, single_priors[i]);
     EXPECT_NEAR(v, values[i], 1e-5) << "position " << i;
-    for (size_t k = 0; k < legal[i].size(); ++k) EXPECT_NEAR(single_priors[i][k], batch_priors[i][k], 1e-5);
+    for (size_t k = 0; k < legal[i].size(); ++k)
+      EXPECT_NEAR(single_priors[i][k], batch_priors[i][k], 1e-5);
   }
 }
 

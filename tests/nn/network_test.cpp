@@ -20,7 +20,8 @@ namespace morne::test {
 namespace {
 
 std::string tempPath(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   return (dir / name).string();
 }

@@ -4,14 +4,15 @@
 // Also the self-play endings: resignation and adjudication.
 
 #include <gtest/gtest.h>
+
 #include <filesystem>
 
 #include "agents/agent_spec.h"
 #include "agents/search_agent.h"
 #include "env/scenario_library.h"
 #include "mcts/eval_cache.h"
-#include "training/selfplay.h"
 #include "tests/training/temp_dir.h"
+#include "training/selfplay.h"
 #include "training/shard_reader.h"
 
 namespace morne::training {
@@ -22,7 +23,8 @@ namespace fs = std::filesystem;
 // Priors and value drawn from the state's hash: deterministic, different from leaf to leaf.
 class HashBatchEvaluator : public mcts::BatchEvaluator {
  public:
-  void evaluate(std::span<const mcts::LeafRequest* const> leaves, std::span<double> values) override {
+  void evaluate(std::span<const mcts::LeafRequest* const> leaves,
+                std::span<double> values) override {
     for (size_t i = 0; i < leaves.size(); ++i) {
       const mcts::LeafRequest& leaf = *leaves[i];
       uint64_t h = leaf.state->hash;
@@ -48,11 +50,13 @@ mcts::SearchParams fakeParams(const agents::AgentSpec& spec) {
 void registerFakeKinds() {
   auto maker = [](const agents::AgentSpec& spec, uint64_t seed) -> std::unique_ptr<agents::Agent> {
     return std::make_unique<agents::SearchAgent>(
-        fakeParams(spec), [](uint64_t) { return mcts::evaluateOneByOne(std::make_unique<HashBatchEvaluator>()); }, seed,
-        spec.name);
+        fakeParams(spec),
+        [](uint64_t) { return mcts::evaluateOneByOne(std::make_unique<HashBatchEvaluator>()); },
+        seed, spec.name);
   };
   agents::registerAgentKind("fakenet", maker, "", [](const agents::AgentSpec& spec) {
-    return agents::BatchedSearch{fakeParams(spec), [] { return std::make_unique<HashBatchEvaluator>(); }};
+    return agents::BatchedSearch{fakeParams(spec),
+                                 [] { return std::make_unique<HashBatchEvaluator>(); }};
   });
   agents::registerAgentKind("fakenet-sync", maker, "");
 }
@@ -76,7 +80,8 @@ class LockstepTest : public test::TempDirTest {
     return c;
   }
 
-  static std::map<uint64_t, GameData> play(const SelfPlayConfig& c, SelfPlayProgress* progress = nullptr) {
+  static std::map<uint64_t, GameData> play(const SelfPlayConfig& c,
+                                           SelfPlayProgress* progress = nullptr) {
     const SelfPlayResult r = runSelfPlay(c, nullptr, nullptr);
     if (progress) *progress = r.progress;
     std::map<uint64_t, GameData> games;
@@ -85,7 +90,6 @@ class LockstepTest : public test::TempDirTest {
     }
     return games;
   }
-
 };
 
 void expectSameGames(const std::map<uint64_t, GameData>& a, const std::map<uint64_t, GameData>& b,
@@ -108,15 +112,16 @@ TEST_F(LockstepTest, BatchedGamesEqualOneByOneGames) {
   for (int jobs : {1, 2}) {
     for (int per_thread : {1, 4, 16}) {
       for (size_t cache : {size_t{0}, size_t{4096}}) {
-        SelfPlayConfig c = config("fakenet", "b" + std::to_string(jobs) + "-" + std::to_string(per_thread) + "-" +
-                                                 std::to_string(cache));
+        SelfPlayConfig c =
+            config("fakenet", "b" + std::to_string(jobs) + "-" + std::to_string(per_thread) + "-" +
+                                  std::to_string(cache));
         c.jobs = jobs;
         c.games_per_thread = per_thread;
         c.cache_entries = cache;
         SelfPlayProgress p;
         expectSameGames(reference, play(c, &p),
-                        "jobs " + std::to_string(jobs) + ", " + std::to_string(per_thread) + " per thread, cache " +
-                            std::to_string(cache));
+                        "jobs " + std::to_string(jobs) + ", " + std::to_string(per_thread) +
+                            " per thread, cache " + std::to_string(cache));
         EXPECT_GT(p.batches, 0);
         if (per_thread > 1 && cache == 0) {
           EXPECT_GT(p.evaluated, p.batches) << "batches hold several leaves";
@@ -146,7 +151,8 @@ TEST_F(LockstepTest, ResignedGamesGoToTheSideThatDidNotResign) {
     ASSERT_GE(g.winner, 0);
     EXPECT_EQ(g.level, 0);
     for (int row = 0; row < g.rows; ++row) {
-      EXPECT_EQ(g.value[static_cast<size_t>(row)], g.side[static_cast<size_t>(row)] == g.winner ? 1.0f : -1.0f);
+      EXPECT_EQ(g.value[static_cast<size_t>(row)],
+                g.side[static_cast<size_t>(row)] == g.winner ? 1.0f : -1.0f);
     }
   }
   EXPECT_GT(resigned, 0);

@@ -3,13 +3,15 @@
 // and the mover), the same seed gives the same data whatever the number of jobs, and playout
 // cap randomisation records only the fully searched decisions.
 
+#include "training/selfplay.h"
+
 #include <gtest/gtest.h>
+
 #include <cmath>
 #include <filesystem>
 
 #include "env/error.h"
 #include "env/scenario_library.h"
-#include "training/selfplay.h"
 #include "tests/training/temp_dir.h"
 #include "training/shard_reader.h"
 
@@ -42,13 +44,13 @@ class SelfPlayTest : public test::TempDirTest {
     }
     return games;
   }
-
 };
 
 TEST_F(SelfPlayTest, WritesConsistentTrainingRows) {
   const SelfPlayConfig c = config("a");
   int calls = 0;
-  const SelfPlayResult r = runSelfPlay(c, [&](const SelfPlayProgress& p) { EXPECT_EQ(p.games_done, ++calls); }, nullptr);
+  const SelfPlayResult r = runSelfPlay(
+      c, [&](const SelfPlayProgress& p) { EXPECT_EQ(p.games_done, ++calls); }, nullptr);
   EXPECT_EQ(calls, 4);
   EXPECT_FALSE(r.interrupted);
   ASSERT_FALSE(r.shards.empty());
@@ -69,17 +71,21 @@ TEST_F(SelfPlayTest, WritesConsistentTrainingRows) {
       for (size_t i = 0; i < policy; ++i) {
         const float p = g.policy[static_cast<size_t>(row) * policy + i];
         const uint8_t legal = g.legal[static_cast<size_t>(row) * policy + i];
-        ASSERT_TRUE(p == 0.0f || legal) << "policy mass on an illegal action, game " << id << " row " << row;
+        ASSERT_TRUE(p == 0.0f || legal)
+            << "policy mass on an illegal action, game " << id << " row " << row;
         total += p;
         legal_somewhere |= legal != 0;
       }
       EXPECT_TRUE(legal_somewhere);
       EXPECT_NEAR(total, 1.0, 1e-4);
-      const float expected = g.winner < 0 ? 0.0f : g.winner == g.side[static_cast<size_t>(row)] ? 1.0f : -1.0f;
+      const float expected = g.winner < 0                                   ? 0.0f
+                             : g.winner == g.side[static_cast<size_t>(row)] ? 1.0f
+                                                                            : -1.0f;
       EXPECT_EQ(g.value[static_cast<size_t>(row)], expected);
       EXPECT_EQ(g.move[static_cast<size_t>(row)], row);
       for (size_t i = 0; i < static_cast<size_t>(head.shape.planeSize()); ++i) {
-        ASSERT_TRUE(std::isfinite(g.planes[static_cast<size_t>(row) * static_cast<size_t>(head.shape.planeSize()) + i]));
+        ASSERT_TRUE(std::isfinite(
+            g.planes[static_cast<size_t>(row) * static_cast<size_t>(head.shape.planeSize()) + i]));
       }
     }
   }
@@ -124,7 +130,12 @@ TEST_F(SelfPlayTest, AStopRequestWritesOnlyFinishedGames) {
   c.games = 50;
   c.jobs = 1;
   std::atomic<bool> stop{false};
-  const SelfPlayResult r = runSelfPlay(c, [&](const SelfPlayProgress& p) { if (p.games_done == 2) stop = true; }, &stop);
+  const SelfPlayResult r = runSelfPlay(
+      c,
+      [&](const SelfPlayProgress& p) {
+        if (p.games_done == 2) stop = true;
+      },
+      &stop);
   EXPECT_TRUE(r.interrupted);
   EXPECT_EQ(r.progress.games_done, 2);
   EXPECT_EQ(readGames(r.shards).size(), 2u);
@@ -140,7 +151,8 @@ TEST_F(SelfPlayTest, BadSpecFailsBeforeAnyFile) {
 TEST(CheapSearchSpec, ReplacesTheBudgetAndDropsTheNoise) {
   EXPECT_EQ(cheapSearchSpec("mcts:sims=200,cpuct=2", 8), "mcts:cpuct=2,sims=8");
   EXPECT_EQ(cheapSearchSpec("mcts:ms=50", 8), "mcts:sims=8");
-  EXPECT_EQ(cheapSearchSpec("az:model=n.pt,noise=0.3,noise_fraction=0.5", 16), "az:model=n.pt,sims=16");
+  EXPECT_EQ(cheapSearchSpec("az:model=n.pt,noise=0.3,noise_fraction=0.5", 16),
+            "az:model=n.pt,sims=16");
 }
 
 }  // namespace

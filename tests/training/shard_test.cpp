@@ -34,8 +34,10 @@ GameData randomGame(uint64_t id, int rows, env::Rng& rng) {
   g.decisions = rows + 2;
   g.rows = rows;
   for (int r = 0; r < rows; ++r) {
-    for (int i = 0; i < kShape.planeSize(); ++i) g.planes.push_back(static_cast<float>(rng.uniform()));
-    for (int i = 0; i < kShape.globals; ++i) g.globals.push_back(static_cast<float>(rng.uniform() - 0.5));
+    for (int i = 0; i < kShape.planeSize(); ++i)
+      g.planes.push_back(static_cast<float>(rng.uniform()));
+    for (int i = 0; i < kShape.globals; ++i)
+      g.globals.push_back(static_cast<float>(rng.uniform() - 0.5));
     for (int i = 0; i < kShape.policy; ++i) {
       g.policy.push_back(static_cast<float>(rng.uniform()));
       g.legal.push_back(static_cast<uint8_t>(rng.below(2)));
@@ -66,14 +68,14 @@ class ShardTest : public test::TempDirTest {
     std::vector<std::string> out;
     for (const auto& entry : fs::directory_iterator(dir_)) {
       const std::string name = entry.path().filename().string();
-      if (name.size() >= extension.size() && name.compare(name.size() - extension.size(), extension.size(), extension) == 0) {
+      if (name.size() >= extension.size() &&
+          name.compare(name.size() - extension.size(), extension.size(), extension) == 0) {
         out.push_back(entry.path().string());
       }
     }
     std::sort(out.begin(), out.end());
     return out;
   }
-
 };
 
 void expectSameGame(const GameData& a, const GameData& b) {
