@@ -39,6 +39,16 @@ env::GameState duelStart(std::shared_ptr<const env::Scenario>& keep) {
   return stateIn(*keep, env::Phase::kMovement, 0);
 }
 
+// Runs `t` on `s` for `simulations`, evaluating its leaves one by one with `HashEvaluator`.
+void searchToTheEnd(mcts::TreeSearch& t, const env::GameState& s, int simulations,
+                    bool root_noise = true) {
+  HashEvaluator eval;
+  t.begin(s, simulations, root_noise);
+  while (const mcts::LeafRequest* leaf = t.next()) {
+    t.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  }
+}
+
 TEST(TreeSearch, SteppedEqualsSynchronous) {
   std::shared_ptr<const env::Scenario> sc;
   const env::GameState s = duelStart(sc);
@@ -100,10 +110,7 @@ TEST(TreeSearch, NoiseChangesTheRootPriorsOnly) {
   mcts::SearchParams p;
   p.noise_alpha = 0.3;
   mcts::TreeSearch t(p, 7);
-  HashEvaluator eval;
-  t.begin(s, 200);
-  while (const mcts::LeafRequest* leaf = t.next())
-    t.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  searchToTheEnd(t, s, 200);
   const mcts::Node& root = t.tree().node(0);
   double total = 0;
   bool changed = false;
@@ -116,9 +123,7 @@ TEST(TreeSearch, NoiseChangesTheRootPriorsOnly) {
   EXPECT_TRUE(changed);
 
   mcts::TreeSearch quiet(p, 7);  // a search begun without root noise keeps the priors
-  quiet.begin(s, 200, false);
-  while (const mcts::LeafRequest* leaf = quiet.next())
-    quiet.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  searchToTheEnd(quiet, s, 200, false);
   const mcts::Node& quiet_root = quiet.tree().node(0);
   for (int k = 0; k < quiet_root.num_children; ++k) {
     EXPECT_FLOAT_EQ(quiet.tree().node(quiet_root.first_child + k).prior,
@@ -136,10 +141,7 @@ TEST(GumbelSearch, SpendsTheBudgetBySequentialHalving) {
   p.gumbel = true;
   p.gumbel_actions = 4;
   mcts::TreeSearch t(p, 21);
-  HashEvaluator eval;
-  t.begin(s, 16);
-  while (const mcts::LeafRequest* leaf = t.next())
-    t.complete(eval.evaluate(*leaf->state, leaf->legal, leaf->priors));
+  searchToTheEnd(t, s, 16);
   // 1 simulation expands the root; 15 left over 2 phases of 4 actions: 1 visit each; then 11
   // over the 2 survivors: 5 each; the last simulation goes to the final survivor.
   const mcts::TreeSearch* trees[] = {&t};
