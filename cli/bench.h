@@ -2,7 +2,11 @@
 // The targets of `morne bench` (cli/cmd_bench.cpp dispatches): each reads the shared bench
 // options (scenario, seconds, seed, threads) and prints a table.
 
+#include <cstdint>
+
+#include "agents/network.h"
 #include "cli/options.h"
+#include "env/scenario.h"
 
 namespace morne::cli {
 
@@ -11,6 +15,11 @@ int benchMcts(const po::variables_map& vm);
 
 // `morne bench nn`: network inference throughput by batch size and thread count (cli/bench_nn.cpp).
 int benchNn(const po::variables_map& vm);
+
+// Raw inference: evaluations per second of `net` at `batch` over `seconds`, on observations of
+// random positions of `sc` (cli/bench_nn.cpp; LibTorch threads as configured).
+double rawInferenceRate(agents::Network& net, const env::Scenario& sc, int batch, double seconds,
+                        uint64_t seed);
 
 // `morne bench selfplay`: self-play positions/s on 1 and 2 threads, batching evaluator against
 // raw inference, HDF5 writer throughput (cli/bench_selfplay.cpp).

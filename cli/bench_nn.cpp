@@ -17,6 +17,38 @@
 
 namespace morne::cli {
 
+double rawInferenceRate(agents::Network& net, const env::Scenario& sc, int batch, double seconds,
+                        uint64_t seed) {
+  // Observations of the positions of random games, one per batch entry.
+  const agents::ObservationEncoder encoder(sc);
+  const agents::NetworkConfig& c = net.config();
+  std::vector<float> planes, globals;
+  std::vector<float> p(static_cast<size_t>(c.input.planeSize()));
+  std::vector<float> g(static_cast<size_t>(c.input.globals));
+  env::Rng rng(seed);
+  env::ActionList scratch;
+  env::GameState s = env::newGame(sc);
+  for (int i = 0; i < batch; ++i) {
+    if (s.isTerminal()) s = env::newGame(sc);
+    encoder.encode(s, p, g);
+    planes.insert(planes.end(), p.begin(), p.end());
+    globals.insert(globals.end(), g.begin(), g.end());
+    env::playRandomPly(s, rng, scratch);
+  }
+  std::vector<float> logits(static_cast<size_t>(batch) * static_cast<size_t>(c.policySize()));
+  std::vector<float> values(static_cast<size_t>(batch));
+  net.evaluate(batch, planes, globals, logits, values);  // warm-up
+  long evals = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    net.evaluate(batch, planes, globals, logits, values);
+    evals += batch;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return static_cast<double>(evals) / elapsed;
+}
+
 int benchNn(const po::variables_map& vm) {
   std::vector<std::string> names = vm["scenario"].as<std::vector<std::string>>();
   if (names.empty()) names = {"crossing"};
@@ -35,47 +67,12 @@ int benchNn(const po::variables_map& vm) {
     c.policy_planes = agents::PolicyLayout(*sc).planes();
     c.scenario = sc->name();
     const auto net = agents::Network::create(c, 1);
-    // Observations of the positions of a random game, cycled through the batches.
-    std::vector<float> planes, globals;
-    {
-      env::Rng rng(vm["seed"].as<uint64_t>());
-      env::ActionList scratch;
-      env::GameState s = env::newGame(*sc);
-      std::vector<float> p(static_cast<size_t>(c.input.planeSize())),
-          g(static_cast<size_t>(c.input.globals));
-      for (int i = 0; i < 128 && !s.isTerminal(); ++i) {
-        encoder.encode(s, p, g);
-        planes.insert(planes.end(), p.begin(), p.end());
-        globals.insert(globals.end(), g.begin(), g.end());
-        env::playRandomPly(s, rng, scratch);
-      }
-      while (planes.size() < 128 * p.size()) {  // short game: repeat it
-        planes.insert(planes.end(), planes.begin(),
-                      planes.begin() + static_cast<std::ptrdiff_t>(p.size()));
-        globals.insert(globals.end(), globals.begin(),
-                       globals.begin() + static_cast<std::ptrdiff_t>(g.size()));
-      }
-    }
-    std::vector<float> logits(128 * static_cast<size_t>(c.policySize())), values(128);
     for (int threads = 1; threads <= max_threads; threads *= 2) {
       agents::configureTorchRuntime(threads);
       for (int batch : {1, 8, 32, 128}) {
-        const size_t np = static_cast<size_t>(batch) * static_cast<size_t>(c.input.planeSize());
-        const size_t ng = static_cast<size_t>(batch) * static_cast<size_t>(c.input.globals);
-        net->evaluate(batch, std::span(planes).first(np), std::span(globals).first(ng), logits,
-                      values);  // warm-up
-        long evals = 0;
-        const auto t0 = std::chrono::steady_clock::now();
-        double elapsed = 0;
-        while (elapsed < budget) {
-          net->evaluate(batch, std::span(planes).first(np), std::span(globals).first(ng), logits,
-                        values);
-          evals += batch;
-          elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        }
+        const double rate = rawInferenceRate(*net, *sc, batch, budget, vm["seed"].as<uint64_t>());
         std::printf("%-10s %10lld %7d %6d %12.0f\n", name.c_str(),
-                    static_cast<long long>(net->parameters()), threads, batch,
-                    static_cast<double>(evals) / elapsed);
+                    static_cast<long long>(net->parameters()), threads, batch, rate);
       }
     }
     agents::configureTorchRuntime(1);

@@ -38,38 +38,6 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Raw forward passes of `net` at `batch` for `seconds`, over observations of a random game.
-double rawEvalsPerSecond(agents::Network& net, const env::Scenario& sc, int batch, double seconds,
-                         uint64_t seed) {
-  const agents::ObservationEncoder encoder(sc);
-  const agents::NetworkConfig& c = net.config();
-  std::vector<float> planes, globals;
-  std::vector<float> p(static_cast<size_t>(c.input.planeSize())),
-      g(static_cast<size_t>(c.input.globals));
-  env::Rng rng(seed);
-  env::ActionList scratch;
-  env::GameState s = env::newGame(sc);
-  for (int i = 0; i < batch; ++i) {
-    if (s.isTerminal()) s = env::newGame(sc);
-    encoder.encode(s, p, g);
-    planes.insert(planes.end(), p.begin(), p.end());
-    globals.insert(globals.end(), g.begin(), g.end());
-    env::playRandomPly(s, rng, scratch);
-  }
-  std::vector<float> logits(static_cast<size_t>(batch) * static_cast<size_t>(c.policySize())),
-      values(static_cast<size_t>(batch));
-  net.evaluate(batch, planes, globals, logits, values);  // warm-up
-  long evals = 0;
-  const auto t0 = Clock::now();
-  double elapsed = 0;
-  while (elapsed < seconds) {
-    net.evaluate(batch, planes, globals, logits, values);
-    evals += batch;
-    elapsed = since(t0);
-  }
-  return static_cast<double>(evals) / elapsed;
-}
-
 // Rows like self-play's, from random games: real observations and legal masks, a policy target
 // spread over up to 16 legal actions. About `rows` rows, in games.
 std::vector<training::GameData> syntheticGames(const training::RowEncoder& encoder,
@@ -175,7 +143,7 @@ int benchSelfplay(const po::variables_map& vm) {
 
     const int batch = std::max(1, static_cast<int>(one_thread_batch + 0.5));
     agents::configureTorchRuntime(1);
-    const double raw = rawEvalsPerSecond(*net, *sc, batch, seconds, vm["seed"].as<uint64_t>());
+    const double raw = rawInferenceRate(*net, *sc, batch, seconds, vm["seed"].as<uint64_t>());
     std::printf(
         "%-10s raw inference at batch %d: %.0f evals/s; the batching evaluator inside self-play (1 "
         "thread): "
