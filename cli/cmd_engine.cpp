@@ -30,8 +30,7 @@ int runEngine(const Args& args) {
     std::cout << session.handle(req.dump(), &quit) << std::endl;
   }
   std::string line;
-  while (!quit && std::getline(std::cin, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (!quit && readRequestLine(std::cin, line)) {
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     std::cout << session.handle(line, &quit) << std::endl;
   }

@@ -3,9 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -21,15 +19,7 @@ namespace {
 
 env::GameState startState(const env::Scenario& sc, const std::string& state_file) {
   if (state_file.empty()) return env::newGame(sc);
-  std::ifstream in(state_file);
-  if (!in) throw IoError(state_file + ": cannot open state file");
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const nlohmann::json::exception& e) {
-    throw ValidationError(state_file, {{"", std::string("invalid JSON: ") + e.what()}});
-  }
-  return env::stateFromJson(sc, j, state_file);
+  return env::loadStateFile(sc, state_file);
 }
 
 }  // namespace

@@ -61,9 +61,7 @@ json EngineSession::genmove(const json& req) {
     fresh = agents::makeAgent(spec, req["seed"].get<uint64_t>());
     agent = fresh.get();
   } else {
-    auto& kept = agents_[spec];
-    if (!kept) kept = agents::makeAgent(spec, agent_seed_);
-    agent = kept.get();
+    agent = &keptAgent(spec);
   }
   const agents::Decision d = agent->decide(s);
 
@@ -96,6 +94,27 @@ json EngineSession::genmove(const json& req) {
     for (auto& [key, value] : played.items()) out[key] = value;
   }
   return out;
+}
+
+agents::Agent& EngineSession::keptAgent(const std::string& spec) {
+  KeptAgent& kept = agents_[spec];
+  kept.last_used = ++requests_served_;
+  if (!kept.agent) {
+    try {
+      kept.agent = agents::makeAgent(spec, agent_seed_);
+    } catch (...) {
+      agents_.erase(spec);
+      throw;
+    }
+    if (agents_.size() > kMaxKeptAgents) {
+      auto oldest = agents_.begin();
+      for (auto it = agents_.begin(); it != agents_.end(); ++it) {
+        if (it->second.last_used < oldest->second.last_used) oldest = it;
+      }
+      agents_.erase(oldest);
+    }
+  }
+  return *kept.agent;
 }
 
 }  // namespace morne::cli

@@ -1,5 +1,6 @@
 #include "cli/engine_session.h"
 
+#include <cstdint>
 #include <exception>
 
 #include "cli/commands.h"
@@ -8,6 +9,7 @@
 #include "env/ascii_map.h"
 #include "env/error.h"
 #include "env/event_text.h"
+#include "env/json_nesting.h"
 #include "env/notation.h"
 #include "env/reachable.h"
 #include "env/rules.h"
@@ -27,10 +29,41 @@ constexpr const char* kCommands[] = {"protocol",       "load",      "scenario", 
                                      "preview_combat", "genmove",   "result",   "show",
                                      "quit"};
 
+// The longest message, path or id a reply carries: an error never echoes a huge input back.
+constexpr size_t kMaxEchoBytes = 1000;
+constexpr size_t kMaxProblemsListed = 100;
+
+std::string shortened(const std::string& text) {
+  if (text.size() <= kMaxEchoBytes) return text;
+  return text.substr(0, kMaxEchoBytes) + "... (" + std::to_string(text.size() - kMaxEchoBytes) +
+         " more bytes)";
+}
+
 json problemsJson(const ValidationError& e) {
   json out = json::array();
-  for (const Problem& p : e.problems()) out.push_back({{"path", p.path}, {"message", p.message}});
+  for (const Problem& p : e.problems()) {
+    if (out.size() == kMaxProblemsListed) {
+      out.push_back({{"path", ""},
+                     {"message", std::to_string(e.problems().size() - kMaxProblemsListed) +
+                                     " more problems not listed"}});
+      break;
+    }
+    out.push_back({{"path", shortened(p.path)}, {"message", shortened(p.message)}});
+  }
   return out;
+}
+
+// The integer value of a request field, or a bad_request naming it: no truncation, no wrap.
+int64_t integerField(const json& req, const char* key, int64_t lo, int64_t hi) {
+  const json& v = req[key];
+  const bool in_range = v.is_number_unsigned()   ? v.get<uint64_t>() <= static_cast<uint64_t>(hi)
+                        : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
+                                                : false;
+  if (!v.is_number_integer() || !in_range) {
+    throw RequestError{"bad_request", std::string("\"") + key + "\" must be an integer in " +
+                                          std::to_string(lo) + ".." + std::to_string(hi)};
+  }
+  return v.get<int64_t>();
 }
 
 json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
@@ -52,15 +85,43 @@ const env::GameState& EngineSession::game() const {
   return *state_;
 }
 
+bool readRequestLine(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      if (line.empty()) return false;
+      break;
+    }
+    if (c == '\n') break;
+    if (line.size() <= kMaxRequestBytes) line.push_back(static_cast<char>(c));
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return true;
+}
+
 std::string EngineSession::handle(const std::string& line, bool* quit) {
   json reply;
   json id = nullptr;
   try {
+    if (line.size() > kMaxRequestBytes) {
+      throw RequestError{"bad_request", "request line over " + std::to_string(kMaxRequestBytes) +
+                                            " bytes; send a scenario this large by \"path\""};
+    }
+    if (const size_t depth = env::jsonNestingDepth(line); depth > env::kMaxJsonNesting) {
+      throw RequestError{"bad_request", "arrays and objects nested " + std::to_string(depth) +
+                                            " levels deep; at most " +
+                                            std::to_string(env::kMaxJsonNesting) + " are allowed"};
+    }
     json req;
     try {
       req = json::parse(line);
     } catch (const json::parse_error& e) {
       throw RequestError{"parse_error", std::string("malformed JSON: ") + e.what()};
+    } catch (const json::exception& e) {  // a number too large for a double, such as 1e999
+      throw RequestError{"bad_request", std::string("unusable JSON value: ") + e.what()};
     }
     if (!req.is_object()) throw RequestError{"bad_request", "a request must be a JSON object"};
     if (req.contains("id")) id = req["id"];
@@ -71,18 +132,27 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
     reply["ok"] = true;
     reply["cmd"] = req["cmd"];
   } catch (const RequestError& e) {
-    reply = {{"ok", false}, {"error", {{"code", e.code}, {"message", e.message}}}};
+    reply = {{"ok", false}, {"error", {{"code", e.code}, {"message", shortened(e.message)}}}};
     if (!e.details.is_null()) reply["error"]["details"] = e.details;
   } catch (const ValidationError& e) {
     reply = {{"ok", false},
              {"error",
-              {{"code", "invalid_input"}, {"message", e.what()}, {"details", problemsJson(e)}}}};
+              {{"code", "invalid_input"},
+               {"message", shortened(e.what())},
+               {"details", problemsJson(e)}}}};
   } catch (const Error& e) {
-    reply = {{"ok", false}, {"error", {{"code", "invalid_input"}, {"message", e.what()}}}};
+    reply = {{"ok", false}, {"error", {{"code", "invalid_input"}, {"message", shortened(e.what())}}}};
   } catch (const std::exception& e) {
-    reply = {{"ok", false}, {"error", {{"code", "internal_error"}, {"message", e.what()}}}};
+    reply = {{"ok", false},
+             {"error", {{"code", "internal_error"}, {"message", shortened(e.what())}}}};
   }
-  if (!id.is_null()) reply["id"] = id;
+  if (!id.is_null()) {
+    if (id.is_string() || id.is_number() || id.is_boolean() || id.dump().size() <= kMaxEchoBytes) {
+      reply["id"] = id.is_string() ? json(shortened(id.get<std::string>())) : id;
+    } else {
+      reply["id"] = shortened(id.dump());
+    }
+  }
   return reply.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
@@ -165,6 +235,8 @@ json EngineSession::load(const json& req) {
     if (!req[key].is_string())
       throw RequestError{"bad_request", std::string("\"") + key + "\" must be a string"};
     const std::string name = req[key].get<std::string>();
+    if (name.find('\0') != std::string::npos)
+      throw RequestError{"bad_request", std::string("\"") + key + "\" contains a NUL character"};
     sc = req.contains("path") ? env::loadScenarioFile(name) : env::loadScenario(name);
   }
   if (req.contains("seed")) {
@@ -261,9 +333,7 @@ json EngineSession::apply(const json& req) {
   json out;
   if (req.contains("outcome")) {
     if (!s.isChanceNode()) throw RequestError{"illegal_action", "no chance event is pending"};
-    if (!req["outcome"].is_number_integer())
-      throw RequestError{"bad_request", "\"outcome\" must be an integer"};
-    const int value = req["outcome"].get<int>();
+    const int value = static_cast<int>(integerField(req, "outcome", INT32_MIN, INT32_MAX));
     env::ChanceList outcomes;
     env::chanceOutcomes(s, outcomes);
     bool valid = false;
@@ -290,9 +360,8 @@ json EngineSession::apply(const json& req) {
       action = env::parseActionText(s, req["text"].get<std::string>(), &error);
       if (!action) throw RequestError{"bad_request", "text: " + error};
     } else if (req.contains("index")) {
-      if (!req["index"].is_number_integer())
-        throw RequestError{"bad_request", "\"index\" must be an integer"};
-      action = env::actionFromIndex(s.sc(), req["index"].get<int>());
+      action = env::actionFromIndex(
+          s.sc(), static_cast<int>(integerField(req, "index", INT32_MIN, INT32_MAX)));
       if (!action) {
         throw RequestError{"bad_request", "index out of range 0.." +
                                               std::to_string(env::actionSpaceSize(s.sc()) - 1)};

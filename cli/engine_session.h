@@ -5,6 +5,7 @@
 // {"ok":false,"error":{"code":...,"message":...}} and the session keeps serving.
 
 #include <cstdint>
+#include <istream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,15 @@ namespace morne::cli {
 // Version of the protocol; bumped only for changes that break existing clients.
 inline constexpr int kProtocolVersion = 1;
 
+// Limits on what a client may send and make the engine keep (docs/protocol.md, "Limits").
+inline constexpr size_t kMaxRequestBytes = size_t{4} << 20;  // one request line
+inline constexpr size_t kMaxKeptAgents = 8;  // genmove agents kept at once, least recent dropped
+
+// Reads one request line from `in` into `line`, without its newline or a trailing CR. Keeps at
+// most kMaxRequestBytes + 1 bytes of a longer line (the rest is skipped), so that an endless
+// line cannot exhaust memory; handle() then refuses it. Returns false at the end of input.
+bool readRequestLine(std::istream& in, std::string& line);
+
 class EngineSession {
  public:
   // `seed` seeds the generator used by "roll" until a "load" gives another.
@@ -29,6 +39,9 @@ class EngineSession {
   // Handles one request line and returns the reply line (without newline). Sets *quit when the
   // request was "quit". Never throws.
   std::string handle(const std::string& line, bool* quit);
+
+  // How many genmove agents the session keeps now (at most kMaxKeptAgents).
+  size_t keptAgents() const { return agents_.size(); }
 
  private:
   using json = nlohmann::json;
@@ -56,8 +69,17 @@ class EngineSession {
   std::shared_ptr<const env::Scenario> scenario_;
   std::optional<env::GameState> state_;
   env::Rng rng_;
+  // An agent genmove keeps for its spec, and when it last served (to drop the least recent).
+  struct KeptAgent {
+    std::unique_ptr<agents::Agent> agent;
+    uint64_t last_used = 0;
+  };
+  // The agent kept for `spec`, made on first use; at most kMaxKeptAgents are kept.
+  agents::Agent& keptAgent(const std::string& spec);
+
   uint64_t agent_seed_;  // seeds the agents genmove keeps, one per spec, until the next load
-  std::map<std::string, std::unique_ptr<agents::Agent>> agents_;
+  std::map<std::string, KeptAgent> agents_;
+  uint64_t requests_served_ = 0;
 };
 
 }  // namespace morne::cli

@@ -84,6 +84,12 @@ class JsonReader {
       fail(path, "expected an integer, found " + std::string(v.type_name()));
       return std::nullopt;
     }
+    if (v.is_number_unsigned() &&
+        (hi < 0 || v.get<unsigned long long>() > static_cast<unsigned long long>(hi))) {
+      fail(path, "value " + std::to_string(v.get<unsigned long long>()) + " is out of range " +
+                     std::to_string(lo) + ".." + std::to_string(hi));
+      return std::nullopt;
+    }
     const auto x = v.get<long long>();
     if (x < lo || x > hi) {
       fail(path, "value " + std::to_string(x) + " is out of range " + std::to_string(lo) + ".." +

@@ -1,20 +1,29 @@
 #include "env/scenario_json.h"
 
 #include <cctype>
-#include <fstream>
 #include <map>
-#include <sstream>
 
+#include "env/json_nesting.h"
 #include "env/json_reader.h"
 #include "env/scenario_loader.h"
+#include "env/text_file.h"
 
 namespace morne::env {
 
 using nlohmann::json;
 
 std::optional<json> parseJsonText(std::string_view text, std::vector<Problem>& problems) {
+  if (const size_t depth = jsonNestingDepth(text); depth > kMaxJsonNesting) {
+    problems.push_back({"", "arrays and objects nested " + std::to_string(depth) +
+                                " levels deep; at most " + std::to_string(kMaxJsonNesting) +
+                                " are allowed"});
+    return std::nullopt;
+  }
   try {
     return json::parse(text.begin(), text.end());
+  } catch (const json::out_of_range& e) {
+    problems.push_back({"", std::string("invalid JSON: ") + e.what()});
+    return std::nullopt;
   } catch (const json::parse_error& e) {
     // Convert the byte offset into line and column for the user.
     size_t line = 1;
@@ -305,12 +314,7 @@ std::shared_ptr<const Scenario> parseScenario(std::string_view json_text,
 }
 
 std::shared_ptr<const Scenario> loadScenarioFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw IoError(path + ": cannot open scenario file");
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) throw IoError(path + ": read error");
-  return parseScenario(text.str(), path);
+  return parseScenario(readTextFile(path, "scenario file"), printablePath(path));
 }
 
 std::string ruleSwitchesJson(const RuleSwitches& rules) {

@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "env/json_reader.h"
+#include "env/rules.h"
 #include "env/state_resolution_json.h"
+#include "env/text_file.h"
 
 namespace morne::env {
 
@@ -43,8 +45,18 @@ class StateReader {
           *f, "/forts", "control", [&](CellId c) { return sc_.fortIndex(c); }, "a fort",
           s.fort_control);
     }
+    if (in_.ok()) checkUnits(s);
     if (in_.ok()) readResolution(in_, j, s);
     s.hash = computeHash(s);
+    if (in_.ok() && !s.isTerminal() && !s.isChanceNode()) {
+      ActionList legal;
+      legalActions(s, legal);
+      if (legal.empty()) {
+        in_.fail("", "no legal action in this position and the game is not over (in the " +
+                         std::string(phaseName(s.phase)) + " phase, " + std::string(sideColor(s.side)) +
+                         " has nothing to do)");
+      }
+    }
     if (const json* h = JsonReader::optional(j, "hash"); h && in_.ok()) {
       auto text = in_.string(*h, "/hash");
       if (text && *text != hashText(s.hash)) {
@@ -168,6 +180,35 @@ class StateReader {
     }
   }
 
+  // What the rules leave behind for every unit, beyond the ranges checked while reading.
+  void checkUnits(const GameState& s) {
+    for (int u = 0; u < sc_.numUnits(); ++u) {
+      const UnitState& us = s.unit(u);
+      const std::string p = "/units/" + std::to_string(u);
+      const std::string& id = sc_.unit(u).id;
+      const bool eliminated = (us.flags & unit_flag::kEliminated) != 0;
+      const bool awaiting = (us.flags & unit_flag::kAwaitingSetup) != 0;
+      if (eliminated && (us.flags != unit_flag::kEliminated || us.mp != 0)) {
+        in_.fail(p, id + ": an eliminated unit has no other flag and mp 0 (U-ELIM-1)");
+      }
+      if (awaiting) {
+        // Blue places its units in its first player-turn, orange in its own (S-2): a unit
+        // waits only in turn 1, and only in its side's set-up phase or before its side's turn.
+        const int side = sc_.unit(u).side;
+        const bool own_setup = side == s.side && s.phase == Phase::kSetup;
+        const bool before_own_turn = side == 1 && s.side == 0;
+        if (s.turn != 1 || !(own_setup || before_own_turn)) {
+          in_.fail(p, id + ": a unit awaits set-up only in turn 1, in its side's set-up phase or "
+                           "before its side's first player-turn (S-2)");
+        }
+        if (eliminated || us.mp != 0 || us.flags != unit_flag::kAwaitingSetup ||
+            us.vc != sc_.unit(u).vc || us.mo != sc_.unit(u).mo) {
+          in_.fail(p, id + ": a unit awaiting set-up is at full strength with no other flag");
+        }
+      }
+    }
+  }
+
   // Reads a list of {"hex": LABEL, key: SIDE} entries. `index` maps a cell to its slot in
   // `sides` (or -1, reported with `what`, the kind of hex the list must name).
   template <size_t N, typename IndexFn>
@@ -249,6 +290,14 @@ GameState stateFromJson(const Scenario& sc, const json& j, const std::string& so
   GameState s = StateReader(sc, problems).read(j);
   if (!problems.empty()) throw ValidationError(source, std::move(problems));
   return s;
+}
+
+GameState loadStateFile(const Scenario& sc, const std::string& path) {
+  const std::string text = readTextFile(path, "state file");
+  std::vector<Problem> problems;
+  const std::optional<json> j = parseJsonText(text, problems);
+  if (!j) throw ValidationError(printablePath(path), std::move(problems));
+  return stateFromJson(sc, *j, printablePath(path));
 }
 
 }  // namespace morne::env

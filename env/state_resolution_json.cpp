@@ -1,5 +1,8 @@
 #include "env/state_resolution_json.h"
 
+#include <string>
+#include <tuple>
+
 namespace morne::env {
 
 using nlohmann::json;
@@ -161,6 +164,7 @@ class ResolutionReader {
         expect(p.kind == ChanceKind::kCombatDie ||
                    (onMap(p.unit) && (p.unit == c.attacker || p.unit == c.defender)),
                "/pending/unit", "a morale test concerns the attacker or the defender, on the map");
+        if (p.kind == ChanceKind::kMoraleTest && onMap(p.unit)) checkMoraleTest(p.unit);
         break;
     }
     if (c.active()) {
@@ -168,6 +172,7 @@ class ResolutionReader {
              "a combat in progress always waits for its die or a morale test");
       expect(phasing(c.attacker) && c.defender >= 0 && !phasing(c.defender), "/combat",
              "the attacker belongs to the phasing side, the defender to the other");
+      if (c.defender >= 0) checkCombat();
     }
     if (s_.reacting_to >= 0) {
       expect(fire && reaction, "/reacting_to", "reaction fire in progress needs its fire pending");
@@ -181,6 +186,52 @@ class ResolutionReader {
               sc_.unit(u).type == UnitType::kCavalry &&
               (p.kind == ChanceKind::kNone || (p.kind == ChanceKind::kChargeTest && p.unit == u)),
           "/charge_window", "a charge decision needs phasing cavalry in the movement phase");
+    }
+  }
+
+  // A combat waiting for a die stands where it was declared (retreats and advances come after
+  // every test): the two hexes in contact, each combatant on its own or eliminated, and marked
+  // as having attacked and been attacked (C-GEN-1).
+  void checkCombat() {
+    const CombatRecord& c = s_.combat;
+    const bool cells_known = c.attacker_cell != kNoCell && c.defender_cell != kNoCell;
+    expect(cells_known && sc_.distance(c.attacker_cell, c.defender_cell) == 1, "/combat",
+           "the attacker's and the defender's hexes must be in contact (C-GEN-2)");
+    if (!cells_known) return;
+    for (const auto& [u, cell, flag, who] :
+         {std::tuple{int{c.attacker}, c.attacker_cell, unit_flag::kAttacked, "attacker"},
+          std::tuple{int{c.defender}, c.defender_cell, unit_flag::kDefended, "defender"}}) {
+      if (!onMap(u)) continue;  // eliminated by the combat's losses
+      expect(s_.unit(u).cell == cell, "/combat",
+             std::string("the ") + who + " " + sc_.unit(u).id + " is not on its hex " +
+                 sc_.label(cell) + " of the declaration");
+      expect(s_.has(u, flag), "/combat",
+             std::string("the ") + who + " " + sc_.unit(u).id + " lacks the flag " +
+                 (flag == unit_flag::kAttacked ? "attacked" : "defended"));
+    }
+    const uint8_t any_test = combat_flag::kAttackerTests | combat_flag::kDefenderTests |
+                             combat_flag::kAttackerTested | combat_flag::kDefenderTested |
+                             combat_flag::kAttackerFailed | combat_flag::kDefenderFailed;
+    expect(s_.pending.kind != ChanceKind::kCombatDie || (c.flags & any_test) == 0,
+           "/combat/flags", "before its die is rolled a combat has no morale test flags");
+  }
+
+  // A morale test is a die only for a unit of MO 1..8 (MO 0 fails and MO 9 passes without
+  // one; generals take none, CMD-6), in its turn: the defender's first (C-MOR-1).
+  void checkMoraleTest(int u) {
+    const CombatRecord& c = s_.combat;
+    const int mo = s_.unit(u).mo;
+    expect(!isGeneral(sc_.unit(u).type) && mo > 0 && mo < 9, "/pending/unit",
+           "a morale test die is rolled only for a unit of morale 1..8 (MO " +
+               std::to_string(mo) + " needs no die), never for a general");
+    const bool defender = u == c.defender;
+    const uint8_t tests = defender ? combat_flag::kDefenderTests : combat_flag::kAttackerTests;
+    const uint8_t tested = defender ? combat_flag::kDefenderTested : combat_flag::kAttackerTested;
+    expect((c.flags & tests) && !(c.flags & tested), "/combat/flags",
+           "the unit tested must have a test due and not yet resolved");
+    if (!defender) {
+      expect(!(c.flags & combat_flag::kDefenderTests) || (c.flags & combat_flag::kDefenderTested),
+             "/combat/flags", "the defender tests its morale before the attacker (C-MOR-1)");
     }
   }
 

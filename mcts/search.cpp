@@ -51,16 +51,17 @@ const Tree& Search::tree(int t) const { return workers_[static_cast<size_t>(t)].
 SearchResult Search::run(const env::GameState& root) {
   const auto t0 = Clock::now();
   const int threads = static_cast<int>(workers_.size());
-  const double deadline = params_.milliseconds > 0 ? params_.milliseconds / 1000.0 : 0;
+  const bool timed = params_.milliseconds > 0;
+  const auto deadline =
+      timed ? t0 + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double, std::milli>(params_.milliseconds))
+            : Clock::time_point{};
   auto job = [&](int t) {
     Worker& w = workers_[static_cast<size_t>(t)];
     const int share = params_.simulations / threads + (t < params_.simulations % threads ? 1 : 0);
-    w.tree.begin(root, deadline > 0 ? INT_MAX : std::max(1, share));
-    for (int i = 1;; ++i) {
-      const LeafRequest* leaf = w.tree.next();
-      if (!leaf) return;
+    w.tree.begin(root, timed ? INT_MAX : std::max(1, share), true, deadline);
+    while (const LeafRequest* leaf = w.tree.next()) {
       w.tree.complete(w.evaluator->evaluate(*leaf->state, leaf->legal, leaf->priors));
-      if (deadline > 0 && (i & 15) == 0 && since(t0) >= deadline) return;
     }
   };
   if (threads == 1) {

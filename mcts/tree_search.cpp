@@ -13,8 +13,10 @@ TreeSearch::TreeSearch(const SearchParams& params, uint64_t seed)
   path_.reserve(256);
 }
 
-void TreeSearch::begin(const env::GameState& root, int simulations, bool root_noise) {
+void TreeSearch::begin(const env::GameState& root, int simulations, bool root_noise,
+                       Clock::time_point deadline) {
   root_noise_ = root_noise;
+  deadline_ = deadline;
   if (params_.gumbel || !params_.reuse_tree || !tree_.reuse(root)) tree_.reset(root);
   budget_ = std::max(1, simulations);
   simulations_ = 0;
@@ -26,6 +28,10 @@ void TreeSearch::begin(const env::GameState& root, int simulations, bool root_no
 
 const LeafRequest* TreeSearch::next() {
   while (simulations_ < budget_) {
+    if (deadline_ != Clock::time_point{} && simulations_ > 0 && (simulations_ & 15) == 0 &&
+        Clock::now() >= deadline_) {
+      return nullptr;
+    }
     state_ = tree_.rootState();
     int node = 0;
     path_.assign(1, 0);

@@ -21,6 +21,7 @@
 //     value estimate of the paper (appendix D). A Gumbel search starts each decision on a fresh
 //     tree, since visits carried over would upset the halving schedule.
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -39,15 +40,20 @@ class TreeSearch {
  public:
   TreeSearch(const SearchParams& params, uint64_t seed);
 
+  using Clock = std::chrono::steady_clock;
+
   // Starts a decision at `root` with a budget of `simulations`: re-roots the kept tree when
   // allowed and possible, else starts a fresh one. `root_noise` false leaves out the Dirichlet
-  // noise (self-play's cheap searches, which are not recorded). Precondition: `root` is a
-  // decision node.
-  void begin(const env::GameState& root, int simulations, bool root_noise = true);
+  // noise (self-play's cheap searches, which are not recorded). A `deadline` other than the
+  // default also ends the decision once the clock passes it (after at least one simulation).
+  // Precondition: `root` is a decision node.
+  void begin(const env::GameState& root, int simulations, bool root_noise = true,
+             Clock::time_point deadline = {});
 
   // Runs simulations until one reaches a leaf that needs an evaluation and returns it (valid
-  // until complete()), or returns nullptr once the budget is spent. Simulations that end at a
-  // terminal state complete on their own.
+  // until complete()), or returns nullptr once the budget is spent or the deadline passed.
+  // Simulations that end at a terminal state complete on their own, so a fully expanded tree
+  // still returns here within 16 simulations of the deadline.
   const LeafRequest* next();
 
   // Completes the pending leaf: `value` is its value from blue's point of view, the priors are
@@ -77,6 +83,7 @@ class TreeSearch {
   Tree tree_;
   int budget_ = 0;
   int simulations_ = 0;
+  Clock::time_point deadline_{};  // the epoch: none
 
   env::GameState state_;  // the state of the simulation in progress
   std::vector<int> path_;

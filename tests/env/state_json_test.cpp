@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "env/error.h"
@@ -49,6 +50,37 @@ TEST(StateJson, RoundTripIsExact) {
   }
 }
 
+// Every state that play reaches, on every scenario, passes validation: the checks of
+// stateFromJson refuse only what the rules cannot produce.
+TEST(StateJson, EveryReachedStateValidates) {
+  int morale_tests = 0, combat_dice = 0, setups = 0, eliminated = 0;
+  for (const char* name : {"duel", "crossing", "pyramids"}) {
+    const auto sc = env::loadScenario(name);
+    env::ActionList scratch;
+    for (uint64_t seed = 1; seed <= 16; ++seed) {
+      env::Rng rng(seed);
+      env::GameState s = env::newGame(*sc);
+      for (int ply = 0; ply < 5000 && !s.isTerminal(); ++ply) {
+        const json j = env::stateToJson(s);
+        const std::vector<std::string> problems = stateProblems(*sc, j);
+        ASSERT_TRUE(problems.empty()) << name << " seed " << seed << " ply " << ply << ": "
+                                      << problems.front() << "\n" << j.dump();
+        morale_tests += s.pending.kind == env::ChanceKind::kMoraleTest;
+        combat_dice += s.pending.kind == env::ChanceKind::kCombatDie;
+        setups += s.phase == env::Phase::kSetup;
+        for (int u = 0; u < s.num_units; ++u) eliminated += s.has(u, env::unit_flag::kEliminated);
+        env::playRandomPly(s, rng, scratch);
+      }
+    }
+  }
+  // The games reach the states the checks are about.
+  EXPECT_GT(morale_tests, 20);
+  EXPECT_GT(combat_dice, 20);
+  EXPECT_GT(eliminated, 20);
+  std::cout << "morale tests " << morale_tests << ", combat dice " << combat_dice
+            << ", set-up states " << setups << ", eliminated unit-states " << eliminated << "\n";
+}
+
 TEST(StateJson, RejectsInconsistentStates) {
   const auto sc = env::loadScenario("duel");
   const json good = env::stateToJson(env::newGame(*sc));
@@ -75,6 +107,87 @@ TEST(StateJson, RejectsInconsistentStates) {
   j = good;
   j["phase"] = "lunch";
   EXPECT_TRUE(mentions(stateProblems(*sc, j), "/phase: unknown phase"));
+}
+
+// The first state of a random duel game (from `seed`) whose pending event is `kind`.
+env::GameState firstStateWith(const env::Scenario& sc, env::ChanceKind kind) {
+  env::ActionList scratch;
+  for (uint64_t seed = 1; seed < 200; ++seed) {
+    env::Rng rng(seed);
+    env::GameState s = env::newGame(sc);
+    while (!s.isTerminal()) {
+      if (s.pending.kind == kind) return s;
+      env::playRandomPly(s, rng, scratch);
+    }
+  }
+  ADD_FAILURE() << "no random game reached " << env::chanceKindName(kind);
+  return env::newGame(sc);
+}
+
+// Regressions: each state below was accepted, and the rules then acted on a position they can
+// never produce (a session waiting for an action that does not exist, an attacker advancing
+// across the map).
+TEST(StateJson, RejectsStatesTheRulesCannotProduce) {
+  const auto duel = env::loadScenario("duel");
+
+  // A unit awaiting set-up outside its side's set-up (S-2).
+  TestMap m;
+  m.corps(0, "I");
+  m.unit({.id = "G", .type = "general", .at = {0, 3}, .corps = "I", .radius = 1});
+  m.unit({.id = "P1", .corps = "I", .placed_at_setup = true});
+  m.setupZone(0, {{0, 0}, {1, 0}});
+  m.unit({.id = "O", .side = 1, .at = {0, -4}});
+  const auto setup = m.build();
+  json j = env::stateToJson(env::newGame(*setup));
+  ASSERT_EQ(j["phase"], "setup");
+  EXPECT_TRUE(stateProblems(*setup, j).empty());
+  j.erase("hash");
+  j["phase"] = "movement";
+  EXPECT_TRUE(mentions(stateProblems(*setup, j), "/units/1: P1: a unit awaits set-up only"));
+  j["phase"] = "setup";
+  j["turn"] = 2;
+  EXPECT_TRUE(mentions(stateProblems(*setup, j), "/units/1: P1: a unit awaits set-up only"));
+
+  // A set-up phase with nothing to place: no legal action, yet the game is not over.
+  j = env::stateToJson(env::newGame(*duel));
+  j.erase("hash");
+  j["phase"] = "setup";
+  EXPECT_TRUE(mentions(stateProblems(*duel, j), "no legal action in this position"));
+
+  // An eliminated unit keeps its VC (C-RET-3 eliminates a unit that cannot retreat), but it
+  // has no movement points and no other flag.
+  j = env::stateToJson(env::newGame(*duel));
+  j.erase("hash");
+  j["units"][2]["hex"] = nullptr;
+  j["units"][2]["flags"] = {"eliminated"};
+  j["units"][2]["mp"] = 0;
+  EXPECT_TRUE(stateProblems(*duel, j).empty());
+  j["units"][2]["mp"] = 3;
+  EXPECT_TRUE(mentions(stateProblems(*duel, j), "an eliminated unit has no other flag and mp 0"));
+
+  // A morale test die for a unit at MO 0 (which fails without a die).
+  const env::GameState test = firstStateWith(*duel, env::ChanceKind::kMoraleTest);
+  j = env::stateToJson(test);
+  j.erase("hash");
+  EXPECT_TRUE(stateProblems(*duel, j).empty());
+  j["units"][test.pending.unit]["mo"] = 0;
+  EXPECT_TRUE(mentions(stateProblems(*duel, j), "rolled only for a unit of morale 1..8"));
+
+  // A combat between units four hexes apart.
+  const env::GameState combat = firstStateWith(*duel, env::ChanceKind::kCombatDie);
+  j = env::stateToJson(combat);
+  j.erase("hash");
+  const int defender = combat.combat.defender;
+  const env::CellId from = combat.unit(defender).cell;
+  std::string far;
+  for (env::CellId c = 0; c < duel->numCells() && far.empty(); ++c) {
+    if (combat.unitAt(c) < 0 && duel->distance(c, combat.unit(combat.combat.attacker).cell) == 4)
+      far = duel->label(c);
+  }
+  ASSERT_FALSE(far.empty());
+  j["units"][defender]["hex"] = far;
+  j["combat"]["defender_hex"] = far;
+  EXPECT_TRUE(mentions(stateProblems(*duel, j), "must be in contact")) << duel->label(from);
 }
 
 TEST(Notation, EveryLegalActionRoundTripsThroughTextJsonAndIndex) {

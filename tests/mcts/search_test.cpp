@@ -4,10 +4,15 @@
 // tree reuse and determinism.
 
 #include "mcts/search.h"
+#include "mcts/tree_search.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <future>
+#include <iostream>
 
 #include "env/rules.h"
 #include "tests/env/test_map.h"
@@ -174,6 +179,56 @@ TEST(MctsDeterminism, SameSeedAndBudgetSameResult) {
       EXPECT_EQ(ra.children[k].visits, rb.children[k].visits);
     EXPECT_EQ(ra.simulations, 3000);
   }
+}
+
+// Runs `f` on its own thread; a call that has not returned within `limit` is a hang, which
+// ends the test binary at once (the thread cannot be stopped).
+template <typename F>
+auto finishesWithin(std::chrono::seconds limit, F f) {
+  auto result = std::async(std::launch::async, f);
+  if (result.wait_for(limit) != std::future_status::ready) {
+    std::cerr << "hang: the search did not return within " << limit.count() << " s\n";
+    std::_Exit(1);
+  }
+  return result.get();
+}
+
+// Regression: a search with a time budget on a fully expanded tree (every simulation ends at a
+// terminal state, so none asks for an evaluation) never checked the clock and spun forever.
+TEST(MctsTimeBudget, ReturnsWhenTheWholeTreeIsExpanded) {
+  const Position p = forcedElimination();
+  for (int threads : {1, 2}) {
+    mcts::SearchParams params;
+    params.milliseconds = 50;
+    params.threads = threads;
+    mcts::Search search(
+        params, [](uint64_t) { return std::make_unique<UniformEvaluator>(); }, 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    const mcts::SearchResult r =
+        finishesWithin(std::chrono::seconds(20), [&] { return search.run(p.state); });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(seconds, 5.0);
+    EXPECT_GT(r.simulations, 16) << "the search ran until the deadline";
+    EXPECT_TRUE(env::isLegal(p.state, r.best));
+  }
+}
+
+// The same through the stepped search: next() gives up at the deadline although the budget in
+// simulations is not spent.
+TEST(MctsTimeBudget, SteppedSearchStopsAtTheDeadline) {
+  const Position p = forcedElimination();
+  mcts::TreeSearch tree(mcts::SearchParams{}, 1);
+  UniformEvaluator evaluator;
+  tree.begin(p.state, 1'000'000'000, true,
+             mcts::TreeSearch::Clock::now() + std::chrono::milliseconds(20));
+  finishesWithin(std::chrono::seconds(20), [&] {
+    while (const mcts::LeafRequest* leaf = tree.next())
+      tree.complete(evaluator.evaluate(*leaf->state, leaf->legal, leaf->priors));
+    return 0;
+  });
+  EXPECT_LT(tree.simulations(), 1'000'000'000);
+  EXPECT_GT(tree.simulations(), 16);
 }
 
 }  // namespace

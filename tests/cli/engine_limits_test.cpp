@@ -1,0 +1,160 @@
+// The engine protocol under hostile input: regressions for requests that crashed the engine,
+// blocked it, made it answer internal_error, or made it grow without bound. Each request gets
+// one precise error and the session keeps serving.
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <sstream>
+
+#include "cli/engine_session.h"
+#include "env/rng.h"
+#include "env/rules.h"
+#include "env/scenario_library.h"
+#include "env/state_json.h"
+#include "tests/training/temp_dir.h"
+
+namespace morne::test {
+namespace {
+
+using nlohmann::json;
+
+class Session {
+ public:
+  json send(const json& request) { return sendRaw(request.dump()); }
+  json sendRaw(const std::string& line) {
+    const std::string reply = session_.handle(line, &quit);
+    last_reply_bytes = reply.size();
+    return json::parse(reply);
+  }
+  bool alive() { return send({{"cmd", "protocol"}})["ok"].get<bool>(); }
+  bool quit = false;
+  size_t last_reply_bytes = 0;
+  cli::EngineSession session_{1};
+};
+
+std::string errorCode(const json& reply) {
+  return reply.value("ok", true) ? "" : reply["error"]["code"].get<std::string>();
+}
+
+std::string message(const json& reply) {
+  return reply.value("ok", true) ? "" : reply["error"]["message"].get<std::string>();
+}
+
+std::string nested(size_t depth, const std::string& inner = "1") {
+  return std::string(depth, '[') + inner + std::string(depth, ']');
+}
+
+// A request id or an inline scenario nested ~60,000 levels deep overflowed the stack of the
+// JSON serializer (SIGSEGV).
+TEST(EngineLimits, DeeplyNestedJsonIsRefused) {
+  Session s;
+  const json by_id = s.sendRaw(R"({"cmd":"protocol","id":)" + nested(60000) + "}");
+  EXPECT_EQ(errorCode(by_id), "bad_request");
+  EXPECT_NE(message(by_id).find("nested 60001 levels deep; at most 64"), std::string::npos)
+      << message(by_id);
+  const json by_load = s.sendRaw(R"({"cmd":"load","json":{"map":)" + nested(60000) + "}}");
+  EXPECT_EQ(errorCode(by_load), "bad_request");
+  // Brackets inside strings do not count.
+  EXPECT_TRUE(s.send({{"cmd", "protocol"}, {"id", std::string(100000, '[')}})["ok"]);
+  EXPECT_TRUE(s.alive());
+}
+
+TEST(EngineLimits, OverlongLinesAreRefusedAndSkipped) {
+  Session s;
+  const std::string huge = R"({"cmd":"protocol","id":")" +
+                           std::string(cli::kMaxRequestBytes, 'x') + R"("})";
+  EXPECT_EQ(errorCode(s.sendRaw(huge)), "bad_request");
+
+  // The reader keeps at most one byte past the limit and goes on with the next line.
+  std::istringstream in(huge + "\n" + R"({"cmd":"protocol"})" + "\r\n");
+  std::string line;
+  ASSERT_TRUE(cli::readRequestLine(in, line));
+  EXPECT_EQ(line.size(), cli::kMaxRequestBytes + 1);
+  ASSERT_TRUE(cli::readRequestLine(in, line));
+  EXPECT_EQ(line, R"({"cmd":"protocol"})");
+  EXPECT_FALSE(cli::readRequestLine(in, line));
+}
+
+// An index of 2^32 + 50 applied index 50; 1e999 answered internal_error.
+TEST(EngineLimits, NumbersAreNeverTruncated) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
+  const json before = s.send({{"cmd", "state"}});
+  for (const char* index : {"4294967346", "-4294967246", "18446744073709551615", "1e999", "50.0"}) {
+    const json r = s.sendRaw(std::string(R"({"cmd":"apply","index":)") + index + "}");
+    EXPECT_EQ(errorCode(r), "bad_request") << index << ": " << r.dump();
+  }
+  EXPECT_EQ(s.send({{"cmd", "state"}}), before) << "nothing was applied";
+  EXPECT_EQ(errorCode(s.sendRaw(R"({"cmd":"apply","outcome":4294967297})")), "illegal_action")
+      << "no chance event is pending";
+}
+
+TEST(EngineLimits, FileNamesThatCannotBeOpened) {
+  Session s;
+  const json long_name = s.send({{"cmd", "load"}, {"scenario", std::string(300, 'a')}});
+  EXPECT_EQ(errorCode(long_name), "invalid_input");
+  EXPECT_NE(message(long_name).find("File name too long"), std::string::npos) << long_name;
+  const json nul = s.send({{"cmd", "load"}, {"path", std::string("duel\0x", 6)}});
+  EXPECT_EQ(errorCode(nul), "bad_request");
+  EXPECT_NE(message(nul).find("NUL"), std::string::npos);
+  const json folder = s.send({{"cmd", "load"}, {"path", "."}});
+  EXPECT_NE(message(folder).find("it is a folder"), std::string::npos) << folder;
+  EXPECT_TRUE(s.alive());
+}
+
+class EngineLimitsFiles : public TempDirTest {};
+
+// Loading a FIFO blocked the engine for good.
+TEST_F(EngineLimitsFiles, AFifoIsRefusedWithoutBlocking) {
+  std::filesystem::create_directories(dir_);
+  const std::string fifo = (dir_ / "pipe.json").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Session s;
+  const json r = s.send({{"cmd", "load"}, {"path", fifo}});
+  EXPECT_EQ(errorCode(r), "invalid_input");
+  EXPECT_NE(message(r).find("not an ordinary file"), std::string::npos) << r;
+}
+
+// A 3 MB token came back whole in the error message.
+TEST(EngineLimits, ErrorsDoNotEchoLargeInput) {
+  Session s;
+  s.sendRaw("{\"cmd\":\"protocol\",\"id\":" + std::string(3'000'000, 'z') + "}");
+  EXPECT_LT(s.last_reply_bytes, 4000u);
+  s.send({{"cmd", std::string(3'000'000, 'q')}});
+  EXPECT_LT(s.last_reply_bytes, 4000u);
+  const json long_id = s.send({{"cmd", "protocol"}, {"id", std::string(3'000'000, 'i')}});
+  EXPECT_LT(s.last_reply_bytes, 4000u);
+  EXPECT_TRUE(long_id["ok"]);
+}
+
+// Every distinct genmove spec kept an agent and its tree until the next load.
+TEST(EngineLimits, GenmoveKeepsABoundedNumberOfAgents) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
+  for (int sims = 1; sims <= 30; ++sims) {
+    const json r = s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=" + std::to_string(sims)}});
+    ASSERT_TRUE(r["ok"]) << r;
+    EXPECT_LE(s.session_.keptAgents(), cli::kMaxKeptAgents);
+  }
+  EXPECT_EQ(s.session_.keptAgents(), cli::kMaxKeptAgents);
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=0"}})), "invalid_input");
+  EXPECT_EQ(s.session_.keptAgents(), cli::kMaxKeptAgents) << "a bad spec keeps nothing";
+}
+
+// genmove on a finished game answers game_over, a code of the documented table.
+TEST(EngineLimits, GenmoveOnAFinishedGame) {
+  const auto sc = env::loadScenario("duel");
+  env::GameState end = env::newGame(*sc);
+  env::Rng rng(3);
+  env::ActionList scratch;
+  while (!end.isTerminal()) env::playRandomPly(end, rng, scratch);
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
+  ASSERT_TRUE(s.send({{"cmd", "set_state"}, {"state", env::stateToJson(end)}})["ok"]);
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "rule"}})), "game_over");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "apply"}, {"text", "end"}})), "illegal_action");
+}
+
+}  // namespace
+}  // namespace morne::test
