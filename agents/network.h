@@ -36,7 +36,8 @@ class Network {
   // A freshly initialised network (weights drawn from `seed`).
   static std::unique_ptr<Network> create(const NetworkConfig& config, uint64_t seed);
   // Loads a network saved by save(). Throws IoError (unreadable file) or ConfigError (not a
-  // morne network, or made with another encoder version).
+  // morne network, made with another encoder version, weights that are NaN or infinite, or
+  // weights that do not match the checksum saved with them).
   static std::unique_ptr<Network> load(const std::string& path);
 
   virtual ~Network() = default;
@@ -45,12 +46,15 @@ class Network {
   virtual void save(const std::string& path) const = 0;
 
   // Evaluates `batch` observations: `planes` holds batch x input.planeSize() floats, `globals`
-  // batch x input.globals; writes batch x policySize() policy logits and batch values. Not
-  // thread-safe: one caller at a time.
+  // batch x input.globals; writes batch x policySize() policy logits and batch values. Throws
+  // Error when an output is NaN or infinite. Not thread-safe: one caller at a time.
   virtual void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
                         std::span<float> policy_logits, std::span<float> values) = 0;
 
   virtual const NetworkConfig& config() const = 0;
+  // The checksum of the weights (64-bit FNV-1a over every tensor), saved with them and checked
+  // on load.
+  virtual uint64_t checksum() const = 0;
   // Number of trainable parameters.
   virtual int64_t parameters() const = 0;
 };

@@ -1,6 +1,7 @@
 // `morne nn init|info`: create a policy-value network for a scenario (random weights, the
 // starting point of training), or describe a network file.
 
+#include <iomanip>
 #include <iostream>
 
 #include "agents/network.h"
@@ -26,7 +27,9 @@ void describe(const agents::Network& net) {
             << "policy:          " << c.policySize() << " entries (" << c.policy_planes
             << " action planes + end, hold)\n"
             << "value head:      " << c.value_hidden << " hidden units\n"
-            << "parameters:      " << net.parameters() << "\n";
+            << "parameters:      " << net.parameters() << "\n"
+            << "weights:         all finite, checksum " << std::hex << std::setw(16)
+            << std::setfill('0') << net.checksum() << std::dec << std::setfill(' ') << "\n";
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <malloc.h>
 #include <torch/torch.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -78,7 +80,52 @@ struct PolicyValueNetImpl : nn::Module {
 TORCH_MODULE(PolicyValueNet);
 
 constexpr const char* kConfigKey = "morne_network_config";
-constexpr int kFormatVersion = 1;
+constexpr const char* kChecksumKey = "morne_weights_checksum";
+// Format 2 adds the weights checksum; format 1 files (without one) still load.
+constexpr int kFormatVersion = 2;
+
+// Every parameter and buffer of the network by name, in registration order.
+std::vector<std::pair<std::string, torch::Tensor>> namedTensors(const PolicyValueNet& net) {
+  std::vector<std::pair<std::string, torch::Tensor>> out;
+  for (const auto& item : net->named_parameters(true)) out.emplace_back(item.key(), item.value());
+  for (const auto& item : net->named_buffers(true)) out.emplace_back(item.key(), item.value());
+  return out;
+}
+
+// FNV-1a (64 bits) over the names and the bytes of every tensor: a flipped bit anywhere in the
+// weights changes it.
+uint64_t weightsChecksum(const PolicyValueNet& net) {
+  uint64_t h = 1469598103934665603ull;
+  auto add = [&h](const void* data, size_t bytes) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  for (const auto& [name, tensor] : namedTensors(net)) {
+    add(name.data(), name.size());
+    const torch::Tensor t = tensor.detach().cpu().contiguous();
+    add(t.data_ptr(), static_cast<size_t>(t.numel()) * t.element_size());
+  }
+  return h;
+}
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Throws ConfigError naming the first tensor with a NaN or infinite value.
+void checkFiniteWeights(const PolicyValueNet& net, const std::string& path) {
+  for (const auto& [name, tensor] : namedTensors(net)) {
+    if (!tensor.is_floating_point()) continue;
+    const int64_t bad = (~torch::isfinite(tensor.detach())).sum().item<int64_t>();
+    if (bad > 0) {
+      throw ConfigError(path + ": " + std::to_string(bad) + " of the " +
+                        std::to_string(tensor.numel()) + " weights of " + name +
+                        " are NaN or infinite; the network cannot be used");
+    }
+  }
+}
 
 nlohmann::json configJson(const NetworkConfig& c) {
   return {{"format", kFormatVersion},
@@ -96,9 +143,10 @@ nlohmann::json configJson(const NetworkConfig& c) {
 
 NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
   try {
-    if (j.at("format").get<int>() != kFormatVersion) {
+    const int format = j.at("format").get<int>();
+    if (format < 1 || format > kFormatVersion) {
       throw ConfigError(path + ": network format " + std::to_string(j.at("format").get<int>()) +
-                        " is not the one this morne reads (" + std::to_string(kFormatVersion) +
+                        " is not one this morne reads (1.." + std::to_string(kFormatVersion) +
                         ")");
     }
     NetworkConfig c;
@@ -119,7 +167,7 @@ NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
 class TorchNetwork : public Network {
  public:
   TorchNetwork(const NetworkConfig& config, PolicyValueNet net)
-      : config_(config), net_(std::move(net)) {
+      : config_(config), net_(std::move(net)), checksum_(weightsChecksum(net_)) {
     net_->eval();
   }
 
@@ -129,6 +177,7 @@ class TorchNetwork : public Network {
       torch::serialize::OutputArchive archive;
       net_->save(archive);
       archive.write(kConfigKey, torch::IValue(configJson(config_).dump()));
+      archive.write(kChecksumKey, torch::IValue(hex64(checksum_)));
       archive.save_to(tmp);
     } catch (const c10::Error& e) {
       throw IoError("cannot write network " + path + ": " + e.what_without_backtrace());
@@ -151,7 +200,17 @@ class TorchNetwork : public Network {
         static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize()) * sizeof(float));
     std::memcpy(values.data(), value.contiguous().data_ptr<float>(),
                 static_cast<size_t>(batch) * sizeof(float));
+    const size_t outputs = static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize());
+    bool finite = true;
+    for (size_t i = 0; i < outputs; ++i) finite = finite && std::isfinite(policy_logits[i]);
+    for (size_t i = 0; i < static_cast<size_t>(batch); ++i) finite = finite && std::isfinite(values[i]);
+    if (!finite) {
+      throw Error("the network gave NaN or infinite outputs for a batch of " +
+                  std::to_string(batch) + " positions (damaged weights or inputs)");
+    }
   }
+
+  uint64_t checksum() const override { return checksum_; }
 
   const NetworkConfig& config() const override { return config_; }
 
@@ -164,6 +223,7 @@ class TorchNetwork : public Network {
  private:
   NetworkConfig config_;
   PolicyValueNet net_;
+  uint64_t checksum_;
 };
 
 }  // namespace
@@ -174,7 +234,11 @@ std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t s
 }
 
 std::unique_ptr<Network> Network::load(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw IoError("network " + path + ": no such file");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw IoError("network " + path + ": " +
+                  (std::filesystem::exists(path, ec) ? "not an ordinary file" : "no such file"));
+  }
   torch::serialize::InputArchive archive;
   torch::IValue text;
   try {
@@ -185,8 +249,9 @@ std::unique_ptr<Network> Network::load(const std::string& path) {
   if (!archive.try_read(kConfigKey, text) || !text.isString()) {
     throw ConfigError(path + ": not a morne network (no " + std::string(kConfigKey) + ")");
   }
-  const NetworkConfig config =
-      configFromJson(nlohmann::json::parse(text.toStringRef(), nullptr, false), path);
+  const nlohmann::json config_json = nlohmann::json::parse(text.toStringRef(), nullptr, false);
+  const NetworkConfig config = configFromJson(config_json, path);
+  const int format = config_json.at("format").get<int>();
   if (config.encoder_version != kEncoderVersion) {
     throw ConfigError(path + ": made with encoder version " +
                       std::to_string(config.encoder_version) + ", this morne encodes version " +
@@ -198,6 +263,17 @@ std::unique_ptr<Network> Network::load(const std::string& path) {
   } catch (const c10::Error& e) {
     throw ConfigError(path + ": weights do not match the config (" + e.what_without_backtrace() +
                       ")");
+  }
+  checkFiniteWeights(net, path);
+  torch::IValue stored;
+  if (archive.try_read(kChecksumKey, stored) && stored.isString()) {
+    if (stored.toStringRef() != hex64(weightsChecksum(net))) {
+      throw ConfigError(path + ": the weights do not match their checksum (stored " +
+                        stored.toStringRef() + ", computed " + hex64(weightsChecksum(net)) +
+                        "); the file is damaged");
+    }
+  } else if (format >= 2) {
+    throw ConfigError(path + ": no weights checksum; the file is damaged");
   }
   return std::make_unique<TorchNetwork>(config, net);
 }

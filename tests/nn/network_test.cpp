@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 
@@ -104,6 +106,80 @@ TEST(Network, RejectsFilesThatAreNotItsNetworks) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("encoder version"), std::string::npos) << e.what();
   }
+}
+
+// Where the stored bytes of the first tensor of a saved network start: the data of the zip
+// entry ".../data/0" (PyTorch archives store tensors uncompressed; that one is the stem's
+// convolution, thousands of floats).
+size_t firstTensorOffset(const std::string& file) {
+  for (size_t at = file.find("PK\x03\x04"); at != std::string::npos;
+       at = file.find("PK\x03\x04", at + 4)) {
+    auto u16 = [&](size_t o) {
+      return static_cast<size_t>(static_cast<unsigned char>(file[at + o])) |
+             static_cast<size_t>(static_cast<unsigned char>(file[at + o + 1])) << 8;
+    };
+    const std::string name = file.substr(at + 30, u16(26));
+    if (name.size() >= 7 && name.substr(name.size() - 7) == "/data/0" && u16(8) == 0)
+      return at + 30 + u16(26) + u16(28);
+  }
+  ADD_FAILURE() << "no tensor data found in the archive";
+  return 0;
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string loadError(const std::string& path) {
+  try {
+    agents::Network::load(path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Regression: a network whose weights were NaN loaded, and played every visit on the first
+// action; a flipped bit in the weights went unnoticed.
+TEST(Network, DamagedWeightsAreRefusedOnLoad) {
+  Fixture f;
+  const std::string path = tempPath("good.pt");
+  agents::Network::create(f.config(), 3)->save(path);
+  const std::string good = readAll(path);
+  const size_t offset = firstTensorOffset(good);
+  ASSERT_GT(offset, 0u);
+
+  std::string nan = good;
+  const float not_a_number = std::nanf("");
+  std::memcpy(nan.data() + offset + 4, &not_a_number, sizeof(float));
+  const std::string nan_path = tempPath("nan.pt");
+  std::ofstream(nan_path, std::ios::binary) << nan;
+  EXPECT_NE(loadError(nan_path).find("are NaN or infinite"), std::string::npos)
+      << loadError(nan_path);
+
+  std::string flipped = good;
+  flipped[offset + 5] = static_cast<char>(flipped[offset + 5] ^ 0x01);
+  const std::string flipped_path = tempPath("flipped.pt");
+  std::ofstream(flipped_path, std::ios::binary) << flipped;
+  EXPECT_NE(loadError(flipped_path).find("do not match their checksum"), std::string::npos)
+      << loadError(flipped_path);
+
+  EXPECT_EQ(loadError(path), "");
+  EXPECT_EQ(agents::Network::load(path)->checksum(), agents::Network::create(f.config(), 3)->checksum());
+}
+
+// Non-finite outputs are an error, not a value of null and every visit on the first action.
+TEST(Network, NonFiniteOutputsAreAnError) {
+  Fixture f;
+  auto net = agents::Network::create(f.config(), 1);
+  const agents::ObservationShape shape = f.encoder.shape();
+  std::vector<float> planes(static_cast<size_t>(shape.planeSize()), 0.0f);
+  std::vector<float> globals(static_cast<size_t>(shape.globals), 0.0f);
+  planes[0] = std::numeric_limits<float>::infinity();
+  std::vector<float> policy(static_cast<size_t>(net->config().policySize()));
+  std::vector<float> values(1);
+  EXPECT_THROW(net->evaluate(1, planes, globals, policy, values), Error);
 }
 
 }  // namespace
