@@ -1,10 +1,11 @@
 #include "cli/options.h"
 
-#include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "env/error.h"
+#include "env/text_file.h"
 
 namespace morne::cli {
 
@@ -23,6 +24,26 @@ std::string knownKeys(const po::options_description& own) {
   return keys;
 }
 
+// True when option `key` of `own` holds an unsigned integer, which Boost would read "-1" into
+// as 2^64 - 1.
+bool isUnsigned(const po::options_description& own, const std::string& key) {
+  const po::option_description* d = own.find_nothrow(key, false);
+  if (!d) return false;
+  const po::value_semantic* v = d->semantic().get();
+  return dynamic_cast<const po::typed_value<uint64_t>*>(v) ||
+         dynamic_cast<const po::typed_value<unsigned>*>(v) ||
+         dynamic_cast<const po::typed_value<unsigned long long>*>(v);
+}
+
+// Refuses a negative number for an unsigned option.
+void checkSign(const po::options_description& own, const std::string& key,
+               const std::string& value, const std::string& origin) {
+  if (isUnsigned(own, key) && trim(value).starts_with("-")) {
+    throw ConfigError(origin + ": " + key + " = \"" + value +
+                      "\": a non-negative integer is required");
+  }
+}
+
 // Stores one key/value pair into `vm` (first stored wins), checking the key and the value.
 void storeEntry(const std::string& command, const po::options_description& own,
                 const ConfigEntry& entry, po::variables_map& vm,
@@ -31,6 +52,7 @@ void storeEntry(const std::string& command, const po::options_description& own,
     throw ConfigError(entry.origin + ": unknown key \"" + entry.key + "\" for `morne " + command +
                       "` (known: " + knownKeys(own) + ")");
   }
+  checkSign(own, entry.key, entry.value, entry.origin);
   po::parsed_options parsed(&own);
   po::option opt;
   opt.string_key = entry.key;
@@ -49,9 +71,9 @@ void storeEntry(const std::string& command, const po::options_description& own,
 }  // namespace
 
 std::vector<ConfigEntry> readConfigFile(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw IoError(path + ": cannot open config file");
+  std::istringstream file(env::readTextFile(path, "config file"));
   std::vector<ConfigEntry> entries;
+  std::map<std::string, std::string> first_seen;  // key -> where it was set
   std::string section;
   std::string line;
   for (int number = 1; std::getline(file, line); ++number) {
@@ -69,6 +91,11 @@ std::vector<ConfigEntry> readConfigFile(const std::string& path) {
     if (eq == std::string::npos) throw ConfigError(origin + ": expected `key = value`");
     const std::string key = trim(line.substr(0, eq));
     if (key.empty()) throw ConfigError(origin + ": missing key before `=`");
+    const auto [seen, fresh] = first_seen.emplace(section + key, origin);
+    if (!fresh) {
+      throw ConfigError(origin + ": " + section + key + " is already set at " + seen->second +
+                        "; give each key once");
+    }
     entries.push_back({section + key, trim(line.substr(eq + 1)), origin});
   }
   return entries;
@@ -114,6 +141,8 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
     for (const std::string& item : cmdline["set"].as<std::vector<std::string>>()) {
       const auto eq = item.find('=');
       if (eq == std::string::npos) throw ConfigError("--set " + item + ": expected key=value");
+      if (trim(item.substr(0, eq)).empty())
+        throw ConfigError("--set " + item + ": missing key before `=`");
       overridden.insert(trim(item.substr(0, eq)));
       storeEntry(command, own, {trim(item.substr(0, eq)), trim(item.substr(eq + 1)), "--set"},
                  out.vm, out.settings);
@@ -126,6 +155,7 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
       continue;
     }
     const std::string value = opt.value.empty() ? "true" : opt.value.front();
+    for (const std::string& v : opt.value) checkSign(own, opt.string_key, v, "--" + opt.string_key);
     if (overridden.count(opt.string_key)) continue;  // a repeatable flag given twice accumulates
     po::parsed_options one(&own);
     one.options.push_back(opt);

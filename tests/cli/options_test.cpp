@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "env/error.h"
 #include "tests/cli/test_process.h"
 
@@ -45,6 +47,40 @@ TEST(Options, ARepeatableFlagAccumulates) {
       cli::parseCommand("demo", {"--scenario", "duel", "--scenario", "crossing"}, own, 0);
   EXPECT_EQ(cmd.vm["scenario"].as<std::vector<std::string>>(),
             (std::vector<std::string>{"duel", "crossing"}));
+}
+
+std::string parseError(const std::vector<std::string>& args,
+                       const po::options_description& own) {
+  try {
+    cli::parseCommand("demo", args, own, 0);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Regressions: each of these was accepted (the first value of a repeated key won, -1 wrapped
+// to 2^64 - 1, a folder given as config file was ignored, `--set =3` set nothing).
+TEST(Options, RefusesWhatWasSilentlyAccepted) {
+  po::options_description own("demo");
+  own.add_options()("seed", po::value<uint64_t>()->default_value(1), "seed")(
+      "name", po::value<std::string>()->default_value("x"), "name");
+  const std::string twice = writeTempFile("twice.cfg", "seed = 3\nname = a\nseed = 4\n");
+  EXPECT_NE(parseError({"--config", twice}, own).find("twice.cfg:3: seed is already set at"),
+            std::string::npos)
+      << parseError({"--config", twice}, own);
+  EXPECT_NE(parseError({"--seed", "-1"}, own).find("a non-negative integer is required"),
+            std::string::npos)
+      << parseError({"--seed", "-1"}, own);
+  EXPECT_NE(parseError({"--set", "seed=-1"}, own).find("non-negative"), std::string::npos);
+  const std::string negative = writeTempFile("negative.cfg", "seed = -2\n");
+  EXPECT_NE(parseError({"--config", negative}, own).find("negative.cfg:1: seed"),
+            std::string::npos);
+  const std::string folder = std::filesystem::path(twice).parent_path().string();
+  EXPECT_NE(parseError({"--config", folder}, own).find("it is a folder"), std::string::npos)
+      << parseError({"--config", folder}, own);
+  EXPECT_NE(parseError({"--set", "=3"}, own).find("missing key"), std::string::npos);
+  EXPECT_EQ(parseError({"--seed", "18446744073709551615"}, own), "");
 }
 
 TEST(Options, ErrorsNameThePlace) {
