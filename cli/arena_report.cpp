@@ -2,12 +2,12 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
 
+#include "env/durable_file.h"
 #include "env/error.h"
 #include "env/rules.h"
 
@@ -48,17 +48,6 @@ std::string wdl(const WinDrawLoss& r) {
 }
 
 bool hasElo(const ArenaStats& st) { return !st.elo.rating.empty(); }
-
-void writeAtomically(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw IoError("cannot write " + tmp.string());
-    f << text;
-    if (!f.flush()) throw IoError("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 nlohmann::json wdlJson(const WinDrawLoss& r) {
   return {{"wins", r.wins}, {"draws", r.draws}, {"losses", r.losses}, {"score", r.score()}};
@@ -246,10 +235,10 @@ void printArenaStats(std::ostream& out, const ArenaConfig& config, const ArenaSt
 
 void writeArenaReports(const std::string& dir, const ArenaConfig& config, const std::vector<ArenaStats>& scopes) {
   const std::filesystem::path d(dir);
-  writeAtomically(d / "ratings.csv", ratingsCsv(config, scopes));
-  writeAtomically(d / "pairs.csv", pairsCsv(config, scopes));
-  writeAtomically(d / "summary.json", summaryJson(config, scopes));
-  writeAtomically(d / "elo.svg", eloSvg(config, scopes));
+  env::writeFileDurably((d / "ratings.csv").string(), ratingsCsv(config, scopes));
+  env::writeFileDurably((d / "pairs.csv").string(), pairsCsv(config, scopes));
+  env::writeFileDurably((d / "summary.json").string(), summaryJson(config, scopes));
+  env::writeFileDurably((d / "elo.svg").string(), eloSvg(config, scopes));
 }
 
 }  // namespace morne::cli

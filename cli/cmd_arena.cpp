@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "env/durable_file.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
 
@@ -80,13 +81,15 @@ int runArena(const Args& args) {
     agents::makeAgent(spec, 0);  // check before any output
 
   const std::string out_dir = vm["out"].as<std::string>();
-  std::ofstream games_csv;
+  // games.csv takes each game as it ends, one whole row per write: a kill or a full disk
+  // leaves every finished game's row and no torn one.
+  std::optional<env::AppendOnlyFile> games_csv;
   if (!out_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(out_dir, ec);
-    games_csv.open(std::filesystem::path(out_dir) / "games.csv");
-    if (ec || !games_csv) throw IoError("arena: cannot write into folder " + out_dir);
-    games_csv << gamesCsvHeader() << "\n" << std::flush;
+    if (ec) throw IoError("arena: cannot create folder " + out_dir + ": " + ec.message());
+    games_csv.emplace((std::filesystem::path(out_dir) / "games.csv").string(), true);
+    games_csv->append(gamesCsvHeader() + "\n");
   }
 
   std::vector<agents::ArenaGame> games = agents::scheduleArena(config);
@@ -98,8 +101,7 @@ int runArena(const Args& args) {
   Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
   progress.update(0);
   agents::runArena(config, games, [&](const agents::ArenaGame& g, int finished) {
-    if (games_csv.is_open())
-      games_csv << gamesCsvRow(config, g) << "\n" << std::flush;  // kept if interrupted
+    if (games_csv) games_csv->append(gamesCsvRow(config, g) + "\n");
     progress.update(finished);
   });
 
@@ -110,6 +112,8 @@ int runArena(const Args& args) {
   if (config.scenarios.size() > 1) scopes.push_back(agents::arenaStats(config, games, -1));
   for (const agents::ArenaStats& st : scopes) printArenaStats(std::cout, config, st);
   if (!out_dir.empty()) {
+    games_csv->sync();
+    games_csv->close();
     writeArenaReports(out_dir, config, scopes);
     std::cout << "reports: " << out_dir
               << "/{games.csv,ratings.csv,pairs.csv,summary.json,elo.svg}\n";

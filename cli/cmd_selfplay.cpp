@@ -164,8 +164,7 @@ int runSelfplay(const Args& args) {
         progress.update(p.games_done, note.str());
       },
       &g_stop);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  // The handlers stay until the summary is printed: a signal now still ends with status 130.
   const training::SelfPlayProgress& p = r.progress;
   std::cout << (r.interrupted ? "interrupted: " : "") << p.games_done << " games, " << p.positions
             << " positions recorded (" << p.decisions << " decisions) in " << p.seconds
@@ -184,8 +183,19 @@ int runSelfplay(const Args& args) {
               << p.resign_checks << " no-resignation game(s) where a side would have resigned, "
               << p.false_resignations << " of them wrongly\n";
   }
+  for (const training::RecoveredShard& j : r.recovered) {
+    std::cout << "recovered " << j.games << " finished game(s), " << j.rows
+              << " positions, of a killed run from " << j.journal;
+    if (!j.shard.empty()) std::cout << " into " << j.shard;
+    if (j.dropped_bytes) std::cout << " (a last record cut short: " << j.dropped_bytes << " bytes)";
+    std::cout << "\n";
+  }
   for (const std::string& shard : r.shards) std::cout << "wrote " << shard << "\n";
-  return r.interrupted ? 130 : 0;
+  std::cout << std::flush;
+  const bool interrupted = r.interrupted || g_stop;
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  return interrupted ? 130 : 0;
 }
 
 }  // namespace morne::cli

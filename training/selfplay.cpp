@@ -75,11 +75,19 @@ struct Run {
   Clock::time_point t0;
   std::mutex mutex;
   SelfPlayProgress totals;
-  std::exception_ptr error;
+  std::exception_ptr error;    // the first failure of a worker or the writer, under `mutex`
+  std::atomic<bool> failed{false};  // set with `error`
   // For progress reports while games are under way.
   std::atomic<int64_t> live_batches{0}, live_evaluated{0}, live_positions{0};
 
-  bool stopping() const { return (stop && stop->load()) || error; }
+  bool stopping() const { return (stop && stop->load()) || failed.load(); }
+
+  // Records the current exception as the run's failure (the first one wins) and stops it.
+  void fail() {
+    std::lock_guard lock(mutex);
+    if (!error) error = std::current_exception();
+    failed = true;
+  }
 
   // Counts a finished game and hands it to the writer.
   void finished(SelfPlayGame& game) {
@@ -204,22 +212,24 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   info.encoder_version = agents::kEncoderVersion;
   info.shape = rows.shape();
   ShardWriter writer(c.out_dir, c.prefix, info, c.rows_per_shard);
+  SelfPlayResult result;
+  result.recovered = recoverShards(c.out_dir);
 
   GameQueue queue(static_cast<size_t>(std::max(1, c.queue_games)));
-  std::exception_ptr writer_error;
+  Run run{c, batched, rows, progress, stop, queue, Clock::now(), {}, {}, {}, {}, {}, {}, {}};
+  run.totals.games_total = c.games;
+  // A write that fails (a full disk) stops the run; the games after it are not played.
   std::thread writer_thread([&] {
     GameData g;
     while (queue.pop(g)) {
       try {
-        if (!writer_error) writer.write(g);
+        if (!run.failed) writer.write(g);
       } catch (...) {
-        writer_error = std::current_exception();
+        run.fail();
       }
     }
   });
 
-  Run run{c, batched, rows, progress, stop, queue, Clock::now(), {}, {}, {}};
-  run.totals.games_total = c.games;
   const int jobs = std::max(1, std::min(c.jobs, c.games));
   tbb::task_arena arena(jobs);
   arena.execute([&] {
@@ -227,17 +237,14 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
       try {
         run.work(t);
       } catch (...) {
-        std::lock_guard lock(run.mutex);
-        if (!run.error) run.error = std::current_exception();
+        run.fail();
       }
     });
   });
   queue.close();
   writer_thread.join();
+  if (run.error) std::rethrow_exception(run.error);  // the open shard's games stay journalled
   writer.close();
-  if (run.error) std::rethrow_exception(run.error);
-  if (writer_error) std::rethrow_exception(writer_error);
-  SelfPlayResult result;
   result.progress = run.totals;
   result.progress.positions_played = run.live_positions.load();
   result.progress.batches = run.live_batches.load();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "env/scenario.h"
+#include "training/shard_writer.h"
 
 namespace morne::training {
 
@@ -79,6 +80,7 @@ struct SelfPlayProgress {
 struct SelfPlayResult {
   SelfPlayProgress progress;
   std::vector<std::string> shards;
+  std::vector<RecoveredShard> recovered;  // journals of a killed run found in the folder
   bool interrupted = false;
 };
 

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "env/error.h"
-#include "training/shard_writer.h"
+#include "training/shard_info.h"
 
 namespace morne::training {
 

@@ -1,9 +1,11 @@
 #pragma once
-// Writes self-play games into HDF5 shards (docs/training-data.md). A shard is written under
-// "NAME.h5.tmp" and renamed to "NAME.h5" only once complete and closed, so a reader never sees
-// a half-written file and an interrupted run leaves only complete shards. A shard takes whole
-// games until it holds at least `rows_per_shard` positions. HDF5 is used here and in
-// shard_reader.cpp only. Not thread-safe: self-play gives it one writer thread.
+// Writes self-play games into HDF5 shards (docs/training-data.md). A shard takes whole games
+// until it holds at least `rows_per_shard` positions. Each finished game is first appended to
+// the shard's journal (training/game_journal.h), then to the shard built in memory
+// (training/shard_file.h); a complete shard is written durably as NAME.h5 and its journal
+// removed. So a reader never sees a half-written shard, a killed process loses no finished
+// game (recoverShards() turns its journal into the shard), and a full disk is an IoError that
+// leaves every complete file intact. Not thread-safe: self-play gives it one writer thread.
 
 #include <cstdint>
 #include <memory>
@@ -11,34 +13,25 @@
 #include <vector>
 
 #include "training/record.h"
+#include "training/shard_info.h"
 
 namespace morne::training {
 
-inline constexpr const char* kShardFormat = "morne-selfplay";
-inline constexpr int kShardFormatVersion = 1;
-
-// What every shard of a run says about itself (file attributes).
-struct ShardInfo {
-  std::string scenario;
-  std::string blue_agent;
-  std::string orange_agent;
-  std::string config;  // the run's settings, as JSON
-  std::string engine;  // versionLine(): version and git revision
-  int encoder_version = 0;
-  RowShape shape;
-};
+class GameJournal;
+class ShardFile;
 
 class ShardWriter {
  public:
-  // Shards go to DIR/PREFIX-NNNN.h5. Throws IoError when DIR cannot be created.
+  // Shards go to DIR/PREFIX-NNNN.h5, numbered after any shard or journal already there (none
+  // is ever overwritten). Throws IoError when DIR cannot be created.
   ShardWriter(std::string dir, std::string prefix, ShardInfo info, int rows_per_shard);
-  ~ShardWriter();  // closes the open shard, as close() does
+  ~ShardWriter();  // completes the open shard, as close() does; reports a failure on stderr
 
   // Appends a game's rows (a new shard is opened when none is); completes the shard once it
-  // holds rows_per_shard rows or more.
+  // holds rows_per_shard rows or more. Throws IoError; the game is then in no file.
   void write(const GameData& game);
 
-  // Completes the open shard, if any.
+  // Completes the open shard, if any. Throws IoError; its games stay in its journal.
   void close();
 
   // The completed shards, in order.
@@ -46,7 +39,6 @@ class ShardWriter {
   int64_t rowsWritten() const { return rows_written_; }
 
  private:
-  struct Open;
   void open();
 
   std::string dir_;
@@ -54,9 +46,24 @@ class ShardWriter {
   ShardInfo info_;
   int rows_per_shard_;
   int next_index_ = 0;
-  std::unique_ptr<Open> open_;
+  std::string path_;  // of the open shard
+  std::unique_ptr<ShardFile> shard_;
+  std::unique_ptr<GameJournal> journal_;
   std::vector<std::string> shards_;
   int64_t rows_written_ = 0;
 };
+
+// A journal turned back into its shard.
+struct RecoveredShard {
+  std::string journal;
+  std::string shard;  // empty when the journal held no intact game
+  int64_t games = 0;
+  int64_t rows = 0;
+  uint64_t dropped_bytes = 0;  // a last record cut short by the kill
+};
+
+// Turns every journal left in `dir` by a killed run into its shard (or removes it when the
+// shard was completed before the kill) and reports what it did. Throws IoError.
+std::vector<RecoveredShard> recoverShards(const std::string& dir);
 
 }  // namespace morne::training

@@ -200,7 +200,19 @@ TEST_F(ShardTest, AnInterruptedWriterLeavesOnlyCompleteShards) {
     ASSERT_EQ(c.games.size(), 1u);
     expectSameGame(c.games[0], games[i]);
   }
-  EXPECT_EQ(files(".h5.tmp").size(), 1u);
+  EXPECT_EQ(files(".h5.tmp").size(), 0u);
+  ASSERT_EQ(files(".h5.journal").size(), 1u) << "the open shard's finished game is journalled";
+
+  // The next run in the folder turns the journal into its shard: nothing finished is lost.
+  const std::vector<RecoveredShard> recovered = recoverShards(dir_.string());
+  ASSERT_EQ(recovered.size(), 1u);
+  EXPECT_EQ(recovered[0].games, 1);
+  EXPECT_EQ(recovered[0].dropped_bytes, 0u);
+  EXPECT_EQ(files(".h5.journal").size(), 0u);
+  const ShardContents late = readShard(recovered[0].shard, true);
+  ASSERT_EQ(late.games.size(), 1u);
+  expectSameGame(late.games[0], games[0]);
+  EXPECT_EQ(files(".h5").size(), 4u);
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+#pragma once
+// File writes that either complete or fail loudly, and that survive a crash once they return:
+// every write is checked (a full disk is an IoError with the system's reason, never a torn or
+// silently short file), files are fsynced before they are renamed into place and their folder
+// after, so a power cut leaves either the old state or the new one.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace morne::env {
+
+// Writes `bytes` to `path` through "PATH.tmp": write, fsync, rename, fsync the folder. On any
+// failure the temporary file is removed and IoError names the path and the reason.
+void writeFileDurably(const std::string& path, std::string_view bytes);
+
+// Renames `from` to `to` and fsyncs the folder of `to`. Throws IoError.
+void renameDurably(const std::string& from, const std::string& to);
+
+// Removes `path` (when present) and fsyncs its folder. Throws IoError.
+void removeDurably(const std::string& path);
+
+// Fsyncs a folder, so that the names created, renamed or removed in it are durable.
+void syncFolder(const std::string& dir);
+
+// A file written by appending whole records. A record is written completely or not at all:
+// when a write fails (a full disk) the file is cut back to its previous end, so it never ends
+// with a torn record, and IoError says why. Records reach the kernel at once (a killed process
+// loses none); sync() makes them survive a power cut.
+class AppendOnlyFile {
+ public:
+  // Opens `path` for appending, creating it when absent. With `truncate`, starts it empty.
+  AppendOnlyFile(const std::string& path, bool truncate);
+  ~AppendOnlyFile();
+  AppendOnlyFile(const AppendOnlyFile&) = delete;
+  AppendOnlyFile& operator=(const AppendOnlyFile&) = delete;
+
+  void append(std::string_view record);
+  void sync();
+  // Closes the file, checking that the close succeeded.
+  void close();
+
+  const std::string& path() const { return path_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  uint64_t size_ = 0;
+};
+
+}  // namespace morne::env
