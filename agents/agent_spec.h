@@ -40,9 +40,12 @@ using AgentMaker = std::function<std::unique_ptr<Agent>(const AgentSpec& spec, u
 
 // What self-play needs to run a search agent in lock-step across many games
 // (training/selfplay.h): its search settings and a maker of batch evaluators, one per thread.
+// `make_evaluator(batch)` gives an evaluator that evaluates `batch` positions at a time
+// whatever it is handed (padding or splitting), so that a position's value does not depend on
+// which positions shared its batch.
 struct BatchedSearch {
   mcts::SearchParams search;
-  std::function<std::unique_ptr<mcts::BatchEvaluator>()> make_evaluator;
+  std::function<std::unique_ptr<mcts::BatchEvaluator>(int batch)> make_evaluator;
 };
 using BatchedMaker = std::function<BatchedSearch(const AgentSpec& spec)>;
 

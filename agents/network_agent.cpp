@@ -16,12 +16,21 @@ namespace {
 
 class NetworkEvaluator : public mcts::BatchEvaluator {
  public:
-  explicit NetworkEvaluator(std::unique_ptr<Network> network) : network_(std::move(network)) {}
+  NetworkEvaluator(std::unique_ptr<Network> network, int fixed_batch)
+      : network_(std::move(network)), fixed_batch_(static_cast<size_t>(fixed_batch)) {}
 
   void evaluate(std::span<const mcts::LeafRequest* const> leaves,
                 std::span<double> values) override {
+    if (fixed_batch_ > 0 && leaves.size() > fixed_batch_) {
+      for (size_t at = 0; at < leaves.size(); at += fixed_batch_) {
+        const size_t n = std::min(fixed_batch_, leaves.size() - at);
+        evaluate(leaves.subspan(at, n), values.subspan(at, n));
+      }
+      return;
+    }
     if (leaves.empty()) return;
-    prepare(leaves[0]->state->sc(), leaves.size());
+    const size_t batch = std::max(leaves.size(), fixed_batch_);
+    prepare(leaves[0]->state->sc(), batch);
     const size_t plane = static_cast<size_t>(encoder_->shape().planeSize());
     const size_t globals = static_cast<size_t>(encoder_->shape().globals);
     const size_t policy = static_cast<size_t>(layout_->size());
@@ -31,11 +40,11 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
       encoder_->encode(*leaves[i]->state, std::span(planes_).subspan(i * plane, plane),
                        std::span(globals_).subspan(i * globals, globals));
     }
-    const int batch = static_cast<int>(leaves.size());
-    network_->evaluate(batch, std::span(planes_).first(leaves.size() * plane),
-                       std::span(globals_).first(leaves.size() * globals),
-                       std::span(logits_).first(leaves.size() * policy),
-                       std::span(values_).first(leaves.size()));
+    // Padding: whatever the rows past the leaves hold (earlier positions), their outputs are
+    // not used and do not change the leaves' own.
+    network_->evaluate(static_cast<int>(batch), std::span(planes_).first(batch * plane),
+                       std::span(globals_).first(batch * globals),
+                       std::span(logits_).first(batch * policy), std::span(values_).first(batch));
     for (size_t i = 0; i < leaves.size(); ++i) {
       const mcts::LeafRequest& leaf = *leaves[i];
       softmaxOverLegal(std::span(logits_).subspan(i * policy, policy), leaf.legal, leaf.priors);
@@ -93,6 +102,7 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
   }
 
   std::unique_ptr<Network> network_;
+  size_t fixed_batch_;  // 0: the batch as given
   const env::Scenario* scenario_ = nullptr;
   std::optional<ObservationEncoder> encoder_;
   std::optional<PolicyLayout> layout_;
@@ -120,8 +130,9 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
   return p;
 }
 
-std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network) {
-  return std::make_unique<NetworkEvaluator>(std::move(network));
+std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
+                                                           int fixed_batch) {
+  return std::make_unique<NetworkEvaluator>(std::move(network), std::max(0, fixed_batch));
 }
 
 std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load,

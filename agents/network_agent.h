@@ -35,7 +35,15 @@ std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const 
 // The evaluator over one network, batch by batch (mcts::evaluateOneByOne makes a one-position
 // evaluator of it). Throws ConfigError at the first position of a scenario the network was not
 // made for (another map size or action space).
-std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network);
+//
+// With `fixed_batch` > 0 the network always runs on exactly that many positions: smaller
+// batches are padded, larger ones split. LibTorch's CPU kernels give a position bitwise the
+// same outputs whatever its companions in a batch of one size, but not across sizes (measured:
+// a position alone and in a batch of 2..32 differ in the last bits), so a fixed size makes
+// every evaluation a function of the position alone and self-play data independent of how
+// games share batches.
+std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
+                                                           int fixed_batch = 0);
 
 // Registers "az" with agent specs (agents/agent_spec.h), loading networks from files. Defined
 // with the network (agents/torch/), so only programs that link LibTorch can call it.

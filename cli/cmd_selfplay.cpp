@@ -56,6 +56,9 @@ int runSelfplay(const Args& args) {
       ("jobs", po::value<int>()->default_value(cores), "worker threads")
       ("games-per-thread", po::value<int>()->default_value(16),
        "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)")
+      ("batch-invariant", po::value<bool>()->default_value(true),
+       "pad network batches to --games-per-thread so that the data do not depend on --jobs "
+       "(0: 10-25% faster, the same data only for the same --jobs)")
       ("cache", po::value<int>()->default_value(65536),
        "evaluation cache entries per worker (az agents; 0: none)")
       ("seed", po::value<uint64_t>()->default_value(1), "base seed of the dice and the agents")
@@ -102,6 +105,7 @@ int runSelfplay(const Args& args) {
   c.full_search_probability = vm["full-probability"].as<double>();
   c.queue_games = vm["queue"].as<int>();
   c.games_per_thread = vm["games-per-thread"].as<int>();
+  c.batch_invariant = vm["batch-invariant"].as<bool>();
   const int cache = vm["cache"].as<int>();
   c.resign_value = vm["resign-value"].as<double>();
   c.resign_moves = vm["resign-moves"].as<int>();
@@ -136,6 +140,7 @@ int runSelfplay(const Args& args) {
                                  {"cheap_sims", c.cheap_sims},
                                  {"full_probability", c.full_search_probability},
                                  {"games_per_thread", c.games_per_thread},
+                                 {"batch_invariant", c.batch_invariant},
                                  {"resign_value", c.resign_value},
                                  {"resign_moves", c.resign_moves},
                                  {"resign_check", c.resign_check_fraction},

@@ -115,7 +115,7 @@ struct Run {
     std::unique_ptr<mcts::CachedBatchEvaluator> evaluator;
     if (batched) {
       evaluator =
-          std::make_unique<mcts::CachedBatchEvaluator>(batched->make_evaluator(), c.cache_entries);
+          std::make_unique<mcts::CachedBatchEvaluator>(batched->make_evaluator(c.batch_invariant ? c.games_per_thread : 0), c.cache_entries);
     }
     const int jobs = std::max(1, c.jobs);
     const size_t slots = batched ? static_cast<size_t>(std::max(1, c.games_per_thread)) : 1;

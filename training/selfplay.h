@@ -30,6 +30,9 @@ struct SelfPlayConfig {
   int games = 8;
   int jobs = 1;                    // worker threads
   int games_per_thread = 16;       // lock-step games of one worker (agents with a lock-step form)
+  // Every network batch padded to games_per_thread positions, so that the data do not depend
+  // on --jobs (agents/network_agent.h); off: faster, the same data only for the same --jobs.
+  bool batch_invariant = true;
   size_t cache_entries = 1 << 16;  // evaluation cache of one worker (0: none)
   uint64_t seed = 1;
   std::string out_dir = "selfplay";

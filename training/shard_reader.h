@@ -21,11 +21,15 @@ struct ShardContents {
   RowShape shape;
   int64_t rows = 0;
   std::vector<GameData> games;  // rows filled in only when read with positions
+  std::vector<int32_t> declared_rows;  // games/positions: the rows each game says it has
 };
 
 // Reads a shard. With `positions`, every row goes into its game's GameData (in the games'
-// order); without, only the attributes, the shapes and the per-game records. Throws IoError
-// (unreadable) or ConfigError (not a morne shard, or another format version).
+// order); without, only the attributes, the shapes and the per-game records. Every dataset's
+// type and shape is checked against the format (and the sizes it declares against the file's
+// size) before anything is read or allocated. Throws IoError (unreadable, with HDF5's reason)
+// or ConfigError (not a morne shard, another format version, or damaged: the message names the
+// dataset and what is wrong).
 ShardContents readShard(const std::string& path, bool positions);
 
 }  // namespace morne::training

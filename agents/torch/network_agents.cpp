@@ -21,8 +21,8 @@ void registerNetworkAgents() {
       [](const AgentSpec& spec) {
         const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
         Network::load(params.model);
-        return BatchedSearch{params.search, [model = params.model] {
-                               return makeNetworkEvaluator(Network::load(model));
+        return BatchedSearch{params.search, [model = params.model](int batch) {
+                               return makeNetworkEvaluator(Network::load(model), batch);
                              }};
       });
 }

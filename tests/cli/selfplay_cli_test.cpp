@@ -8,6 +8,8 @@
 #include <filesystem>
 
 #include "tests/cli/test_process.h"
+#include "training/game_journal.h"
+#include "training/shard_reader.h"
 
 namespace morne::test {
 namespace {
@@ -90,6 +92,61 @@ TEST(SelfplayCli, AKilledRunLeavesOnlyCompleteShards) {
   const ProcessResult inspect = runMorne("data inspect --check" + joined(shards));
   EXPECT_EQ(inspect.exit_code, 0) << inspect.output;
   EXPECT_EQ(inspect.output.find("problem"), std::string::npos) << inspect.output;
+
+  // The games finished in the open shard are in its journal; the next run in the folder
+  // turns it into a shard, and no finished game is lost.
+  const std::vector<std::string> journals = filesEndingWith(dir, ".h5.journal");
+  ASSERT_EQ(journals.size(), 1u) << "the open shard's journal";
+  size_t finished = 0;
+  for (const std::string& s : shards) finished += training::readShard(s, false).games.size();
+  const size_t journalled = training::readJournal(journals[0]).games.size();
+  const ProcessResult next = runMorne("selfplay --quiet --scenario duel --agent mcts:sims=30 "
+                                      "--games 1 --prefix next --out " + dir);
+  ASSERT_EQ(next.exit_code, 0) << next.output;
+  EXPECT_NE(next.output.find("recovered " + std::to_string(journalled) + " finished game(s)"),
+            std::string::npos)
+      << next.output;
+  EXPECT_TRUE(filesEndingWith(dir, ".h5.journal").empty());
+  size_t after = 0;
+  for (const std::string& s : filesEndingWith(dir, ".h5")) {
+    const training::ShardContents c = training::readShard(s, false);
+    if (c.config.find("\"games\":1,") == std::string::npos) after += c.games.size();
+  }
+  EXPECT_EQ(after, finished + journalled);
+  fs::remove_all(dir);
+}
+
+// Regression: with gumbel=1 every game's data differed between --jobs 1 and --jobs 2, by the
+// last bits of the network's outputs in batches of other sizes.
+TEST(SelfplayCli, NetworkDataDoNotDependOnTheJobs) {
+  const std::string dir = freshDir("jobs");
+  fs::create_directories(dir);
+  const std::string model = dir + "/duel.pt";
+  ASSERT_EQ(runMorne("nn init --scenario duel --blocks 1 --channels 8 --out " + model).exit_code, 0);
+  std::vector<training::ShardContents> runs;
+  for (int jobs : {1, 2}) {
+    const std::string out = dir + "/j" + std::to_string(jobs);
+    const ProcessResult r =
+        runMorne("selfplay --quiet --scenario duel --agent az:model=" + model +
+                 ",sims=8,gumbel=1 --games 6 --games-per-thread 3 --jobs " + std::to_string(jobs) +
+                 " --prefix d --out " + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    runs.push_back(training::readShard(out + "/d-0000.h5", true));
+  }
+  ASSERT_EQ(runs[0].games.size(), 6u);
+  ASSERT_EQ(runs[1].games.size(), 6u);
+  for (const training::GameData& a : runs[0].games) {
+    bool found = false;
+    for (const training::GameData& b : runs[1].games) {
+      if (b.id != a.id) continue;
+      found = true;
+      EXPECT_EQ(a.rows, b.rows) << "game " << a.id;
+      EXPECT_TRUE(a.planes == b.planes && a.policy == b.policy && a.value == b.value &&
+                  a.move == b.move)
+          << "game " << a.id << " differs between --jobs 1 and --jobs 2";
+    }
+    EXPECT_TRUE(found) << a.id;
+  }
   fs::remove_all(dir);
 }
 

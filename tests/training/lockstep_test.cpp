@@ -56,7 +56,7 @@ void registerFakeKinds() {
   };
   agents::registerAgentKind("fakenet", maker, "", [](const agents::AgentSpec& spec) {
     return agents::BatchedSearch{fakeParams(spec),
-                                 [] { return std::make_unique<HashBatchEvaluator>(); }};
+                                 [](int) { return std::make_unique<HashBatchEvaluator>(); }};
   });
   agents::registerAgentKind("fakenet-sync", maker, "");
 }

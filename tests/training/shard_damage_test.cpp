@@ -1,0 +1,203 @@
+// Damaged shards: the reader checks every length and size before it reads or allocates, and
+// `checkShard` finds every break of the documented format. Each case was answered "ok", read
+// out of bounds or allocated gigabytes before.
+
+#include <H5Cpp.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <limits>
+
+#include "agents/observation.h"
+#include "env/error.h"
+#include "env/rng.h"
+#include "tests/training/temp_dir.h"
+#include "training/shard_check.h"
+#include "training/shard_reader.h"
+#include "training/shard_writer.h"
+
+namespace morne::training {
+namespace {
+
+const RowShape kShape{3, 2, 4, 5, 11};
+
+// A game that keeps every promise of the format.
+GameData validGame(uint64_t id, int rows, env::Rng& rng) {
+  GameData g;
+  g.id = id;
+  g.seed = rng.next();
+  g.winner = static_cast<int8_t>(static_cast<int>(rng.below(3)) - 1);
+  g.level = static_cast<int8_t>(g.winner < 0 ? 0 : 1 + static_cast<int>(rng.below(4)));
+  g.vp_blue = static_cast<int16_t>(rng.below(20));
+  g.vp_orange = static_cast<int16_t>(rng.below(20));
+  g.decisions = rows + 3;
+  g.plies = 2 * g.decisions;
+  g.rows = rows;
+  for (int r = 0; r < rows; ++r) {
+    for (int i = 0; i < kShape.planeSize(); ++i) g.planes.push_back(static_cast<float>(rng.uniform()));
+    for (int i = 0; i < kShape.globals; ++i)
+      g.globals.push_back(static_cast<float>(rng.uniform() - 0.5));
+    const int legal = 1 + static_cast<int>(rng.below(static_cast<uint64_t>(kShape.policy)));
+    for (int i = 0; i < kShape.policy; ++i) {
+      g.legal.push_back(i < legal ? 1 : 0);
+      g.policy.push_back(i < legal ? 1.0f / static_cast<float>(legal) : 0.0f);
+    }
+    const uint8_t side = static_cast<uint8_t>(rng.below(2));
+    g.side.push_back(side);
+    g.value.push_back(g.winner < 0 ? 0.0f : g.winner == side ? 1.0f : -1.0f);
+    g.move.push_back(2 * r);
+    g.phase.push_back(static_cast<uint8_t>(rng.below(5)));
+  }
+  return g;
+}
+
+class ShardDamageTest : public test::TempDirTest {
+ protected:
+  void SetUp() override {
+    TempDirTest::SetUp();
+    ShardInfo info;
+    info.scenario = "test-map";
+    info.blue_agent = info.orange_agent = "rule";
+    info.config = "{}";
+    info.engine = "morne test";
+    info.encoder_version = agents::kEncoderVersion;
+    info.shape = kShape;
+    env::Rng rng(5);
+    ShardWriter writer(dir_.string(), "good", info, 1000);
+    for (uint64_t id = 0; id < 4; ++id) writer.write(validGame(id, 3, rng));
+    writer.close();
+    good_ = writer.shards().at(0);
+  }
+
+  // A copy of the good shard, changed by `edit` through HDF5.
+  template <typename Edit>
+  std::string damaged(const std::string& name, Edit edit) {
+    const std::string path = (dir_ / name).string();
+    std::filesystem::copy_file(good_, path);
+    H5::H5File file(path, H5F_ACC_RDWR);
+    edit(file);
+    file.close();
+    return path;
+  }
+
+  static void resize(H5::H5File& f, const char* name, hsize_t rows) {
+    H5::DataSet set = f.openDataSet(name);
+    std::vector<hsize_t> dims(static_cast<size_t>(set.getSpace().getSimpleExtentNdims()));
+    set.getSpace().getSimpleExtentDims(dims.data());
+    dims[0] = rows;
+    ASSERT_GE(H5Dset_extent(set.getId(), dims.data()), 0);
+  }
+
+  // Writes `value` at element `index` of a dataset of one value per row.
+  template <typename T>
+  static void poke(H5::H5File& f, const char* name, hsize_t index, T value,
+                   const H5::PredType& type) {
+    H5::DataSet set = f.openDataSet(name);
+    H5::DataSpace space = set.getSpace();
+    const int rank = space.getSimpleExtentNdims();
+    std::vector<hsize_t> start(static_cast<size_t>(rank), 0), count(static_cast<size_t>(rank), 1);
+    start[0] = index;
+    space.selectHyperslab(H5S_SELECT_SET, count.data(), start.data());
+    H5::DataSpace one(1, std::vector<hsize_t>{1}.data());
+    set.write(&value, type, one, space);
+  }
+
+  static std::string readError(const std::string& path) {
+    try {
+      readShard(path, true);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  static std::string firstProblem(const std::string& path) {
+    const ShardCheck r = checkShard(readShard(path, true));
+    return r.problems.empty() ? "" : r.problems.front();
+  }
+
+  std::string good_;
+};
+
+TEST_F(ShardDamageTest, TheGoodShardPassesEveryCheck) {
+  const ShardCheck r = checkShard(readShard(good_, true));
+  EXPECT_EQ(r.problem_count, 0) << r.problems.front();
+}
+
+// positions/value one row short was read past its end (a heap-buffer-overflow under ASan).
+TEST_F(ShardDamageTest, DatasetsOfTheWrongLengthAreRefused) {
+  const std::string short_value = damaged("short-value.h5", [](H5::H5File& f) {
+    resize(f, "positions/value", 11);
+  });
+  EXPECT_NE(readError(short_value).find("positions/value has 11 rows where positions/planes has 12"),
+            std::string::npos)
+      << readError(short_value);
+  const std::string short_seed = damaged("short-seed.h5", [](H5::H5File& f) {
+    resize(f, "games/seed", 3);
+  });
+  EXPECT_NE(readError(short_seed).find("games/seed has 3 rows where games/id has 4"),
+            std::string::npos)
+      << readError(short_seed);
+}
+
+// A 100 KB shard that declared 10^9 rows was an internal error: std::bad_alloc.
+TEST_F(ShardDamageTest, SizesAreCheckedBeforeAllocating) {
+  const std::string huge = damaged("huge.h5", [](H5::H5File& f) {
+    for (const char* name : {"positions/planes", "positions/globals", "positions/policy",
+                             "positions/legal", "positions/value", "positions/game",
+                             "positions/move", "positions/phase", "positions/side"})
+      resize(f, name, 1'000'000'000);
+  });
+  EXPECT_LT(std::filesystem::file_size(huge), 1'000'000u);
+  EXPECT_NE(readError(huge).find("more than a file of"), std::string::npos) << readError(huge);
+}
+
+// Each of these was answered "ok" by data inspect --check.
+TEST_F(ShardDamageTest, CheckFindsEveryBreakOfTheFormat) {
+  struct Case {
+    const char* name;
+    std::function<void(H5::H5File&)> edit;
+    const char* problem;
+  };
+  const float nan = std::nanf("");
+  const std::vector<Case> cases = {
+      {"nan-global", [&](H5::H5File& f) { poke(f, "positions/globals", 2, nan, H5::PredType::NATIVE_FLOAT); },
+       "game 0 row 2: a global value is not finite"},
+      {"inf-global", [](H5::H5File& f) {
+         poke(f, "positions/globals", 0, std::numeric_limits<float>::infinity(), H5::PredType::NATIVE_FLOAT);
+       }, "game 0 row 0: a global value is not finite"},
+      {"plane-range", [](H5::H5File& f) { poke(f, "positions/planes", 4, 1.5f, H5::PredType::NATIVE_FLOAT); },
+       "game 1 row 1: a plane value 1.500000 outside [-1, 1]"},
+      {"phase", [](H5::H5File& f) { poke(f, "positions/phase", 5, uint8_t{9}, H5::PredType::NATIVE_UINT8); },
+       "game 1 row 2: phase 9"},
+      {"move", [](H5::H5File& f) { poke(f, "positions/move", 0, int32_t{-4}, H5::PredType::NATIVE_INT32); },
+       "game 0 row 0: move number -4"},
+      {"level", [](H5::H5File& f) { poke(f, "games/level", 3, int8_t{7}, H5::PredType::NATIVE_INT8); },
+       "game 3: victory level 7"},
+      {"count", [](H5::H5File& f) { poke(f, "games/positions", 2, int32_t{5}, H5::PredType::NATIVE_INT32); },
+       "game 2: games/positions says 5 rows, the shard has 3"},
+      {"encoder", [](H5::H5File& f) {
+         int v = 99;
+         f.openAttribute("encoder_version").write(H5::PredType::NATIVE_INT, &v);
+       }, "attributes: encoder version 99"},
+  };
+  for (const Case& c : cases) {
+    const std::string path = damaged(std::string(c.name) + ".h5", c.edit);
+    EXPECT_NE(firstProblem(path).find(c.problem), std::string::npos)
+        << c.name << ": " << firstProblem(path);
+  }
+}
+
+TEST_F(ShardDamageTest, HdfErrorsSayWhy) {
+  const std::string path = (dir_ / "cut.h5").string();
+  std::filesystem::copy_file(good_, path);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+  const std::string error = readError(path);
+  EXPECT_NE(error.find("cannot read the shard: "), std::string::npos) << error;
+  EXPECT_EQ(error.find("H5Fopen failed)"), std::string::npos) << "more than the failed call";
+}
+
+}  // namespace
+}  // namespace morne::training
