@@ -1,6 +1,7 @@
 #include "env/durable_file.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -78,10 +79,30 @@ void writeFileDurably(const std::string& path, std::string_view bytes) {
   }
 }
 
-AppendOnlyFile::AppendOnlyFile(const std::string& path, bool truncate) : path_(path) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0),
-               0644);
+bool isLockedByAnotherProcess(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool locked = ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return locked;
+}
+
+AppendOnlyFile::AppendOnlyFile(const std::string& path, bool truncate, bool lock) : path_(path) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("open", path, errno);
+  if (lock && ::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    if (error == EWOULDBLOCK) throw IoError("cannot open " + path + ": another process writes it");
+    fail("lock", path, error);
+  }
+  if (truncate && ::ftruncate(fd_, 0) != 0) {
+    const int error = errno;
+    ::close(fd_);
+    fd_ = -1;
+    fail("empty", path, error);
+  }
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     const int error = errno;

@@ -23,6 +23,9 @@ void removeDurably(const std::string& path);
 // Fsyncs a folder, so that the names created, renamed or removed in it are durable.
 void syncFolder(const std::string& dir);
 
+// True when a live process holds the lock of an AppendOnlyFile opened with `lock` on `path`.
+bool isLockedByAnotherProcess(const std::string& path);
+
 // A file written by appending whole records. A record is written completely or not at all:
 // when a write fails (a full disk) the file is cut back to its previous end, so it never ends
 // with a torn record, and IoError says why. Records reach the kernel at once (a killed process
@@ -30,7 +33,9 @@ void syncFolder(const std::string& dir);
 class AppendOnlyFile {
  public:
   // Opens `path` for appending, creating it when absent. With `truncate`, starts it empty.
-  AppendOnlyFile(const std::string& path, bool truncate);
+  // With `lock`, holds an exclusive advisory lock on it until closed (or the process dies),
+  // and throws IoError when another process holds one.
+  AppendOnlyFile(const std::string& path, bool truncate, bool lock = false);
   ~AppendOnlyFile();
   AppendOnlyFile(const AppendOnlyFile&) = delete;
   AppendOnlyFile& operator=(const AppendOnlyFile&) = delete;

@@ -149,7 +149,7 @@ std::string record(uint32_t kind, std::string_view stored, size_t raw_bytes) {
 }  // namespace
 
 struct GameJournal::File {
-  explicit File(const std::string& path) : out(path, true) {}
+  explicit File(const std::string& path) : out(path, true, true) {}
   env::AppendOnlyFile out;
   bool removed = false;
 };

@@ -56,7 +56,12 @@ void ShardWriter::close() {
   if (!shard_) return;
   std::unique_ptr<ShardFile> shard = std::move(shard_);
   std::unique_ptr<GameJournal> journal = std::move(journal_);
-  shard->save(path_);
+  try {
+    shard->save(path_);
+  } catch (const IoError& e) {
+    throw IoError(std::string(e.what()) + " (its finished games are kept in " + journal->path() +
+                  "; the next self-play run in this folder recovers them)");
+  }
   shards_.push_back(path_);
   journal->remove();
 }
@@ -72,9 +77,11 @@ std::vector<RecoveredShard> recoverShards(const std::string& dir) {
   std::sort(journals.begin(), journals.end());
   std::vector<RecoveredShard> out;
   for (const std::string& journal : journals) {
+    if (env::isLockedByAnotherProcess(journal)) continue;  // a run writing this folder now
     RecoveredShard r;
     r.journal = journal;
     const std::string shard = journal.substr(0, journal.size() - std::strlen(kJournalSuffix));
+    env::removeDurably(shard + ".tmp");  // the kill may have come while the shard was written
     if (!fs::exists(shard, ec)) {  // else the shard was complete before the kill
       const RecoveredJournal j = readJournal(journal);
       r.dropped_bytes = j.dropped_bytes;

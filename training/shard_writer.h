@@ -63,7 +63,9 @@ struct RecoveredShard {
 };
 
 // Turns every journal left in `dir` by a killed run into its shard (or removes it when the
-// shard was completed before the kill) and reports what it did. Throws IoError.
+// shard was completed before the kill), removing a temporary file of that shard, and reports
+// what it did. Journals that a live process holds (a run writing the same folder) are left
+// alone. Throws IoError.
 std::vector<RecoveredShard> recoverShards(const std::string& dir);
 
 }  // namespace morne::training

@@ -102,7 +102,13 @@ TEST(MorneBinary, ConfigFilesAndOverrides) {
   EXPECT_NE(bad_value.output.find("seed = \"many\""), std::string::npos) << bad_value.output;
   EXPECT_EQ(runMorne("nonsense").exit_code, 1);
   EXPECT_EQ(runMorne("help").exit_code, 0);
-  EXPECT_NE(runMorne("version").output.find("git revision"), std::string::npos);
+  const std::string version = runMorne("version").output;
+  EXPECT_NE(version.find("git revision"), std::string::npos);
+  // Regression: an address;undefined build said "sanitizers: address".
+  const std::string sanitizers = MORNE_SANITIZERS;
+  EXPECT_NE(version.find("sanitizers:       " + (sanitizers.empty() ? "none" : sanitizers) + "\n"),
+            std::string::npos)
+      << version;
 }
 
 TEST(MorneBinary, ArenaWritesItsTablesAndReports) {

@@ -1,0 +1,195 @@
+// Faults, as a user's machine produces them, against the real `morne` binary: a full disk
+// (a tmpfs of a few hundred KB, mounted by the test when it runs as root), `kill -9` at
+// several moments, and SIGINT/SIGTERM, during self-play and the arena. After each, every file
+// that looks complete is complete, nothing finished is lost, and the process either exits with
+// a clear error or was killed: never a crash. Multi-process and slow: its own executable.
+
+#include <gtest/gtest.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/cli/test_process.h"
+#include "training/game_journal.h"
+#include "training/shard_check.h"
+#include "training/shard_reader.h"
+
+namespace morne::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> filesEndingWith(const std::string& dir, const std::string& end) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().string();
+    if (name.ends_with(end)) out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class FaultTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (fs::temp_directory_path() /
+            ("morne-fault-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+               .string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (mounted_) ::umount(small_.c_str());
+    fs::remove_all(dir_);
+  }
+
+  // Mounts a tmpfs of `kb` KB with `free_kb` KB left free (the rest taken by a filler file).
+  // Returns false (and the test skips) when this process may not mount.
+  bool smallFilesystem(int kb, int free_kb) {
+    small_ = dir_ + "/small";
+    fs::create_directories(small_);
+    const std::string options = "size=" + std::to_string(kb) + "k";
+    if (::mount("tmpfs", small_.c_str(), "tmpfs", 0, options.c_str()) != 0) return false;
+    mounted_ = true;
+    const fs::space_info space = fs::space(small_);
+    const auto filler_bytes = static_cast<size_t>(space.available) - size_t(free_kb) * 1024;
+    std::ofstream(small_ + "/filler", std::ios::binary) << std::string(filler_bytes, 'f');
+    return true;
+  }
+
+  // Every shard in `dir` is whole and passes every check; every journal reads. Returns the
+  // games they hold.
+  // A kill may leave the temporary file of the shard being written (which the next run
+  // removes); a clean exit leaves none.
+  static size_t checkSelfplayFolder(const std::string& dir, bool killed = false) {
+    size_t games = 0;
+    if (!killed) {
+      EXPECT_TRUE(filesEndingWith(dir, ".tmp").empty()) << "a temporary file was left in " << dir;
+    }
+    for (const std::string& shard : filesEndingWith(dir, ".h5")) {
+      const training::ShardContents c = training::readShard(shard, true);
+      const training::ShardCheck check = training::checkShard(c);
+      EXPECT_EQ(check.problem_count, 0) << shard << ": " << check.problems.front();
+      games += c.games.size();
+    }
+    for (const std::string& journal : filesEndingWith(dir, ".h5.journal"))
+      games += training::readJournal(journal).games.size();
+    return games;
+  }
+
+  // games.csv holds its header and whole rows only, each with the header's number of fields.
+  static size_t checkGamesCsv(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_TRUE(text.empty() || text.back() == '\n') << path << " ends with a torn row";
+    std::istringstream lines(text);
+    std::string line;
+    size_t fields = 0, rows = 0;
+    for (bool header = true; std::getline(lines, line); header = false) {
+      const size_t n = static_cast<size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+      if (header) {
+        fields = n;
+      } else {
+        EXPECT_EQ(n, fields) << "row " << rows + 1 << ": " << line;
+        ++rows;
+      }
+    }
+    return rows;
+  }
+
+  std::string dir_, small_;
+  bool mounted_ = false;
+};
+
+#define SKIP_UNLESS_MOUNTED(call) \
+  if (!(call)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root); the full-disk test is skipped"
+
+// Self-play on a disk that fills up: a clear error (exit 2), no signal, no temporary file,
+// every shard whole, the games of the open shard in its journal; with room again, the next run
+// recovers them.
+TEST_F(FaultTest, SelfplayOnAFullDisk) {
+  SKIP_UNLESS_MOUNTED(smallFilesystem(1024, 160));
+  const ProcessResult r =
+      runMorne("selfplay --quiet --scenario duel --agent mcts:sims=20 --games 400 --jobs 2 "
+               "--rows-per-shard 60 --prefix full --out " + small_);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+  const size_t kept = checkSelfplayFolder(small_);
+  EXPECT_GT(kept, 0u);
+
+  const std::string roomy = dir_ + "/roomy";
+  fs::create_directories(roomy);
+  for (const std::string& f : filesEndingWith(small_, ".h5")) fs::copy(f, roomy);
+  for (const std::string& f : filesEndingWith(small_, ".journal")) fs::copy(f, roomy);
+  const ProcessResult next = runMorne("selfplay --quiet --scenario duel --agent mcts:sims=20 "
+                                      "--games 1 --prefix next --out " + roomy);
+  ASSERT_EQ(next.exit_code, 0) << next.output;
+  EXPECT_TRUE(filesEndingWith(roomy, ".journal").empty());
+  EXPECT_EQ(checkSelfplayFolder(roomy), kept + 1) << "every finished game kept, plus the new one";
+}
+
+// The arena on a disk that fills up: a clear error, games.csv with whole rows only, no
+// temporary report file.
+TEST_F(FaultTest, ArenaOnAFullDisk) {
+  SKIP_UNLESS_MOUNTED(smallFilesystem(256, 6));
+  const ProcessResult r = runMorne("arena --quiet --agents 'rule random' --scenarios duel "
+                                   "--rounds 200 --jobs 2 --out " + small_ + "/arena");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+  EXPECT_GT(checkGamesCsv(small_ + "/arena/games.csv"), 10u);
+  EXPECT_TRUE(filesEndingWith(small_ + "/arena", ".tmp").empty());
+}
+
+// kill -9 at several moments of a self-play run: complete shards, readable journals, and the
+// next run recovers every finished game.
+TEST_F(FaultTest, SelfplayKilledAtAnyMoment) {
+  int trial = 0;
+  for (const char* delay : {"0.05", "0.3", "0.6", "1.0", "1.5"}) {
+    const std::string out = dir_ + "/kill" + std::to_string(trial++);
+    const ProcessResult r = runShell(
+        "MORNE selfplay --quiet --scenario duel --agent mcts:sims=20 --games 100000 --jobs 2 "
+        "--rows-per-shard 40 --prefix k --out " + out + " & pid=$!; sleep " + delay +
+        "; kill -KILL $pid; wait $pid; echo status $?");
+    EXPECT_NE(r.output.find("status 137"), std::string::npos) << r.output;
+    const size_t finished = checkSelfplayFolder(out, true);
+    const ProcessResult next = runMorne("selfplay --quiet --scenario duel --agent mcts:sims=20 "
+                                        "--games 1 --prefix next --out " + out);
+    ASSERT_EQ(next.exit_code, 0) << next.output;
+    EXPECT_TRUE(filesEndingWith(out, ".journal").empty());
+    EXPECT_EQ(checkSelfplayFolder(out), finished + 1) << "killed after " << delay << " s";
+  }
+}
+
+// kill -9 at several moments of an arena run: games.csv keeps whole rows only.
+TEST_F(FaultTest, ArenaKilledAtAnyMoment) {
+  int trial = 0;
+  for (const char* delay : {"0.1", "0.4", "0.8"}) {
+    const std::string out = dir_ + "/arena" + std::to_string(trial++);
+    runShell("MORNE arena --quiet --agents 'rule random' --scenarios duel --rounds 100000 "
+             "--jobs 2 --out " + out + " & pid=$!; sleep " + delay +
+             "; kill -KILL $pid; wait $pid");
+    checkGamesCsv(out + "/games.csv");
+  }
+}
+
+// SIGINT and SIGTERM during self-play: exit 130, the open shard completed, no journal left.
+TEST_F(FaultTest, SelfplayStopsCleanlyOnSignals) {
+  for (const char* signal : {"INT", "TERM"}) {
+    const std::string out = dir_ + "/" + signal;
+    const ProcessResult r = runShell(
+        "MORNE selfplay --quiet --scenario duel --agent mcts:sims=20 --games 100000 --jobs 2 "
+        "--rows-per-shard 100000 --prefix s --out " + out +
+        " & pid=$!; sleep 0.8; kill -" + signal + " $pid; wait $pid; echo status $?");
+    EXPECT_NE(r.output.find("status 130"), std::string::npos) << signal << ": " << r.output;
+    EXPECT_TRUE(filesEndingWith(out, ".journal").empty()) << signal;
+    EXPECT_GT(checkSelfplayFolder(out), 0u) << signal;
+  }
+}
+
+}  // namespace
+}  // namespace morne::test
