@@ -1,8 +1,5 @@
 #include "agents/arena.h"
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include <chrono>
 #include <mutex>
 
@@ -10,6 +7,7 @@
 #include "agents/game_runner.h"
 #include "env/error.h"
 #include "env/zobrist.h"
+#include "mcts/workers.h"
 
 namespace morne::agents {
 
@@ -43,27 +41,22 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
   std::mutex report;
   int finished = 0;
   for (const ArenaGame& g : games) finished += g.played;
-  tbb::task_arena arena(std::max(1, config.jobs));
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, games.size(), 1), [&](const tbb::blocked_range<size_t>& r) {
-      for (size_t i = r.begin(); i != r.end(); ++i) {
-        ArenaGame& g = games[i];
-        if (g.played) continue;
-        const auto t0 = std::chrono::steady_clock::now();
-        auto blue = makeAgent(config.agents[static_cast<size_t>(g.blue)], agentSeed(g.seed, 0));
-        auto orange = makeAgent(config.agents[static_cast<size_t>(g.orange)], agentSeed(g.seed, 1));
-        const GameSummary summary =
-            playGame(*config.scenarios[static_cast<size_t>(g.scenario)], *blue, *orange, g.seed, nullptr);
-        g.result = summary.result;
-        g.plies = static_cast<int>(summary.plies.size());
-        g.decisions = summary.side_decisions;
-        g.decision_seconds = summary.decision_seconds;
-        g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        g.played = true;
-        std::lock_guard lock(report);
-        on_finished(g, ++finished);
-      }
-    });
+  mcts::forEachInParallel(config.jobs, static_cast<int>(games.size()), [&](int i) {
+    ArenaGame& g = games[static_cast<size_t>(i)];
+    if (g.played) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto blue = makeAgent(config.agents[static_cast<size_t>(g.blue)], agentSeed(g.seed, 0));
+    auto orange = makeAgent(config.agents[static_cast<size_t>(g.orange)], agentSeed(g.seed, 1));
+    const GameSummary summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)], *blue,
+                                         *orange, g.seed, nullptr);
+    g.result = summary.result;
+    g.plies = static_cast<int>(summary.plies.size());
+    g.decisions = summary.side_decisions;
+    g.decision_seconds = summary.decision_seconds;
+    g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    g.played = true;
+    std::lock_guard lock(report);
+    on_finished(g, ++finished);
   });
 }
 

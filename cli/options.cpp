@@ -71,7 +71,11 @@ void storeEntry(const std::string& command, const po::options_description& own,
 }  // namespace
 
 std::vector<ConfigEntry> readConfigFile(const std::string& path) {
-  std::istringstream file(env::readTextFile(path, "config file"));
+  return parseConfigText(env::readTextFile(path, "config file"), path);
+}
+
+std::vector<ConfigEntry> parseConfigText(const std::string& text, const std::string& path) {
+  std::istringstream file(text);
   std::vector<ConfigEntry> entries;
   std::map<std::string, std::string> first_seen;  // key -> where it was set
   std::string section;

@@ -44,4 +44,7 @@ struct ConfigEntry {
 };
 std::vector<ConfigEntry> readConfigFile(const std::string& path);
 
+// The same for the text of a config file; `path` names it in the origins.
+std::vector<ConfigEntry> parseConfigText(const std::string& text, const std::string& path);
+
 }  // namespace morne::cli

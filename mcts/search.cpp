@@ -1,13 +1,11 @@
 #include "mcts/search.h"
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
-
 #include <chrono>
 #include <climits>
 
 #include "env/rules.h"
 #include "mcts/tree_search.h"
+#include "mcts/workers.h"
 
 namespace morne::mcts {
 
@@ -64,12 +62,7 @@ SearchResult Search::run(const env::GameState& root) {
       w.tree.complete(w.evaluator->evaluate(*leaf->state, leaf->legal, leaf->priors));
     }
   };
-  if (threads == 1) {
-    job(0);
-  } else {
-    tbb::task_arena arena(threads);
-    arena.execute([&] { tbb::parallel_for(0, threads, job); });
-  }
+  runOnWorkers(threads, job);
   std::vector<const TreeSearch*> trees;
   for (const Worker& w : workers_) trees.push_back(&w.tree);
   SearchResult r = summarizeSearch(root, trees);

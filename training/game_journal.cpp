@@ -189,6 +189,10 @@ RecoveredJournal readJournal(const std::string& path) {
   if (!in) throw IoError("cannot read journal " + path);
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw IoError("cannot read journal " + path);
+  return parseJournal(data, path);
+}
+
+RecoveredJournal parseJournal(std::string_view data, const std::string& path) {
   RecoveredJournal out;
   size_t at = 0;
   bool have_info = false;

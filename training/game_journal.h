@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "training/record.h"
@@ -54,5 +55,8 @@ struct RecoveredJournal {
 // Reads a journal left behind by a killed run. Throws IoError (unreadable) or ConfigError
 // (not a morne journal, or no intact header).
 RecoveredJournal readJournal(const std::string& path);
+
+// The same for the bytes of a journal; `path` names it in messages.
+RecoveredJournal parseJournal(std::string_view data, const std::string& path);
 
 }  // namespace morne::training

@@ -1,7 +1,5 @@
 #include "training/selfplay.h"
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -14,6 +12,7 @@
 #include "agents/observation.h"
 #include "env/error.h"
 #include "mcts/eval_cache.h"
+#include "mcts/workers.h"
 #include "training/selfplay_game.h"
 #include "training/shard_writer.h"
 
@@ -231,15 +230,12 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   });
 
   const int jobs = std::max(1, std::min(c.jobs, c.games));
-  tbb::task_arena arena(jobs);
-  arena.execute([&] {
-    tbb::parallel_for(0, jobs, 1, [&](int t) {
-      try {
-        run.work(t);
-      } catch (...) {
-        run.fail();
-      }
-    });
+  mcts::runOnWorkers(jobs, [&](int t) {
+    try {
+      run.work(t);
+    } catch (...) {
+      run.fail();
+    }
   });
   queue.close();
   writer_thread.join();

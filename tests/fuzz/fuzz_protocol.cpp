@@ -1,0 +1,43 @@
+// Fuzz target: engine protocol requests on a live session (duel loaded), one per line. Every
+// request gets exactly one reply, a JSON object with "ok"; none is an internal_error.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli/engine_session.h"
+#include "tests/fuzz/fuzz_target.h"
+
+namespace {
+
+// genmove searches for as long as its spec asks: a fuzzer that writes sims=10000000 finds a
+// slow search, not a bug. Its argument checks are tested in tests/cli/engine_limits_test.cpp.
+bool slowSearch(std::string_view line) {
+  if (line.find("genmove") == std::string_view::npos) return false;
+  for (const char* key : {"sims", "ms", "nodes", "threads", "\\u", "az"})
+    if (line.find(key) != std::string_view::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using morne::fuzz::fuzzRequire;
+  morne::cli::EngineSession session(1);
+  bool quit = false;
+  session.handle(R"({"cmd":"load","scenario":"duel"})", &quit);
+  std::string_view in = morne::fuzz::text(data, size);
+  for (int lines = 0; !in.empty() && lines < 64 && !quit; ++lines) {
+    const size_t end = std::min(in.find('\n'), in.size());
+    const std::string line(in.substr(0, end));
+    in.remove_prefix(std::min(end + 1, in.size()));
+    if (slowSearch(line)) continue;
+    const std::string reply = session.handle(line, &quit);
+    const nlohmann::json r = nlohmann::json::parse(reply, nullptr, false);
+    fuzzRequire(r.is_object() && r.contains("ok") && r["ok"].is_boolean(), "reply without ok");
+    if (!r["ok"].get<bool>()) {
+      fuzzRequire(r["error"]["code"] != "internal_error", "internal_error reply");
+      fuzzRequire(r["error"]["message"].is_string(), "error without message");
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,43 @@
+// Fuzz target: saved-state JSON (set_state's format) for duel or crossing (first byte). A state
+// is refused with a ValidationError, or it round-trips exactly, has a legal action unless the
+// game is over, and random play from it keeps the rules' invariants.
+
+#include <nlohmann/json.hpp>
+
+#include "env/error.h"
+#include "env/json_nesting.h"
+#include "env/rng.h"
+#include "env/rules.h"
+#include "env/scenario_library.h"
+#include "env/state_json.h"
+#include "tests/fuzz/fuzz_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace morne;
+  static const auto duel = env::loadScenario("duel");
+  static const auto crossing = env::loadScenario("crossing");
+  if (size == 0) return 0;
+  const env::Scenario& sc = data[0] % 2 ? *crossing : *duel;
+  const std::string_view text = fuzz::text(data + 1, size - 1);
+  if (env::jsonNestingDepth(text) > env::kMaxJsonNesting) return 0;  // refused before parsing
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) return 0;
+  env::GameState s;
+  try {
+    s = env::stateFromJson(sc, j, "fuzz");
+  } catch (const Error&) {
+    return 0;
+  }
+  fuzz::fuzzRequire(env::stateFromJson(sc, env::stateToJson(s), "round trip") == s,
+                    "an accepted state does not round-trip");
+  env::Rng rng(size);
+  env::ActionList legal;
+  for (int ply = 0; ply < 100 && !s.isTerminal(); ++ply) {
+    if (!s.isChanceNode()) {
+      env::legalActions(s, legal);
+      fuzz::fuzzRequire(!legal.empty(), "an accepted state with no legal action");
+    }
+    env::playRandomPly(s, rng, legal);
+  }
+  return 0;
+}
