@@ -50,6 +50,15 @@ void syncFolder(const std::string& dir) {
   if (rc != 0 && error != EINVAL) fail("sync folder", dir, error);  // EINVAL: not supported
 }
 
+void syncFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("open", path, errno);
+  const int rc = ::fsync(fd);
+  const int error = errno;
+  ::close(fd);
+  if (rc != 0) fail("sync", path, error);
+}
+
 void renameDurably(const std::string& from, const std::string& to) {
   if (std::rename(from.c_str(), to.c_str()) != 0) fail("rename " + from + " to", to, errno);
   syncFolder(folderOf(to));

@@ -14,6 +14,10 @@ namespace morne::env {
 // failure the temporary file is removed and IoError names the path and the reason.
 void writeFileDurably(const std::string& path, std::string_view bytes);
 
+// Fsyncs a file another writer has closed (a library that writes files itself). Throws
+// IoError.
+void syncFile(const std::string& path);
+
 // Renames `from` to `to` and fsyncs the folder of `to`. Throws IoError.
 void renameDurably(const std::string& from, const std::string& to);
 

@@ -13,7 +13,7 @@ packages=(
   build-essential cmake ninja-build ccache git ca-certificates pkg-config
   libtorch-dev libopenblas0-pthread
   libtbb-dev libhdf5-dev zlib1g-dev libboost-program-options-dev
-  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
   python3-h5py python3-numpy
 )
 

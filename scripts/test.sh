@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs and builds first when needed (scripts/setup.sh), runs
-# every test of the Release build, then builds build-asan/ (Debug with AddressSanitizer and
-# UndefinedBehaviorSanitizer, asserts on) and runs every test again there. Exits non-zero when
-# any test fails.
+# Runs the whole test suite (docs/reliability.md says what each pass guards against):
+#   1. the Release build (scripts/setup.sh installs and builds first when needed): every test,
+#      the fault tests (full disk, kill -9, signals) and the fuzz corpora included;
+#   2. build-asan/: Debug with AddressSanitizer and UndefinedBehaviorSanitizer, every test again;
+#   3. build-tsan/: ThreadSanitizer over the search, arena and self-play tests, with parallel work
+#      on std::thread (MORNE_STD_THREADS) instead of Debian's uninstrumented TBB;
+#   4. scripts/fuzz.sh: each fuzz target under libFuzzer for MORNE_FUZZ_SECONDS (default 20)
+#      seconds, when clang-14 is installed.
+# Exits non-zero when any test fails or any sanitizer or fuzzer reports.
 #
-#   scripts/test.sh           both passes (what CI runs)
+#   scripts/test.sh           every pass (what CI runs)
 #   scripts/test.sh --fast    the Release pass only
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,3 +25,16 @@ fi
 cmake --build build-asan -j"$(nproc)"
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+
+tsan_tests=(mcts_tests agents_tests training_tests)
+if [ ! -f build-tsan/build.ninja ]; then
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE=thread -DMORNE_STD_THREADS=ON
+fi
+cmake --build build-tsan -j"$(nproc)" --target "${tsan_tests[@]}"
+for t in "${tsan_tests[@]}"; do
+  echo "ThreadSanitizer: $t"
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" "build-tsan/tests/$t" --gtest_brief=1
+done
+
+scripts/fuzz.sh "${MORNE_FUZZ_SECONDS:-20}"

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include "env/error.h"
 #include "training/shard_info.h"
@@ -130,10 +131,16 @@ ShardContents readShard(const std::string& path, bool positions) {
   H5::Exception::dontPrint();
   ShardContents c;
   // HDF5 can loop forever closing a file it failed to read (seen on a damaged global heap), so
-  // after an error the file is left open: the caller gets the error, not a hang. (A process
-  // that exits normally may still meet that loop in HDF5's clean-up at exit; `data inspect`
-  // reads each file in a child process that ends with _exit.)
+  // after an error the file is left open, on a list that is never destroyed: the caller gets
+  // the error, not a hang. (A process that exits normally may still meet that loop in HDF5's
+  // clean-up at exit; `data inspect` reads each file in a child process that ends with _exit.)
   std::unique_ptr<H5::H5File> opened;
+  auto abandon = [&opened] {
+    static auto* const abandoned = new std::vector<std::unique_ptr<H5::H5File>>;
+    static std::mutex mutex;
+    std::lock_guard lock(mutex);
+    abandoned->push_back(std::move(opened));
+  };
   try {
     if (H5Fis_hdf5(path.c_str()) <= 0) throw ConfigError("not an HDF5 file");
     opened = std::make_unique<H5::H5File>(path, H5F_ACC_RDONLY);
@@ -276,13 +283,13 @@ ShardContents readShard(const std::string& path, bool positions) {
       ++g.rows;
     }
   } catch (const ConfigError& e) {
-    static_cast<void>(opened.release());
+    abandon();
     throw ConfigError(path + ": damaged or not a morne shard: " + e.what());
   } catch (const IoError& e) {
-    static_cast<void>(opened.release());
+    abandon();
     throw IoError(path + ": cannot read the shard: " + e.what());
   } catch (const H5::Exception& e) {
-    static_cast<void>(opened.release());
+    abandon();
     throw IoError(path + ": cannot read the shard: " + hdf5Reason(e) + " (in " +
                   e.getFuncName() + ")");
   }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "env/durable_file.h"
 #include "env/error.h"
 
 namespace morne::agents {
@@ -180,9 +181,12 @@ class TorchNetwork : public Network {
       archive.write(kChecksumKey, torch::IValue(hex64(checksum_)));
       archive.save_to(tmp);
     } catch (const c10::Error& e) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
       throw IoError("cannot write network " + path + ": " + e.what_without_backtrace());
     }
-    std::filesystem::rename(tmp, path);
+    env::syncFile(tmp);
+    env::renameDurably(tmp, path);
   }
 
   void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,

@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 #include <sys/mount.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "tests/cli/test_process.h"
@@ -189,6 +191,105 @@ TEST_F(FaultTest, SelfplayStopsCleanlyOnSignals) {
     EXPECT_TRUE(filesEndingWith(out, ".journal").empty()) << signal;
     EXPECT_GT(checkSelfplayFolder(out), 0u) << signal;
   }
+}
+
+// A long engine session keeps its memory flat: 4,000 requests (genmove with 20 different
+// specs, play, state and set_state to take moves back, legal, previews, reloads), RSS read
+// after every 500. Prints the series.
+TEST_F(FaultTest, EngineSessionMemoryStaysFlat) {
+  int to_engine[2], from_engine[2];
+  ASSERT_EQ(::pipe(to_engine), 0);
+  ASSERT_EQ(::pipe(from_engine), 0);
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(to_engine[0], 0);
+    ::dup2(from_engine[1], 1);
+    ::close(to_engine[1]);
+    ::close(from_engine[0]);
+    ::execl(MORNE_BINARY, MORNE_BINARY, "engine", "--scenario", "duel", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(to_engine[0]);
+  ::close(from_engine[1]);
+  FILE* in = ::fdopen(to_engine[1], "w");
+  FILE* out = ::fdopen(from_engine[0], "r");
+  char line[1 << 16];
+  auto request = [&](const std::string& text) {
+    std::fputs((text + "\n").c_str(), in);
+    std::fflush(in);
+    std::string reply;
+    while (std::fgets(line, sizeof line, out)) {
+      reply += line;
+      if (!reply.empty() && reply.back() == '\n') break;
+    }
+    return reply;
+  };
+  auto rssKb = [&] {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    std::string key;
+    long value = 0;
+    while (status >> key) {
+      if (key == "VmRSS:") {
+        status >> value;
+        break;
+      }
+    }
+    return value;
+  };
+  request("");  // the --scenario load's reply
+  std::vector<long> rss;
+  std::string saved;
+  for (int i = 0; i < 4000; ++i) {
+    std::string reply;
+    switch (i % 8) {
+      case 0:
+        reply = request(R"({"cmd":"state"})");
+        saved = reply.substr(reply.find("\"state\":") + 8);
+        saved = saved.substr(0, saved.rfind('}'));
+        break;
+      case 1:
+        reply = request(R"({"cmd":"genmove","agent":"mcts:sims=)" + std::to_string(20 + i % 20) +
+                        R"(","play":true})");
+        break;
+      case 2:
+        reply = request(R"({"cmd":"genmove","agent":"rule","play":true})");
+        break;
+      case 3:
+        reply = request(R"({"cmd":"legal"})");
+        break;
+      case 4:
+        reply = request(R"({"cmd":"set_state","state":)" + saved + "}");  // take back
+        break;
+      case 5:
+        reply = request(R"({"cmd":"roll"})");
+        break;
+      case 6:
+        reply = request(R"({"cmd":"reachable","unit":"B-I1"})");
+        break;
+      default:
+        reply = request(i % 200 == 7 ? R"({"cmd":"load","scenario":"duel","seed":)" +
+                                            std::to_string(i) + "}"
+                                      : R"({"cmd":"result"})");
+    }
+    ASSERT_FALSE(reply.empty()) << "the engine stopped answering at request " << i;
+    ASSERT_EQ(reply.find("internal_error"), std::string::npos) << reply;
+    if (reply.find("\"final\":true") != std::string::npos)
+      request(R"({"cmd":"load","scenario":"duel"})");
+    if ((i + 1) % 500 == 0) rss.push_back(rssKb());
+  }
+  std::fclose(in);
+  std::fclose(out);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  std::cout << "engine RSS (KB) after every 500 requests:";
+  for (long kb : rss) std::cout << " " << kb;
+  std::cout << "\n";
+  ASSERT_EQ(rss.size(), 8u);
+  if (std::string(MORNE_SANITIZERS).find("address") != std::string::npos) {
+    GTEST_SKIP() << "AddressSanitizer keeps freed memory in quarantine: RSS is not compared";
+  }
+  EXPECT_LE(rss.back(), rss[1] + rss[1] / 10 + 4096) << "memory grew over the session";
 }
 
 }  // namespace

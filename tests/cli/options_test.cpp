@@ -81,6 +81,15 @@ TEST(Options, RefusesWhatWasSilentlyAccepted) {
       << parseError({"--config", folder}, own);
   EXPECT_NE(parseError({"--set", "=3"}, own).find("missing key"), std::string::npos);
   EXPECT_EQ(parseError({"--seed", "18446744073709551615"}, own), "");
+  // A value holding one of Boost's message placeholders made the parser loop forever.
+  EXPECT_NE(parseError({"--seed", "%value%"}, own).find("\"%value%\" is not allowed"),
+            std::string::npos);
+  EXPECT_NE(parseError({"--set", "seed=%original_token%x"}, own).find("is not allowed"),
+            std::string::npos);
+  const std::string placeholder = writeTempFile("placeholder.cfg", "seed = 1%value%\n");
+  EXPECT_NE(parseError({"--config", placeholder}, own).find("placeholder.cfg:1"),
+            std::string::npos);
+  EXPECT_EQ(parseError({"--name", "50% off, 100%"}, own), "") << "a lone % is fine";
 }
 
 TEST(Options, ErrorsNameThePlace) {

@@ -13,7 +13,7 @@ namespace {
 // slow search, not a bug. Its argument checks are tested in tests/cli/engine_limits_test.cpp.
 bool slowSearch(std::string_view line) {
   if (line.find("genmove") == std::string_view::npos) return false;
-  for (const char* key : {"sims", "ms", "nodes", "threads", "\\u", "az"})
+  for (const char* key : {"mcts", "sims", "ms", "nodes", "threads", "\\u", "az"})
     if (line.find(key) != std::string_view::npos) return true;
   return false;
 }
@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   bool quit = false;
   session.handle(R"({"cmd":"load","scenario":"duel"})", &quit);
   std::string_view in = morne::fuzz::text(data, size);
-  for (int lines = 0; !in.empty() && lines < 64 && !quit; ++lines) {
+  for (int lines = 0; !in.empty() && lines < 32 && !quit; ++lines) {
     const size_t end = std::min(in.find('\n'), in.size());
     const std::string line(in.substr(0, end));
     in.remove_prefix(std::min(end + 1, in.size()));
