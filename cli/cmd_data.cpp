@@ -38,8 +38,8 @@ void printSummary(const std::string& path, const training::ShardContents& c) {
             << "  positions:  " << c.rows << " rows of " << c.shape.planes << " planes x "
             << c.shape.height << " x " << c.shape.width << ", " << c.shape.globals
             << " globals, policy over " << c.shape.policy << " entries\n"
-            << "  games:      " << c.games.size() << " (blue won " << winners[0]
-            << ", orange won " << winners[1] << ", drawn " << winners[-1] << "), mean length "
+            << "  games:      " << c.games.size() << " (blue won " << winners[0] << ", orange won "
+            << winners[1] << ", drawn " << winners[-1] << "), mean length "
             << (c.games.empty() ? 0.0
                                 : static_cast<double>(plies) / static_cast<double>(c.games.size()))
             << " plies\n";

@@ -22,11 +22,13 @@ json lineJson(env::GameState s, const std::vector<agents::Ply>& line) {
   for (const agents::Ply& p : line) {
     if (p.chance) {
       if (!s.isChanceNode()) break;
-      out.push_back({{"chance", std::string(env::chanceKindName(s.pending.kind))}, {"outcome", p.outcome}});
+      out.push_back(
+          {{"chance", std::string(env::chanceKindName(s.pending.kind))}, {"outcome", p.outcome}});
       env::applyChance(s, p.outcome);
     } else {
       if (s.isChanceNode() || !env::isLegal(s, p.action)) break;
-      out.push_back({{"action", env::actionJson(s, p.action)}, {"text", env::actionText(s, p.action)}});
+      out.push_back(
+          {{"action", env::actionJson(s, p.action)}, {"text", env::actionText(s, p.action)}});
       env::applyAction(s, p.action);
     }
   }
@@ -40,8 +42,9 @@ json EngineSession::genmove(const json& req) {
   const env::GameState& s = game();
   if (s.isTerminal()) throw RequestError{"game_over", "the game is over"};
   if (s.isChanceNode()) {
-    throw RequestError{"illegal_action", "a " + std::string(env::chanceKindName(s.pending.kind)) +
-                                             " is pending: apply an outcome or roll before asking for a move"};
+    throw RequestError{"illegal_action",
+                       "a " + std::string(env::chanceKindName(s.pending.kind)) +
+                           " is pending: apply an outcome or roll before asking for a move"};
   }
   if (!req.contains("agent") || !req["agent"].is_string())
     throw RequestError{"bad_request", "give \"agent\": an agent spec such as \"mcts:sims=800\""};
@@ -66,9 +69,10 @@ json EngineSession::genmove(const json& req) {
   const agents::Decision d = agent->decide(s);
 
   std::vector<agents::ActionStat> children = d.info.children;
-  std::stable_sort(children.begin(), children.end(), [](const agents::ActionStat& a, const agents::ActionStat& b) {
-    return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
-  });
+  std::stable_sort(children.begin(), children.end(),
+                   [](const agents::ActionStat& a, const agents::ActionStat& b) {
+                     return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
+                   });
   const size_t top = req.contains("top") ? req["top"].get<size_t>() : 10;
   json list = json::array();
   for (size_t i = 0; i < std::min(top, children.size()); ++i) {

@@ -23,11 +23,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kCommands[] = {"protocol",       "load",      "scenario", "state",
-                                     "set_state",      "legal",     "apply",    "chance",
-                                     "roll",           "reachable", "los",      "preview_fire",
-                                     "preview_combat", "genmove",   "result",   "show",
-                                     "quit"};
+constexpr const char* kCommands[] = {
+    "protocol",       "load",    "scenario", "state",     "set_state", "legal",
+    "apply",          "chance",  "roll",     "reachable", "los",       "preview_fire",
+    "preview_combat", "genmove", "result",   "show",      "quit"};
 
 // The longest message, path or id a reply carries: an error never echoes a huge input back.
 constexpr size_t kMaxEchoBytes = 1000;
@@ -56,7 +55,7 @@ json problemsJson(const ValidationError& e) {
 // The integer value of a request field, or a bad_request naming it: no truncation, no wrap.
 int64_t integerField(const json& req, const char* key, int64_t lo, int64_t hi) {
   const json& v = req[key];
-  const bool in_range = v.is_number_unsigned()   ? v.get<uint64_t>() <= static_cast<uint64_t>(hi)
+  const bool in_range = v.is_number_unsigned()  ? v.get<uint64_t>() <= static_cast<uint64_t>(hi)
                         : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
                                                 : false;
   if (!v.is_number_integer() || !in_range) {
@@ -141,7 +140,8 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
                {"message", shortened(e.what())},
                {"details", problemsJson(e)}}}};
   } catch (const Error& e) {
-    reply = {{"ok", false}, {"error", {{"code", "invalid_input"}, {"message", shortened(e.what())}}}};
+    reply = {{"ok", false},
+             {"error", {{"code", "invalid_input"}, {"message", shortened(e.what())}}}};
   } catch (const std::exception& e) {
     reply = {{"ok", false},
              {"error", {{"code", "internal_error"}, {"message", shortened(e.what())}}}};

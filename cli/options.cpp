@@ -32,8 +32,8 @@ std::string knownKeys(const po::options_description& own) {
 void checkPlaceholders(const std::string& text, const std::string& origin) {
   for (size_t open = text.find('%'); open != std::string::npos; open = text.find('%', open + 1)) {
     size_t end = open + 1;
-    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) ||
-                                 text[end] == '_')) {
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) {
       ++end;
     }
     if (end > open + 1 && end < text.size() && text[end] == '%') {
@@ -56,8 +56,8 @@ bool isUnsigned(const po::options_description& own, const std::string& key) {
 }
 
 // Refuses a negative number for an unsigned option.
-void checkSign(const po::options_description& own, const std::string& key,
-               const std::string& value, const std::string& origin) {
+void checkSign(const po::options_description& own, const std::string& key, const std::string& value,
+               const std::string& origin) {
   if (isUnsigned(own, key) && trim(value).starts_with("-")) {
     throw ConfigError(origin + ": " + key + " = \"" + value +
                       "\": a non-negative integer is required");

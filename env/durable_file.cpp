@@ -132,7 +132,8 @@ void AppendOnlyFile::append(std::string_view record) {
   if (error) {
     std::string note;  // a partial record that stays is caught by the readers' checks
     if (::ftruncate(fd_, static_cast<off_t>(size_)) != 0)
-      note = " (the partial record could not be cut back: " + std::string(std::strerror(errno)) + ")";
+      note =
+          " (the partial record could not be cut back: " + std::string(std::strerror(errno)) + ")";
     throw IoError("cannot write " + path_ + ": " + std::strerror(error) + note);
   }
   size_ += record.size();

@@ -53,8 +53,8 @@ class StateReader {
       legalActions(s, legal);
       if (legal.empty()) {
         in_.fail("", "no legal action in this position and the game is not over (in the " +
-                         std::string(phaseName(s.phase)) + " phase, " + std::string(sideColor(s.side)) +
-                         " has nothing to do)");
+                         std::string(phaseName(s.phase)) + " phase, " +
+                         std::string(sideColor(s.side)) + " has nothing to do)");
       }
     }
     if (const json* h = JsonReader::optional(j, "hash"); h && in_.ok()) {

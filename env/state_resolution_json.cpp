@@ -212,8 +212,8 @@ class ResolutionReader {
     const uint8_t any_test = combat_flag::kAttackerTests | combat_flag::kDefenderTests |
                              combat_flag::kAttackerTested | combat_flag::kDefenderTested |
                              combat_flag::kAttackerFailed | combat_flag::kDefenderFailed;
-    expect(s_.pending.kind != ChanceKind::kCombatDie || (c.flags & any_test) == 0,
-           "/combat/flags", "before its die is rolled a combat has no morale test flags");
+    expect(s_.pending.kind != ChanceKind::kCombatDie || (c.flags & any_test) == 0, "/combat/flags",
+           "before its die is rolled a combat has no morale test flags");
   }
 
   // A morale test is a die only for a unit of MO 1..8 (MO 0 fails and MO 9 passes without
@@ -222,8 +222,8 @@ class ResolutionReader {
     const CombatRecord& c = s_.combat;
     const int mo = s_.unit(u).mo;
     expect(!isGeneral(sc_.unit(u).type) && mo > 0 && mo < 9, "/pending/unit",
-           "a morale test die is rolled only for a unit of morale 1..8 (MO " +
-               std::to_string(mo) + " needs no die), never for a general");
+           "a morale test die is rolled only for a unit of morale 1..8 (MO " + std::to_string(mo) +
+               " needs no die), never for a general");
     const bool defender = u == c.defender;
     const uint8_t tests = defender ? combat_flag::kDefenderTests : combat_flag::kAttackerTests;
     const uint8_t tested = defender ? combat_flag::kDefenderTested : combat_flag::kAttackerTested;

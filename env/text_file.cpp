@@ -45,8 +45,7 @@ std::string readTextFile(const std::string& path, std::string_view what, size_t 
   const uintmax_t size = fs::file_size(path, ec);
   if (ec) throw fail(ec.message());
   if (size > max_bytes) {
-    throw fail(std::to_string(size) + " bytes; at most " + std::to_string(max_bytes) +
-               " are read");
+    throw fail(std::to_string(size) + " bytes; at most " + std::to_string(max_bytes) + " are read");
   }
   std::ifstream file(path, std::ios::binary);
   if (!file) throw fail(std::strerror(errno));

@@ -3,9 +3,9 @@
 #include <zlib.h>
 
 #include <cstring>
-#include <optional>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "env/durable_file.h"
 #include "env/error.h"

@@ -1,6 +1,5 @@
 #include "training/selfplay.h"
 
-
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -74,7 +73,7 @@ struct Run {
   Clock::time_point t0;
   std::mutex mutex;
   SelfPlayProgress totals;
-  std::exception_ptr error;    // the first failure of a worker or the writer, under `mutex`
+  std::exception_ptr error;         // the first failure of a worker or the writer, under `mutex`
   std::atomic<bool> failed{false};  // set with `error`
   // For progress reports while games are under way.
   std::atomic<int64_t> live_batches{0}, live_evaluated{0}, live_positions{0};
@@ -113,8 +112,8 @@ struct Run {
   void work(int t) {
     std::unique_ptr<mcts::CachedBatchEvaluator> evaluator;
     if (batched) {
-      evaluator =
-          std::make_unique<mcts::CachedBatchEvaluator>(batched->make_evaluator(c.batch_invariant ? c.games_per_thread : 0), c.cache_entries);
+      evaluator = std::make_unique<mcts::CachedBatchEvaluator>(
+          batched->make_evaluator(c.batch_invariant ? c.games_per_thread : 0), c.cache_entries);
     }
     const int jobs = std::max(1, c.jobs);
     const size_t slots = batched ? static_cast<size_t>(std::max(1, c.games_per_thread)) : 1;

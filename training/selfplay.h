@@ -28,8 +28,8 @@ struct SelfPlayConfig {
   std::shared_ptr<const env::Scenario> scenario;
   std::string agent = "mcts:sims=200";  // plays both sides
   int games = 8;
-  int jobs = 1;                    // worker threads
-  int games_per_thread = 16;       // lock-step games of one worker (agents with a lock-step form)
+  int jobs = 1;               // worker threads
+  int games_per_thread = 16;  // lock-step games of one worker (agents with a lock-step form)
   // Every network batch padded to games_per_thread positions, so that the data do not depend
   // on --jobs (agents/network_agent.h); off: faster, the same data only for the same --jobs.
   bool batch_invariant = true;

@@ -27,8 +27,8 @@ class Checker {
     for (size_t i = 0; i < n; ++i) {
       if (!std::isfinite(v[i])) return problem(where, std::string(what) + " value is not finite");
       if (v[i] < -1 || v[i] > 1) {
-        return problem(where, std::string(what) + " value " + std::to_string(v[i]) +
-                                  " outside [-1, 1]");
+        return problem(where,
+                       std::string(what) + " value " + std::to_string(v[i]) + " outside [-1, 1]");
       }
     }
   }
@@ -74,8 +74,8 @@ void checkGame(const ShardContents& c, size_t index, Checker& check) {
   if (g.end > kEndAdjudicated) check.problem(where, "unknown ending " + std::to_string(g.end));
   if (g.winner < 0 && g.level != 0) check.problem(where, "a draw with victory level above 0");
   if (g.decisions < 0 || g.plies < g.decisions) {
-    check.problem(where, std::to_string(g.decisions) + " decisions in " +
-                             std::to_string(g.plies) + " plies");
+    check.problem(
+        where, std::to_string(g.decisions) + " decisions in " + std::to_string(g.plies) + " plies");
   }
   if (c.declared_rows[index] != g.rows) {
     check.problem(where, "games/positions says " + std::to_string(c.declared_rows[index]) +

@@ -42,9 +42,9 @@ std::string stringAttribute(const H5::H5File& file, const char* name) {
   try {
     a.read(a.getStrType(), value);
   } catch (const H5::Exception& e) {
-    throw IoError(std::string("attribute ") + name +
-                  " cannot be read (its text, in the file's global heap, is damaged): " +
-                  hdf5Reason(e));
+    throw IoError(
+        std::string("attribute ") + name +
+        " cannot be read (its text, in the file's global heap, is damaged): " + hdf5Reason(e));
   }
   return value;
 }
@@ -124,8 +124,8 @@ constexpr uint64_t kMaxShardMemory = uint64_t{8} << 30;
 ShardContents readShard(const std::string& path, bool positions) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
-    throw IoError(path + ": " + (std::filesystem::exists(path, ec) ? "not an ordinary file"
-                                                                    : "no such file"));
+    throw IoError(path + ": " +
+                  (std::filesystem::exists(path, ec) ? "not an ordinary file" : "no such file"));
   }
   const uint64_t file_bytes = std::filesystem::file_size(path, ec);
   H5::Exception::dontPrint();
@@ -203,9 +203,9 @@ ShardContents readShard(const std::string& path, bool positions) {
 
     // Sizes before allocations.
     uint64_t declared = 0;
-    for (const Dataset* d : {&planes, &globals, &policy, &legal, &value, &game, &move, &phase,
-                             &side, &ids, &seeds, &winners, &vp_blue, &vp_orange, &levels, &ends,
-                             &plies, &decisions, &game_rows}) {
+    for (const Dataset* d :
+         {&planes, &globals, &policy, &legal, &value, &game, &move, &phase, &side, &ids, &seeds,
+          &winners, &vp_blue, &vp_orange, &levels, &ends, &plies, &decisions, &game_rows}) {
       const uint64_t bytes = d->elements() * d->set.getDataType().getSize();
       if (d->elements() > kMaxShardMemory || bytes / kMaxCompression > file_bytes) {
         throw ConfigError(d->name + " declares " + std::to_string(d->elements()) +
@@ -290,8 +290,8 @@ ShardContents readShard(const std::string& path, bool positions) {
     throw IoError(path + ": cannot read the shard: " + e.what());
   } catch (const H5::Exception& e) {
     abandon();
-    throw IoError(path + ": cannot read the shard: " + hdf5Reason(e) + " (in " +
-                  e.getFuncName() + ")");
+    throw IoError(path + ": cannot read the shard: " + hdf5Reason(e) + " (in " + e.getFuncName() +
+                  ")");
   }
   return c;
 }

@@ -20,7 +20,7 @@ struct ShardContents {
   std::string engine;
   RowShape shape;
   int64_t rows = 0;
-  std::vector<GameData> games;  // rows filled in only when read with positions
+  std::vector<GameData> games;         // rows filled in only when read with positions
   std::vector<int32_t> declared_rows;  // games/positions: the rows each game says it has
 };
 

@@ -82,7 +82,7 @@ std::vector<RecoveredShard> recoverShards(const std::string& dir) {
     r.journal = journal;
     const std::string shard = journal.substr(0, journal.size() - std::strlen(kJournalSuffix));
     env::removeDurably(shard + ".tmp");  // the kill may have come while the shard was written
-    if (!fs::exists(shard, ec)) {  // else the shard was complete before the kill
+    if (!fs::exists(shard, ec)) {        // else the shard was complete before the kill
       const RecoveredJournal j = readJournal(journal);
       r.dropped_bytes = j.dropped_bytes;
       if (!j.games.empty()) {

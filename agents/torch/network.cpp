@@ -147,8 +147,7 @@ NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
     const int format = j.at("format").get<int>();
     if (format < 1 || format > kFormatVersion) {
       throw ConfigError(path + ": network format " + std::to_string(j.at("format").get<int>()) +
-                        " is not one this morne reads (1.." + std::to_string(kFormatVersion) +
-                        ")");
+                        " is not one this morne reads (1.." + std::to_string(kFormatVersion) + ")");
     }
     NetworkConfig c;
     c.input = {j.at("planes").get<int>(), j.at("height").get<int>(), j.at("width").get<int>(),
@@ -207,7 +206,8 @@ class TorchNetwork : public Network {
     const size_t outputs = static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize());
     bool finite = true;
     for (size_t i = 0; i < outputs; ++i) finite = finite && std::isfinite(policy_logits[i]);
-    for (size_t i = 0; i < static_cast<size_t>(batch); ++i) finite = finite && std::isfinite(values[i]);
+    for (size_t i = 0; i < static_cast<size_t>(batch); ++i)
+      finite = finite && std::isfinite(values[i]);
     if (!finite) {
       throw Error("the network gave NaN or infinite outputs for a batch of " +
                   std::to_string(batch) + " positions (damaged weights or inputs)");

@@ -62,8 +62,8 @@ TEST(EngineLimits, DeeplyNestedJsonIsRefused) {
 
 TEST(EngineLimits, OverlongLinesAreRefusedAndSkipped) {
   Session s;
-  const std::string huge = R"({"cmd":"protocol","id":")" +
-                           std::string(cli::kMaxRequestBytes, 'x') + R"("})";
+  const std::string huge =
+      R"({"cmd":"protocol","id":")" + std::string(cli::kMaxRequestBytes, 'x') + R"("})";
   EXPECT_EQ(errorCode(s.sendRaw(huge)), "bad_request");
 
   // The reader keeps at most one byte past the limit and goes on with the next line.

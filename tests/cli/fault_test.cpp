@@ -109,16 +109,18 @@ class FaultTest : public ::testing::Test {
 };
 
 #define SKIP_UNLESS_MOUNTED(call) \
-  if (!(call)) GTEST_SKIP() << "cannot mount a tmpfs here (needs root); the full-disk test is skipped"
+  if (!(call))                    \
+  GTEST_SKIP() << "cannot mount a tmpfs here (needs root); the full-disk test is skipped"
 
 // Self-play on a disk that fills up: a clear error (exit 2), no signal, no temporary file,
 // every shard whole, the games of the open shard in its journal; with room again, the next run
 // recovers them.
 TEST_F(FaultTest, SelfplayOnAFullDisk) {
   SKIP_UNLESS_MOUNTED(smallFilesystem(1024, 160));
-  const ProcessResult r =
-      runMorne("selfplay --quiet --scenario duel --agent mcts:sims=20 --games 400 --jobs 2 "
-               "--rows-per-shard 60 --prefix full --out " + small_);
+  const ProcessResult r = runMorne(
+      "selfplay --quiet --scenario duel --agent mcts:sims=20 --games 400 --jobs 2 "
+      "--rows-per-shard 60 --prefix full --out " +
+      small_);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
   const size_t kept = checkSelfplayFolder(small_);
@@ -128,8 +130,10 @@ TEST_F(FaultTest, SelfplayOnAFullDisk) {
   fs::create_directories(roomy);
   for (const std::string& f : filesEndingWith(small_, ".h5")) fs::copy(f, roomy);
   for (const std::string& f : filesEndingWith(small_, ".journal")) fs::copy(f, roomy);
-  const ProcessResult next = runMorne("selfplay --quiet --scenario duel --agent mcts:sims=20 "
-                                      "--games 1 --prefix next --out " + roomy);
+  const ProcessResult next = runMorne(
+      "selfplay --quiet --scenario duel --agent mcts:sims=20 "
+      "--games 1 --prefix next --out " +
+      roomy);
   ASSERT_EQ(next.exit_code, 0) << next.output;
   EXPECT_TRUE(filesEndingWith(roomy, ".journal").empty());
   EXPECT_EQ(checkSelfplayFolder(roomy), kept + 1) << "every finished game kept, plus the new one";
@@ -139,8 +143,10 @@ TEST_F(FaultTest, SelfplayOnAFullDisk) {
 // temporary report file.
 TEST_F(FaultTest, ArenaOnAFullDisk) {
   SKIP_UNLESS_MOUNTED(smallFilesystem(256, 6));
-  const ProcessResult r = runMorne("arena --quiet --agents 'rule random' --scenarios duel "
-                                   "--rounds 200 --jobs 2 --out " + small_ + "/arena");
+  const ProcessResult r = runMorne(
+      "arena --quiet --agents 'rule random' --scenarios duel "
+      "--rounds 200 --jobs 2 --out " +
+      small_ + "/arena");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
   EXPECT_GT(checkGamesCsv(small_ + "/arena/games.csv"), 10u);
@@ -155,12 +161,14 @@ TEST_F(FaultTest, SelfplayKilledAtAnyMoment) {
     const std::string out = dir_ + "/kill" + std::to_string(trial++);
     const ProcessResult r = runShell(
         "MORNE selfplay --quiet --scenario duel --agent mcts:sims=20 --games 100000 --jobs 2 "
-        "--rows-per-shard 40 --prefix k --out " + out + " & pid=$!; sleep " + delay +
-        "; kill -KILL $pid; wait $pid; echo status $?");
+        "--rows-per-shard 40 --prefix k --out " +
+        out + " & pid=$!; sleep " + delay + "; kill -KILL $pid; wait $pid; echo status $?");
     EXPECT_NE(r.output.find("status 137"), std::string::npos) << r.output;
     const size_t finished = checkSelfplayFolder(out, true);
-    const ProcessResult next = runMorne("selfplay --quiet --scenario duel --agent mcts:sims=20 "
-                                        "--games 1 --prefix next --out " + out);
+    const ProcessResult next = runMorne(
+        "selfplay --quiet --scenario duel --agent mcts:sims=20 "
+        "--games 1 --prefix next --out " +
+        out);
     ASSERT_EQ(next.exit_code, 0) << next.output;
     EXPECT_TRUE(filesEndingWith(out, ".journal").empty());
     EXPECT_EQ(checkSelfplayFolder(out), finished + 1) << "killed after " << delay << " s";
@@ -172,9 +180,10 @@ TEST_F(FaultTest, ArenaKilledAtAnyMoment) {
   int trial = 0;
   for (const char* delay : {"0.1", "0.4", "0.8"}) {
     const std::string out = dir_ + "/arena" + std::to_string(trial++);
-    runShell("MORNE arena --quiet --agents 'rule random' --scenarios duel --rounds 100000 "
-             "--jobs 2 --out " + out + " & pid=$!; sleep " + delay +
-             "; kill -KILL $pid; wait $pid");
+    runShell(
+        "MORNE arena --quiet --agents 'rule random' --scenarios duel --rounds 100000 "
+        "--jobs 2 --out " +
+        out + " & pid=$!; sleep " + delay + "; kill -KILL $pid; wait $pid");
     checkGamesCsv(out + "/games.csv");
   }
 }
@@ -183,10 +192,14 @@ TEST_F(FaultTest, ArenaKilledAtAnyMoment) {
 TEST_F(FaultTest, SelfplayStopsCleanlyOnSignals) {
   for (const char* signal : {"INT", "TERM"}) {
     const std::string out = dir_ + "/" + signal;
+    // The signal goes once the first game is journalled: sent earlier, it could come before
+    // the handlers are installed, while a background job of sh still ignores SIGINT.
     const ProcessResult r = runShell(
         "MORNE selfplay --quiet --scenario duel --agent mcts:sims=20 --games 100000 --jobs 2 "
-        "--rows-per-shard 100000 --prefix s --out " + out +
-        " & pid=$!; sleep 0.8; kill -" + signal + " $pid; wait $pid; echo status $?");
+        "--rows-per-shard 100000 --prefix s --out " +
+        out + " & pid=$!; for i in $(seq 1200); do ls " + out +
+        "/*.journal >/dev/null 2>&1 && break; sleep 0.05; done; kill -" + signal +
+        " $pid; wait $pid; echo status $?");
     EXPECT_NE(r.output.find("status 130"), std::string::npos) << signal << ": " << r.output;
     EXPECT_TRUE(filesEndingWith(out, ".journal").empty()) << signal;
     EXPECT_GT(checkSelfplayFolder(out), 0u) << signal;
@@ -207,7 +220,8 @@ TEST_F(FaultTest, EngineSessionMemoryStaysFlat) {
     ::dup2(from_engine[1], 1);
     ::close(to_engine[1]);
     ::close(from_engine[0]);
-    ::execl(MORNE_BINARY, MORNE_BINARY, "engine", "--scenario", "duel", static_cast<char*>(nullptr));
+    ::execl(MORNE_BINARY, MORNE_BINARY, "engine", "--scenario", "duel",
+            static_cast<char*>(nullptr));
     ::_exit(127);
   }
   ::close(to_engine[0]);
@@ -268,9 +282,9 @@ TEST_F(FaultTest, EngineSessionMemoryStaysFlat) {
         reply = request(R"({"cmd":"reachable","unit":"B-I1"})");
         break;
       default:
-        reply = request(i % 200 == 7 ? R"({"cmd":"load","scenario":"duel","seed":)" +
-                                            std::to_string(i) + "}"
-                                      : R"({"cmd":"result"})");
+        reply = request(i % 200 == 7
+                            ? R"({"cmd":"load","scenario":"duel","seed":)" + std::to_string(i) + "}"
+                            : R"({"cmd":"result"})");
     }
     ASSERT_FALSE(reply.empty()) << "the engine stopped answering at request " << i;
     ASSERT_EQ(reply.find("internal_error"), std::string::npos) << reply;

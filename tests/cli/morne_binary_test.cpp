@@ -61,10 +61,12 @@ TEST(MorneBinary, PlayPrintsTheGameAndTheResult) {
   auto withoutTiming = [](const std::string& text) {
     return text.substr(0, text.find(" plies ("));
   };
-  EXPECT_EQ(withoutTiming(runMorne("play --scenario duel --blue rule --orange random --seed 4").output),
-            withoutTiming(r.output));
-  EXPECT_NE(withoutTiming(runMorne("play --scenario duel --blue rule --orange random --seed 5").output),
-            withoutTiming(r.output));
+  EXPECT_EQ(
+      withoutTiming(runMorne("play --scenario duel --blue rule --orange random --seed 4").output),
+      withoutTiming(r.output));
+  EXPECT_NE(
+      withoutTiming(runMorne("play --scenario duel --blue rule --orange random --seed 5").output),
+      withoutTiming(r.output));
 }
 
 TEST(MorneBinary, ScenarioValidateReportsProblems) {
@@ -112,9 +114,12 @@ TEST(MorneBinary, ConfigFilesAndOverrides) {
 }
 
 TEST(MorneBinary, ArenaWritesItsTablesAndReports) {
-  const std::string out = std::filesystem::path(writeTempFile("arena.keep", "")).parent_path() / "arena";
-  const ProcessResult r = runMorne("arena --agents 'rule random' --scenarios duel,pyramids --rounds 2 --jobs 2 "
-                                   "--quiet --out " + out);
+  const std::string out =
+      std::filesystem::path(writeTempFile("arena.keep", "")).parent_path() / "arena";
+  const ProcessResult r = runMorne(
+      "arena --agents 'rule random' --scenarios duel,pyramids --rounds 2 --jobs 2 "
+      "--quiet --out " +
+      out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("== duel: 4 games"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("== all: 8 games"), std::string::npos);
@@ -147,14 +152,16 @@ TEST(MorneBinary, ShippedConfigFilesAreAccepted) {
   const std::string dir = std::string(MORNE_SOURCE_DIR) + "/configs/";
   for (const std::string& args :
        {"play --quiet --set scenario=duel --set blue=rule --config " + dir + "play.cfg",
-        "arena --quiet --set rounds=1 --set scenarios=duel --set 'agents=rule random' --set out= --config " + dir +
-            "arena.cfg",
+        "arena --quiet --set rounds=1 --set scenarios=duel --set 'agents=rule random' --set out= "
+        "--config " +
+            dir + "arena.cfg",
         "bench env --set seconds=0.05 --set scenario=duel --config " + dir + "bench.cfg",
         "perft --set depth=2 --config " + dir + "perft.cfg"}) {
     const ProcessResult r = runMorne(args);
     EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.output;
   }
-  const ProcessResult engine = runMorne("engine --config " + dir + "engine.cfg", "{\"cmd\":\"quit\"}\n");
+  const ProcessResult engine =
+      runMorne("engine --config " + dir + "engine.cfg", "{\"cmd\":\"quit\"}\n");
   EXPECT_EQ(engine.exit_code, 0) << engine.output;
 }
 

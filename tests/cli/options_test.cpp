@@ -49,8 +49,7 @@ TEST(Options, ARepeatableFlagAccumulates) {
             (std::vector<std::string>{"duel", "crossing"}));
 }
 
-std::string parseError(const std::vector<std::string>& args,
-                       const po::options_description& own) {
+std::string parseError(const std::vector<std::string>& args, const po::options_description& own) {
   try {
     cli::parseCommand("demo", args, own, 0);
   } catch (const Error& e) {

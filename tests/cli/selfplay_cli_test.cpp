@@ -100,8 +100,10 @@ TEST(SelfplayCli, AKilledRunLeavesOnlyCompleteShards) {
   size_t finished = 0;
   for (const std::string& s : shards) finished += training::readShard(s, false).games.size();
   const size_t journalled = training::readJournal(journals[0]).games.size();
-  const ProcessResult next = runMorne("selfplay --quiet --scenario duel --agent mcts:sims=30 "
-                                      "--games 1 --prefix next --out " + dir);
+  const ProcessResult next = runMorne(
+      "selfplay --quiet --scenario duel --agent mcts:sims=30 "
+      "--games 1 --prefix next --out " +
+      dir);
   ASSERT_EQ(next.exit_code, 0) << next.output;
   EXPECT_NE(next.output.find("recovered " + std::to_string(journalled) + " finished game(s)"),
             std::string::npos)
@@ -122,14 +124,14 @@ TEST(SelfplayCli, NetworkDataDoNotDependOnTheJobs) {
   const std::string dir = freshDir("jobs");
   fs::create_directories(dir);
   const std::string model = dir + "/duel.pt";
-  ASSERT_EQ(runMorne("nn init --scenario duel --blocks 1 --channels 8 --out " + model).exit_code, 0);
+  ASSERT_EQ(runMorne("nn init --scenario duel --blocks 1 --channels 8 --out " + model).exit_code,
+            0);
   std::vector<training::ShardContents> runs;
   for (int jobs : {1, 2}) {
     const std::string out = dir + "/j" + std::to_string(jobs);
-    const ProcessResult r =
-        runMorne("selfplay --quiet --scenario duel --agent az:model=" + model +
-                 ",sims=8,gumbel=1 --games 6 --games-per-thread 3 --jobs " + std::to_string(jobs) +
-                 " --prefix d --out " + out);
+    const ProcessResult r = runMorne("selfplay --quiet --scenario duel --agent az:model=" + model +
+                                     ",sims=8,gumbel=1 --games 6 --games-per-thread 3 --jobs " +
+                                     std::to_string(jobs) + " --prefix d --out " + out);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     runs.push_back(training::readShard(out + "/d-0000.h5", true));
   }

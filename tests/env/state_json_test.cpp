@@ -63,8 +63,9 @@ TEST(StateJson, EveryReachedStateValidates) {
       for (int ply = 0; ply < 5000 && !s.isTerminal(); ++ply) {
         const json j = env::stateToJson(s);
         const std::vector<std::string> problems = stateProblems(*sc, j);
-        ASSERT_TRUE(problems.empty()) << name << " seed " << seed << " ply " << ply << ": "
-                                      << problems.front() << "\n" << j.dump();
+        ASSERT_TRUE(problems.empty())
+            << name << " seed " << seed << " ply " << ply << ": " << problems.front() << "\n"
+            << j.dump();
         morale_tests += s.pending.kind == env::ChanceKind::kMoraleTest;
         combat_dice += s.pending.kind == env::ChanceKind::kCombatDie;
         setups += s.phase == env::Phase::kSetup;

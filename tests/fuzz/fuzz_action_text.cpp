@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   while (s.isChanceNode()) env::playRandomPly(s, rng, scratch);
   if (s.isTerminal()) return 0;
   std::string error;
-  const std::optional<env::Action> a = env::parseActionText(s, fuzz::text(data + 1, size - 1), &error);
+  const std::optional<env::Action> a =
+      env::parseActionText(s, fuzz::text(data + 1, size - 1), &error);
   if (!a) {
     fuzz::fuzzRequire(!error.empty(), "a refused action text without a message");
     return 0;

@@ -17,8 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         "games", po::value<int>()->default_value(8), "")(
         "ratio", po::value<double>()->default_value(0.5), "")(
         "name", po::value<std::string>()->default_value("x"), "")(
-        "mcts.cpuct", po::value<double>()->default_value(1.5), "")(
-        "quiet", po::bool_switch(), "")(
+        "mcts.cpuct", po::value<double>()->default_value(1.5), "")("quiet", po::bool_switch(), "")(
         "scenario", po::value<std::vector<std::string>>()->composing(), "");
     return d;
   }();

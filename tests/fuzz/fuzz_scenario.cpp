@@ -3,10 +3,8 @@
 // UBSan watch the rules).
 
 #include "env/error.h"
-#include "env/rng.h"
-#include "env/rules.h"
 #include "env/scenario_json.h"
-#include "tests/fuzz/fuzz_target.h"
+#include "tests/fuzz/random_play.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace morne;
@@ -16,15 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const Error&) {
     return 0;
   }
-  env::GameState s = env::newGame(*sc);
-  env::Rng rng(size);
-  env::ActionList legal;
-  for (int ply = 0; ply < 200 && !s.isTerminal(); ++ply) {
-    if (!s.isChanceNode()) {
-      env::legalActions(s, legal);
-      fuzz::fuzzRequire(!legal.empty(), "no legal action in a game that is not over");
-    }
-    env::playRandomPly(s, rng, legal);
-  }
+  fuzz::playRandomly(env::newGame(*sc), size, 200);
   return 0;
 }

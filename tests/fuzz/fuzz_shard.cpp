@@ -58,8 +58,9 @@ void writeDataset(H5::H5File& file, const Layout& d, hsize_t rows, const hsize_t
                   Input& in) {
   if (in.oneIn(40)) return;  // missing
   const H5::PredType* type = d.type;
-  if (in.oneIn(40)) type = type == &H5::PredType::NATIVE_FLOAT ? &H5::PredType::NATIVE_INT32
-                                                               : &H5::PredType::NATIVE_FLOAT;
+  if (in.oneIn(40))
+    type = type == &H5::PredType::NATIVE_FLOAT ? &H5::PredType::NATIVE_INT32
+                                               : &H5::PredType::NATIVE_FLOAT;
   std::vector<hsize_t> dims(1, rows);
   if (d.row_kind == 1) dims.push_back(shape[3]);
   if (d.row_kind == 2) dims.push_back(shape[4]);
@@ -143,9 +144,9 @@ std::vector<char> buildShard(Input& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string path =
-      (std::filesystem::temp_directory_path() / ("morne-fuzz-shard-" + std::to_string(::getpid()) + ".h5"))
-          .string();
+  static const std::string path = (std::filesystem::temp_directory_path() /
+                                   ("morne-fuzz-shard-" + std::to_string(::getpid()) + ".h5"))
+                                      .string();
   H5::Exception::dontPrint();
   Input in(data, size);
   std::vector<char> image;

@@ -6,11 +6,9 @@
 
 #include "env/error.h"
 #include "env/json_nesting.h"
-#include "env/rng.h"
-#include "env/rules.h"
 #include "env/scenario_library.h"
 #include "env/state_json.h"
-#include "tests/fuzz/fuzz_target.h"
+#include "tests/fuzz/random_play.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace morne;
@@ -30,14 +28,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   fuzz::fuzzRequire(env::stateFromJson(sc, env::stateToJson(s), "round trip") == s,
                     "an accepted state does not round-trip");
-  env::Rng rng(size);
-  env::ActionList legal;
-  for (int ply = 0; ply < 100 && !s.isTerminal(); ++ply) {
-    if (!s.isChanceNode()) {
-      env::legalActions(s, legal);
-      fuzz::fuzzRequire(!legal.empty(), "an accepted state with no legal action");
-    }
-    env::playRandomPly(s, rng, legal);
-  }
+  fuzz::playRandomly(s, size, 100);
   return 0;
 }

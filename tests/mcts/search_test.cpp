@@ -4,7 +4,6 @@
 // tree reuse and determinism.
 
 #include "mcts/search.h"
-#include "mcts/tree_search.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +14,7 @@
 #include <iostream>
 
 #include "env/rules.h"
+#include "mcts/tree_search.h"
 #include "tests/env/test_map.h"
 #include "tests/mcts/positions.h"
 

@@ -8,9 +8,9 @@
 
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "agents/observation.h"
 #include "agents/policy_layout.h"
@@ -166,7 +166,8 @@ TEST(Network, DamagedWeightsAreRefusedOnLoad) {
       << loadError(flipped_path);
 
   EXPECT_EQ(loadError(path), "");
-  EXPECT_EQ(agents::Network::load(path)->checksum(), agents::Network::create(f.config(), 3)->checksum());
+  EXPECT_EQ(agents::Network::load(path)->checksum(),
+            agents::Network::create(f.config(), 3)->checksum());
 }
 
 // Non-finite outputs are an error, not a value of null and every visit on the first action.

@@ -36,7 +36,8 @@ GameData validGame(uint64_t id, int rows, env::Rng& rng) {
   g.plies = 2 * g.decisions;
   g.rows = rows;
   for (int r = 0; r < rows; ++r) {
-    for (int i = 0; i < kShape.planeSize(); ++i) g.planes.push_back(static_cast<float>(rng.uniform()));
+    for (int i = 0; i < kShape.planeSize(); ++i)
+      g.planes.push_back(static_cast<float>(rng.uniform()));
     for (int i = 0; i < kShape.globals; ++i)
       g.globals.push_back(static_cast<float>(rng.uniform() - 0.5));
     const int legal = 1 + static_cast<int>(rng.below(static_cast<uint64_t>(kShape.policy)));
@@ -128,15 +129,14 @@ TEST_F(ShardDamageTest, TheGoodShardPassesEveryCheck) {
 
 // positions/value one row short was read past its end (a heap-buffer-overflow under ASan).
 TEST_F(ShardDamageTest, DatasetsOfTheWrongLengthAreRefused) {
-  const std::string short_value = damaged("short-value.h5", [](H5::H5File& f) {
-    resize(f, "positions/value", 11);
-  });
-  EXPECT_NE(readError(short_value).find("positions/value has 11 rows where positions/planes has 12"),
-            std::string::npos)
+  const std::string short_value =
+      damaged("short-value.h5", [](H5::H5File& f) { resize(f, "positions/value", 11); });
+  EXPECT_NE(
+      readError(short_value).find("positions/value has 11 rows where positions/planes has 12"),
+      std::string::npos)
       << readError(short_value);
-  const std::string short_seed = damaged("short-seed.h5", [](H5::H5File& f) {
-    resize(f, "games/seed", 3);
-  });
+  const std::string short_seed =
+      damaged("short-seed.h5", [](H5::H5File& f) { resize(f, "games/seed", 3); });
   EXPECT_NE(readError(short_seed).find("games/seed has 3 rows where games/id has 4"),
             std::string::npos)
       << readError(short_seed);
@@ -163,25 +163,36 @@ TEST_F(ShardDamageTest, CheckFindsEveryBreakOfTheFormat) {
   };
   const float nan = std::nanf("");
   const std::vector<Case> cases = {
-      {"nan-global", [&](H5::H5File& f) { poke(f, "positions/globals", 2, nan, H5::PredType::NATIVE_FLOAT); },
+      {"nan-global",
+       [&](H5::H5File& f) { poke(f, "positions/globals", 2, nan, H5::PredType::NATIVE_FLOAT); },
        "game 0 row 2: a global value is not finite"},
-      {"inf-global", [](H5::H5File& f) {
-         poke(f, "positions/globals", 0, std::numeric_limits<float>::infinity(), H5::PredType::NATIVE_FLOAT);
-       }, "game 0 row 0: a global value is not finite"},
-      {"plane-range", [](H5::H5File& f) { poke(f, "positions/planes", 4, 1.5f, H5::PredType::NATIVE_FLOAT); },
+      {"inf-global",
+       [](H5::H5File& f) {
+         poke(f, "positions/globals", 0, std::numeric_limits<float>::infinity(),
+              H5::PredType::NATIVE_FLOAT);
+       },
+       "game 0 row 0: a global value is not finite"},
+      {"plane-range",
+       [](H5::H5File& f) { poke(f, "positions/planes", 4, 1.5f, H5::PredType::NATIVE_FLOAT); },
        "game 1 row 1: a plane value 1.500000 outside [-1, 1]"},
-      {"phase", [](H5::H5File& f) { poke(f, "positions/phase", 5, uint8_t{9}, H5::PredType::NATIVE_UINT8); },
+      {"phase",
+       [](H5::H5File& f) { poke(f, "positions/phase", 5, uint8_t{9}, H5::PredType::NATIVE_UINT8); },
        "game 1 row 2: phase 9"},
-      {"move", [](H5::H5File& f) { poke(f, "positions/move", 0, int32_t{-4}, H5::PredType::NATIVE_INT32); },
+      {"move",
+       [](H5::H5File& f) { poke(f, "positions/move", 0, int32_t{-4}, H5::PredType::NATIVE_INT32); },
        "game 0 row 0: move number -4"},
-      {"level", [](H5::H5File& f) { poke(f, "games/level", 3, int8_t{7}, H5::PredType::NATIVE_INT8); },
+      {"level",
+       [](H5::H5File& f) { poke(f, "games/level", 3, int8_t{7}, H5::PredType::NATIVE_INT8); },
        "game 3: victory level 7"},
-      {"count", [](H5::H5File& f) { poke(f, "games/positions", 2, int32_t{5}, H5::PredType::NATIVE_INT32); },
+      {"count",
+       [](H5::H5File& f) { poke(f, "games/positions", 2, int32_t{5}, H5::PredType::NATIVE_INT32); },
        "game 2: games/positions says 5 rows, the shard has 3"},
-      {"encoder", [](H5::H5File& f) {
+      {"encoder",
+       [](H5::H5File& f) {
          int v = 99;
          f.openAttribute("encoder_version").write(H5::PredType::NATIVE_INT, &v);
-       }, "attributes: encoder version 99"},
+       },
+       "attributes: encoder version 99"},
   };
   for (const Case& c : cases) {
     const std::string path = damaged(std::string(c.name) + ".h5", c.edit);
