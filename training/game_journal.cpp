@@ -146,6 +146,15 @@ std::string record(uint32_t kind, std::string_view stored, size_t raw_bytes) {
   return std::move(b.out);
 }
 
+// True for a journal cut before its first record was whole: the kill came as it was created.
+bool headerCutShort(std::string_view data) {
+  if (data.size() < kHeaderBytes) return true;
+  uint32_t magic = 0, stored = 0;
+  std::memcpy(&magic, data.data(), sizeof magic);
+  std::memcpy(&stored, data.data() + 2 * sizeof(uint32_t), sizeof stored);
+  return magic == kMagic && stored > data.size() - kHeaderBytes;
+}
+
 }  // namespace
 
 struct GameJournal::File {
@@ -227,7 +236,8 @@ RecoveredJournal parseJournal(std::string_view data, const std::string& path) {
     }
     at += kHeaderBytes + stored;
   }
-  if (!have_info) throw ConfigError(path + ": not a morne self-play journal (no intact header)");
+  if (!have_info && !headerCutShort(data))
+    throw ConfigError(path + ": not a morne self-play journal (no intact header)");
   out.dropped_bytes = data.size() - at;
   return out;
 }

@@ -52,8 +52,9 @@ struct RecoveredJournal {
   uint64_t dropped_bytes = 0;  // a record cut short or damaged at the end, and what follows
 };
 
-// Reads a journal left behind by a killed run. Throws IoError (unreadable) or ConfigError
-// (not a morne journal, or no intact header).
+// Reads a journal left behind by a killed run. A journal cut before its header was complete
+// holds no game (`info` is then empty). Throws IoError (unreadable) or ConfigError (not a
+// morne journal).
 RecoveredJournal readJournal(const std::string& path);
 
 // The same for the bytes of a journal; `path` names it in messages.

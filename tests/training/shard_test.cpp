@@ -11,6 +11,7 @@
 #include "env/error.h"
 #include "env/rng.h"
 #include "tests/training/temp_dir.h"
+#include "training/game_journal.h"
 #include "training/shard_reader.h"
 #include "training/shard_writer.h"
 
@@ -215,6 +216,30 @@ TEST_F(ShardTest, AnInterruptedWriterLeavesOnlyCompleteShards) {
   ASSERT_EQ(late.games.size(), 1u);
   expectSameGame(late.games[0], games[0]);
   EXPECT_EQ(files(".h5").size(), 4u);
+}
+
+// Regression: a kill right after a journal was created left it empty (or its header cut
+// short), and the next run's recovery failed on it; such a journal holds no game.
+TEST_F(ShardTest, JournalsCutBeforeTheirFirstGameHoldNothing) {
+  fs::create_directories(dir_);
+  { GameJournal whole((dir_ / "whole.h5.journal").string(), testInfo()); }
+  std::ifstream in(dir_ / "whole.h5.journal", std::ios::binary);
+  const std::string header((std::istreambuf_iterator<char>(in)), {});
+  std::ofstream(dir_ / "empty-0000.h5.journal");
+  std::ofstream(dir_ / "cut-0000.h5.journal", std::ios::binary)
+      << header.substr(0, header.size() / 2);
+  fs::remove(dir_ / "whole.h5.journal");
+  const std::vector<RecoveredShard> recovered = recoverShards(dir_.string());
+  ASSERT_EQ(recovered.size(), 2u);
+  for (const RecoveredShard& r : recovered) {
+    EXPECT_EQ(r.games, 0);
+    EXPECT_TRUE(r.shard.empty());
+  }
+  EXPECT_TRUE(files(".journal").empty());
+
+  std::ofstream(dir_ / "foreign-0000.h5.journal") << "something else entirely, not a journal";
+  EXPECT_THROW(recoverShards(dir_.string()), ConfigError) << "a file that is not a journal stays";
+  EXPECT_EQ(files(".journal").size(), 1u);
 }
 
 }  // namespace
