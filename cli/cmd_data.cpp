@@ -69,9 +69,14 @@ bool inspect(const std::string& path, bool check) {
   }
 }
 
+// The child's exit statuses: what it reported. Any other status (a sanitizer's report ends the
+// process with 1) means it did not get to report.
+constexpr int kChildPassed = 40;
+constexpr int kChildReportedProblems = 41;
+
 // Runs inspect() in a child process, which ends with _exit (HDF5's own clean-up at exit can
-// hang on a damaged file). A child killed by a signal, or still running after `seconds`,
-// reports the file as damaged.
+// hang on a damaged file). A child killed by a signal, ending without its report, or still
+// running after `seconds`, reports the file as damaged.
 bool inspectIsolated(const std::string& path, bool check, double seconds) {
   std::cout << std::flush;
   const pid_t child = ::fork();
@@ -79,7 +84,7 @@ bool inspectIsolated(const std::string& path, bool check, double seconds) {
   if (child == 0) {
     const bool ok = inspect(path, check);
     std::cout << std::flush;
-    ::_exit(ok ? 0 : 1);
+    ::_exit(ok ? kChildPassed : kChildReportedProblems);
   }
   int status = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -98,7 +103,13 @@ bool inspectIsolated(const std::string& path, bool check, double seconds) {
               << WTERMSIG(status) << ", " << ::strsignal(WTERMSIG(status)) << ")\n";
     return false;
   }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code != kChildPassed && code != kChildReportedProblems) {
+    std::cout << path << ":\n  damaged:    reading it failed inside the HDF5 library (the reading "
+                         "process ended with status "
+              << code << ")\n";
+  }
+  return code == kChildPassed;
 }
 
 }  // namespace

@@ -95,19 +95,22 @@ TEST(SelfplayCli, AKilledRunLeavesOnlyCompleteShards) {
 
   // The games finished in the open shard are in its journal; the next run in the folder
   // turns it into a shard, and no finished game is lost.
+  // (No journal when the kill fell between a shard's completion and the next game.)
   const std::vector<std::string> journals = filesEndingWith(dir, ".h5.journal");
-  ASSERT_EQ(journals.size(), 1u) << "the open shard's journal";
+  ASSERT_LE(journals.size(), 1u) << "the open shard's journal";
   size_t finished = 0;
   for (const std::string& s : shards) finished += training::readShard(s, false).games.size();
-  const size_t journalled = training::readJournal(journals[0]).games.size();
+  const size_t journalled = journals.empty() ? 0 : training::readJournal(journals[0]).games.size();
   const ProcessResult next = runMorne(
       "selfplay --quiet --scenario duel --agent mcts:sims=30 "
       "--games 1 --prefix next --out " +
       dir);
   ASSERT_EQ(next.exit_code, 0) << next.output;
-  EXPECT_NE(next.output.find("recovered " + std::to_string(journalled) + " finished game(s)"),
-            std::string::npos)
-      << next.output;
+  if (!journals.empty()) {
+    EXPECT_NE(next.output.find("recovered " + std::to_string(journalled) + " finished game(s)"),
+              std::string::npos)
+        << next.output;
+  }
   EXPECT_TRUE(filesEndingWith(dir, ".h5.journal").empty());
   size_t after = 0;
   for (const std::string& s : filesEndingWith(dir, ".h5")) {
