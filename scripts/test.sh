@@ -5,7 +5,7 @@
 #   2. build-asan/: Debug with AddressSanitizer and UndefinedBehaviorSanitizer, every test again;
 #   3. build-tsan/: ThreadSanitizer over the search, arena and self-play tests, with parallel work
 #      on std::thread (MORNE_STD_THREADS) instead of Debian's uninstrumented TBB;
-#   4. scripts/fuzz.sh: each fuzz target under libFuzzer for MORNE_FUZZ_SECONDS (default 20)
+#   4. scripts/fuzz.sh: each fuzz target under libFuzzer for MORNE_FUZZ_SECONDS (default 30)
 #      seconds, when clang-14 is installed.
 # Exits non-zero when any test fails or any sanitizer or fuzzer reports.
 #
@@ -37,4 +37,4 @@ for t in "${tsan_tests[@]}"; do
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" "build-tsan/tests/$t" --gtest_brief=1
 done
 
-scripts/fuzz.sh "${MORNE_FUZZ_SECONDS:-20}"
+scripts/fuzz.sh "${MORNE_FUZZ_SECONDS:-30}"
