@@ -26,17 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> filesEndingWith(const std::string& dir, const std::string& end) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().string();
-    if (name.ends_with(end)) out.push_back(name);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 constexpr size_t kCrashOffset = 839;
 constexpr int kCrashByte = 214;
 

@@ -23,18 +23,6 @@ std::string freshDir(const std::string& name) {
   return dir.string();
 }
 
-std::vector<std::string> filesEndingWith(const std::string& dir, const std::string& end) {
-  std::vector<std::string> out;
-  if (!fs::exists(dir)) return out;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    const std::string name = e.path().filename().string();
-    if (name.size() >= end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0) {
-      out.push_back(e.path().string());
-    }
-  }
-  return out;
-}
-
 // Shell text that waits (up to 60 s) until DIR holds a completed shard.
 std::string waitForAShard(const std::string& dir) {
   return "for i in $(seq 600); do ls '" + dir +

@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,17 @@ std::string writeTempFile(const std::string& name, const std::string& text) {
   const auto path = dir / name;
   std::ofstream(path) << text;
   return path.string();
+}
+
+std::vector<std::string> filesEndingWith(const std::string& dir, const std::string& end) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().string();
+    if (name.ends_with(end)) out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 namespace {

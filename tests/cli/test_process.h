@@ -3,6 +3,7 @@
 // output and exit status.
 
 #include <string>
+#include <vector>
 
 namespace morne::test {
 
@@ -16,6 +17,9 @@ ProcessResult runMorne(const std::string& args, const std::string& input = "");
 
 // Runs shell text in which "MORNE" stands for the binary's path (for pipelines and signals).
 ProcessResult runShell(const std::string& script);
+
+// The files of `dir` whose names end with `end`, sorted (none when `dir` does not exist).
+std::vector<std::string> filesEndingWith(const std::string& dir, const std::string& end);
 
 // Writes `text` to a fresh temporary file and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
