@@ -3,11 +3,13 @@
 // from spec strings ("random", "rule", "mcts:sims=800,cpuct=1.2,threads=2") the same way in
 // the CLI, config files, the arena and the protocol (agents/agent_spec.h).
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "env/action.h"
+#include "env/error.h"
 #include "env/game_state.h"
 
 namespace morne::agents {
@@ -59,6 +61,14 @@ class Agent {
 
   // The spec string that rebuilds this agent, seed excluded ("random").
   virtual std::string spec() const = 0;
+
+  // Sets the thinking budget from the budget keys of a spec (sims, ms, turn_ms; those absent
+  // take the agent kind's defaults) and keeps what the agent has learnt so far: a search keeps
+  // its tree. Agents that do not search have no budget and ignore it. Throws ConfigError on a
+  // bad value.
+  virtual void setBudget(const std::map<std::string, std::string>& budget) {
+    if (!budget.empty()) throw ConfigError(spec() + ": this agent does not search; it has no budget");
+  }
 };
 
 }  // namespace morne::agents

@@ -112,12 +112,14 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
 
 std::string agentCatalog() {
   std::string text =
-      "  random    uniform choice among the legal actions; seeded from the game seed\n"
+      "  random    uniform choice among all the legal actions; seeded from the game seed\n"
       "  rule      rule-based: plays the best-scored action (attacks by expected result, fire at\n"
       "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
       "  mcts      Monte Carlo tree search with chance nodes, guided by the rule heuristics:\n"
-      "            mcts:sims=800 (or ms=1000),threads=1,cpuct=1.5,temperature=0.5,rollout=1,\n"
-      "            policy=rule,nodes=4194304,reuse=1   (docs/agents.md)\n"
+      "            mcts:sims=800,threads=1,cpuct=1.5,temperature=0.5,rollout=1,policy=rule,\n"
+      "            nodes=4194304,reuse=1   (docs/agents.md)\n"
+      "            budgets of any search: sims=N per decision, or ms=T per decision, or\n"
+      "            turn_ms=T per player-turn, shared out over its decisions\n"
       "            any search: noise=ALPHA,noise_fraction=0.25 (Dirichlet noise at the root),\n"
       "            gumbel=1,gumbel_actions=16,gumbel_scale=1 (Gumbel root search for small "
       "budgets;\n"

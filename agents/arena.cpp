@@ -53,6 +53,7 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
     g.plies = static_cast<int>(summary.plies.size());
     g.decisions = summary.side_decisions;
     g.decision_seconds = summary.decision_seconds;
+    g.steps = summary.steps;
     g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     g.played = true;
     std::lock_guard lock(report);

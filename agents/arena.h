@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/step_counter.h"
 #include "env/rules.h"
 #include "env/scenario.h"
 
@@ -36,6 +37,7 @@ struct ArenaGame {
   int plies = 0;
   std::array<int, env::kNumSides> decisions = {};
   std::array<double, env::kNumSides> decision_seconds = {};
+  std::array<StepCounts, env::kNumSides> steps = {};  // per side
   double seconds = 0;
 };
 

@@ -46,6 +46,10 @@ ArenaStats arenaStats(const ArenaConfig& config, const std::vector<ArenaGame>& g
       plies[static_cast<size_t>(agent)] += g.plies;
       seconds[static_cast<size_t>(agent)] += g.decision_seconds[static_cast<size_t>(side)];
       r.decisions += g.decisions[static_cast<size_t>(side)];
+      const StepCounts& c = g.steps[static_cast<size_t>(side)];
+      r.steps.steps += c.steps;
+      r.steps.reversals += c.reversals;
+      r.steps.revisits += c.revisits;
     }
     elo_games.push_back({g.blue, g.orange, winner == env::kNoSide ? 0.5 : winner == 0 ? 1.0 : 0.0});
   }

@@ -45,6 +45,7 @@ struct AgentRecord {
   double mean_plies = 0;            // length of its games
   double seconds_per_decision = 0;  // its own thinking time
   int decisions = 0;
+  StepCounts steps;                 // its movement steps, reversals and revisits, all games
 };
 
 struct ArenaStats {

@@ -1,5 +1,6 @@
 #include "agents/game_runner.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "env/zobrist.h"
@@ -19,6 +20,9 @@ GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64
   if (observer) observer->onStart(s, events);
   GameSummary summary;
   Agent* agents[env::kNumSides] = {&blue, &orange};
+  StepCounter steps;
+  int turn = -1;  // the player-turn being played (game turn x 2 + side)
+  double turn_seconds = 0;
   while (!s.isTerminal()) {
     Ply ply;
     const env::GameState before = s;
@@ -30,15 +34,26 @@ GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64
     } else {
       const auto t0 = std::chrono::steady_clock::now();
       ply.action = agents[s.side]->chooseAction(s);
-      summary.decision_seconds[static_cast<size_t>(s.side)] +=
+      const double took =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      ++summary.side_decisions[static_cast<size_t>(s.side)];
+      const auto side = static_cast<size_t>(s.side);
+      summary.decision_seconds[side] += took;
+      ++summary.side_decisions[side];
+      if (s.turn * 2 + s.side != turn) {
+        turn = s.turn * 2 + s.side;
+        turn_seconds = 0;
+        ++summary.player_turns[side];
+      }
+      turn_seconds += took;
+      summary.max_turn_seconds[side] = std::max(summary.max_turn_seconds[side], turn_seconds);
+      steps.onDecision(s, ply.action);
       env::applyAction(s, ply.action, log);
       ++summary.decisions;
     }
     summary.plies.push_back(ply);
     if (observer) observer->onPly(before, ply, s, events);
   }
+  summary.steps = steps.counts();
   summary.result = env::gameResult(s);
   summary.final_hash = s.hash;
   return summary;

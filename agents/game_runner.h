@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "agents/step_counter.h"
 #include "env/events.h"
 #include "env/rules.h"
 
@@ -29,6 +30,9 @@ struct GameSummary {
   int decisions = 0;  // plies that were agent decisions
   std::array<int, env::kNumSides> side_decisions = {};          // per side
   std::array<double, env::kNumSides> decision_seconds = {};     // time each side spent deciding
+  std::array<StepCounts, env::kNumSides> steps = {};  // movement steps, reversals, revisits
+  std::array<int, env::kNumSides> player_turns = {};  // player-turns with at least one decision
+  std::array<double, env::kNumSides> max_turn_seconds = {};  // longest thinking in one of them
   uint64_t final_hash = 0;
 };
 

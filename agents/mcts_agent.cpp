@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "agents/search_agent.h"
+#include "env/agent_actions.h"
 #include "env/error.h"
 #include "env/rules.h"
 
@@ -61,7 +62,7 @@ class HeuristicEvaluator : public mcts::Evaluator {
         env::playRandomPly(x, rng_, legal_);
         continue;
       }
-      env::legalActions(x, legal_);
+      env::agentActions(x, legal_);
       env::applyAction(
           x, legal_[heuristics_.scoreAll(x, std::span(legal_.begin(), legal_.size()), scores_)]);
     }
@@ -101,7 +102,7 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
     } else {
       throw ConfigError(
           "mcts: unknown parameter \"" + key +
-          "\" (sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
+          "\" (sims, ms, turn_ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
           "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
     }
   }
@@ -110,13 +111,13 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
 }
 
 std::unique_ptr<Agent> makeMctsAgent(const MctsAgentParams& params, uint64_t seed) {
-  std::ostringstream spec;
-  spec << "mcts:" << searchParamsText(params.search) << ",temperature=" << params.temperature
-       << ",scale=" << params.value_scale << ",rollout=" << params.rollout
+  std::ostringstream tail;
+  tail << ",temperature=" << params.temperature << ",scale=" << params.value_scale
+       << ",rollout=" << params.rollout
        << ",policy=" << (params.policy == RolloutPolicy::kRule ? "rule" : "random");
   return std::make_unique<SearchAgent>(
       params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed,
-      spec.str());
+      SearchSpecText{"mcts:", tail.str(), MctsAgentParams{}.search.simulations});
 }
 
 }  // namespace morne::agents

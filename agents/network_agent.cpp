@@ -111,9 +111,13 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
 
 }  // namespace
 
+namespace {
+constexpr int kDefaultSimulations = 64;
+}  // namespace
+
 NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::string>& params) {
   NetworkAgentParams p;
-  p.search.simulations = 64;
+  p.search.simulations = kDefaultSimulations;
   for (const auto& [key, value] : params) {
     if (readSearchParam("az", key, value, p.search)) continue;
     if (key == "model") {
@@ -121,7 +125,7 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
     } else {
       throw ConfigError(
           "az: unknown parameter \"" + key +
-          "\" (model, sims, ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
+          "\" (model, sims, ms, turn_ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
           "gumbel_actions, gumbel_scale)");
     }
   }
@@ -140,7 +144,7 @@ std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const 
   return std::make_unique<SearchAgent>(
       params.search,
       [load](uint64_t) { return mcts::evaluateOneByOne(makeNetworkEvaluator(load())); }, seed,
-      "az:model=" + params.model + "," + searchParamsText(params.search));
+      SearchSpecText{"az:model=" + params.model + ",", "", kDefaultSimulations});
 }
 
 }  // namespace morne::agents

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "env/agent_actions.h"
 #include "env/hex.h"
 #include "env/rules.h"
 
@@ -45,7 +46,7 @@ int PolicyLayout::legalMask(const env::GameState& s, std::span<uint8_t> mask) co
   assert(static_cast<int>(mask.size()) == size_);
   std::fill(mask.begin(), mask.end(), uint8_t{0});
   env::ActionList legal;
-  env::legalActions(s, legal);
+  env::agentActions(s, legal);
   for (const env::Action& a : legal) mask[static_cast<size_t>(index(a))] = 1;
   return static_cast<int>(legal.size());
 }

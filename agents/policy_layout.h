@@ -26,8 +26,9 @@ class PolicyLayout {
   // The action of a policy entry, or nullopt when the entry is off the map or out of range.
   std::optional<env::Action> action(int index) const;
 
-  // Fills `mask` (size() bytes) with 1 at the entries of the legal actions of `s` and 0 elsewhere;
-  // returns the number of legal actions. Precondition: `s` is a decision node.
+  // Fills `mask` (size() bytes) with 1 at the entries of the actions agents choose from in `s`
+  // (env/agent_actions.h) and 0 elsewhere; returns their number. Precondition: `s` is a
+  // decision node.
   int legalMask(const env::GameState& s, std::span<uint8_t> mask) const;
 
  private:

@@ -2,13 +2,14 @@
 
 #include <cassert>
 
+#include "env/agent_actions.h"
 #include "env/rules.h"
 
 namespace morne::agents {
 
 Decision RuleAgent::decide(const env::GameState& s) {
   env::ActionList legal;
-  env::legalActions(s, legal);
+  env::agentActions(s, legal);
   assert(!legal.empty());
   std::array<double, env::kMaxLegalActions> scores;
   const size_t best = heuristics_.scoreAll(s, std::span(legal.begin(), legal.size()), scores);

@@ -1,26 +1,87 @@
 #include "agents/search_agent.h"
 
+#include <algorithm>
+#include <array>
 #include <sstream>
 
+#include "env/agent_actions.h"
 #include "env/error.h"
 #include "env/rules.h"
 
 namespace morne::agents {
 
 SearchAgent::SearchAgent(mcts::SearchParams params, mcts::EvaluatorFactory factory, uint64_t seed,
-                         std::string spec)
-    : search_(params, std::move(factory), seed), spec_(std::move(spec)) {}
+                         SearchSpecText text)
+    : search_(params, std::move(factory), seed), text_(std::move(text)) {}
+
+std::string SearchAgent::spec() const {
+  return text_.head + searchParamsText(search_.params()) + text_.tail;
+}
+
+void SearchAgent::setBudget(const std::map<std::string, std::string>& budget) {
+  const std::string name = text_.head.substr(0, text_.head.find(':'));
+  mcts::SearchParams p = search_.params();
+  p.simulations = text_.default_simulations;
+  p.milliseconds = 0;
+  p.turn_milliseconds = 0;
+  for (const auto& [key, value] : budget) {
+    const bool is_budget = std::find(std::begin(kBudgetKeys), std::end(kBudgetKeys), key) !=
+                           std::end(kBudgetKeys);
+    if (!is_budget) {
+      throw ConfigError(name + ": \"" + key + "\" is not a budget key (sims, ms, turn_ms)");
+    }
+    readSearchParam(name, key, value, p);
+  }
+  checkSearchParams(name, p);
+  search_.setBudget(p.simulations, p.milliseconds, p.turn_milliseconds);
+}
+
+double expectedDecisions(const env::GameState& s, std::span<const env::Action> actions) {
+  std::array<uint8_t, env::kMaxCells> seen{};  // 1: the unit has an action; 2: it can step
+  int steppers = 0, others = 0;
+  for (const env::Action& a : actions) {
+    if (a.cell == env::kNoCell || a.kind == env::ActionKind::kPlace) continue;
+    uint8_t& mark = seen[static_cast<size_t>(a.cell)];
+    const uint8_t want = a.kind == env::ActionKind::kMove ? 2 : 1;
+    if (mark >= want) continue;
+    others += want == 1 ? 1 : (mark == 1 ? -1 : 0);
+    steppers += want == 2;
+    mark = want;
+  }
+  double decisions = 1 + 1.5 * steppers + others;
+  if (s.phase == env::Phase::kBombardment || s.phase == env::Phase::kMovement) {
+    int units = 0;
+    for (int u = 0; u < s.num_units; ++u) units += s.sideOf(u) == s.side && s.onMap(u);
+    decisions += units / 4.0;
+  }
+  return decisions;
+}
+
+double SearchAgent::turnShare(const env::GameState& s, std::span<const env::Action> actions) {
+  const double budget = search_.params().turn_milliseconds;
+  const int turn = s.turn * 2 + s.side;
+  if (turn != turn_) {
+    turn_ = turn;
+    turn_spent_ = 0;
+  }
+  const double left = budget - turn_spent_;
+  return std::max(budget / 100, left / expectedDecisions(s, actions));
+}
 
 Decision SearchAgent::decide(const env::GameState& s) {
   env::ActionList legal;
-  env::legalActions(s, legal);
+  env::agentActions(s, legal);
   Decision d;
   if (legal.size() == 1) {  // nothing to think about
     d.action = legal[0];
     d.info.children.push_back({legal[0], 0, 0, 1, 1});
     return d;
   }
-  return decisionFrom(search_.run(s));
+  if (search_.params().turn_milliseconds <= 0) return decisionFrom(search_.run(s));
+  const mcts::SearchResult r =
+      search_.run(s, turnShare(s, std::span(legal.begin(), legal.size())));
+  turn_spent_ += 1000 * r.seconds;
+  return decisionFrom(r);
 }
 
 Decision decisionFrom(const mcts::SearchResult& r) {
@@ -77,6 +138,8 @@ bool readSearchParam(const std::string& agent, const std::string& key, const std
     p.simulations = specInt(agent, key, value, 1, 10'000'000);
   } else if (key == "ms") {
     p.milliseconds = specDouble(agent, key, value, 0, 3'600'000);
+  } else if (key == "turn_ms") {
+    p.turn_milliseconds = specDouble(agent, key, value, 0, 3'600'000);
   } else if (key == "cpuct") {
     p.cpuct = specDouble(agent, key, value, 0, 100);
   } else if (key == "threads") {
@@ -102,7 +165,10 @@ bool readSearchParam(const std::string& agent, const std::string& key, const std
 }
 
 void checkSearchParams(const std::string& agent, const mcts::SearchParams& p) {
-  if (p.gumbel && p.milliseconds > 0) {
+  if (p.milliseconds > 0 && p.turn_milliseconds > 0) {
+    throw ConfigError(agent + ": give ms (per decision) or turn_ms (per player-turn), not both");
+  }
+  if (p.gumbel && (p.milliseconds > 0 || p.turn_milliseconds > 0)) {
     throw ConfigError(agent + ": gumbel=1 shares a number of simulations; give sims=N, not ms");
   }
   if (p.gumbel && p.threads > 1) {
@@ -113,7 +179,9 @@ void checkSearchParams(const std::string& agent, const mcts::SearchParams& p) {
 
 std::string searchParamsText(const mcts::SearchParams& p) {
   std::ostringstream out;
-  if (p.milliseconds > 0) {
+  if (p.turn_milliseconds > 0) {
+    out << "turn_ms=" << p.turn_milliseconds;
+  } else if (p.milliseconds > 0) {
     out << "ms=" << p.milliseconds;
   } else {
     out << "sims=" << p.simulations;

@@ -52,6 +52,11 @@ std::string wdl(const WinDrawLoss& r) {
   return std::to_string(r.wins) + "/" + std::to_string(r.draws) + "/" + std::to_string(r.losses);
 }
 
+std::string stepColumns(const agents::StepCounts& c) {
+  return std::to_string(c.steps) + "," + std::to_string(c.reversals) + "," +
+         std::to_string(c.revisits);
+}
+
 bool hasElo(const ArenaStats& st) { return !st.elo.rating.empty(); }
 
 nlohmann::json wdlJson(const WinDrawLoss& r) {
@@ -60,7 +65,8 @@ nlohmann::json wdlJson(const WinDrawLoss& r) {
 
 std::string ratingsCsv(const ArenaConfig& config, const std::vector<ArenaStats>& scopes) {
   std::string out =
-      "scope,agent,elo,elo_low,elo_high,games,wins,draws,losses,score,mean_plies,ms_per_decision\n";
+      "scope,agent,elo,elo_low,elo_high,games,wins,draws,losses,score,mean_plies,ms_per_decision,"
+      "steps,reversals,revisits\n";
   for (const ArenaStats& st : scopes) {
     for (size_t a = 0; a < config.agents.size(); ++a) {
       const agents::AgentRecord& r = st.agents[a];
@@ -73,7 +79,7 @@ std::string ratingsCsv(const ArenaConfig& config, const std::vector<ArenaStats>&
           "," + std::to_string(r.results.games()) + "," + std::to_string(r.results.wins) + "," +
           std::to_string(r.results.draws) + "," + std::to_string(r.results.losses) + "," +
           fixed(r.results.score(), 4) + "," + fixed(r.mean_plies, 1) + "," +
-          fixed(1000 * r.seconds_per_decision, 4) + "\n";
+          fixed(1000 * r.seconds_per_decision, 4) + "," + stepColumns(r.steps) + "\n";
     }
   }
   return out;
@@ -116,7 +122,10 @@ std::string summaryJson(const ArenaConfig& config, const std::vector<ArenaStats>
       nlohmann::json aj = {{"spec", config.agents[a]},
                            {"results", wdlJson(r.results)},
                            {"mean_plies", r.mean_plies},
-                           {"ms_per_decision", 1000 * r.seconds_per_decision}};
+                           {"ms_per_decision", 1000 * r.seconds_per_decision},
+                           {"steps", r.steps.steps},
+                           {"reversals", r.steps.reversals},
+                           {"revisits", r.steps.revisits}};
       if (hasElo(st)) aj["elo"] = {{"rating", st.elo.rating[a]}, {"margin95", st.elo.margin[a]}};
       s["agents"].push_back(aj);
     }
@@ -197,7 +206,8 @@ std::string eloSvg(const ArenaConfig& config, const std::vector<ArenaStats>& sco
 
 std::string gamesCsvHeader() {
   return "scenario,round,seed,blue,orange,winner,blue_vp,orange_vp,level,plies,blue_decisions,"
-         "orange_decisions,blue_seconds,orange_seconds";
+         "orange_decisions,blue_seconds,orange_seconds,blue_steps,blue_reversals,blue_revisits,"
+         "orange_steps,orange_reversals,orange_revisits";
 }
 
 std::string gamesCsvRow(const ArenaConfig& config, const agents::ArenaGame& g) {
@@ -210,7 +220,8 @@ std::string gamesCsvRow(const ArenaConfig& config, const agents::ArenaGame& g) {
          std::to_string(g.result.vp[0]) + "," + std::to_string(g.result.vp[1]) + "," +
          std::to_string(g.result.level) + "," + std::to_string(g.plies) + "," +
          std::to_string(g.decisions[0]) + "," + std::to_string(g.decisions[1]) + "," +
-         fixed(g.decision_seconds[0], 4) + "," + fixed(g.decision_seconds[1], 4);
+         fixed(g.decision_seconds[0], 4) + "," + fixed(g.decision_seconds[1], 4) + "," +
+         stepColumns(g.steps[0]) + "," + stepColumns(g.steps[1]);
 }
 
 void printArenaStats(std::ostream& out, const ArenaConfig& config, const ArenaStats& st) {
@@ -242,7 +253,9 @@ void printArenaStats(std::ostream& out, const ArenaConfig& config, const ArenaSt
           << std::setw(16) << interval << std::right;
     }
     out << "  score " << fixed(100 * r.results.score(), 1) << "%  " << fixed(r.mean_plies, 0)
-        << " plies/game  " << fixed(1000 * r.seconds_per_decision, 3) << " ms/decision\n";
+        << " plies/game  " << fixed(1000 * r.seconds_per_decision, 3) << " ms/decision  "
+        << r.steps.reversals << " reversals, " << r.steps.revisits << " revisits in "
+        << r.steps.steps << " steps\n";
   }
   if (hasElo(st)) {
     out << "  side advantage (blue): " << fixed(st.elo.side, 1) << " \xC2\xB1 "

@@ -7,6 +7,7 @@
 #include "agents/game_log.h"
 #include "agents/game_runner.h"
 #include "cli/commands.h"
+#include "cli/number_text.h"
 #include "cli/options.h"
 #include "env/scenario_library.h"
 
@@ -39,7 +40,7 @@ int runPlay(const Args& args) {
   auto orange = agents::makeAgent(vm["orange"].as<std::string>(), agents::agentSeed(seed, 1));
   const bool quiet = vm["quiet"].as<bool>();
   const bool transcript = vm["transcript"].as<bool>();
-  if (!transcript) {
+  if (!transcript && !quiet) {
     std::cout << versionLine() << "\n"
               << "scenario " << sc->name() << ": " << sc->title() << "\n"
               << "blue (" << sc->sideNames()[0] << "): " << blue->spec() << ", orange ("
@@ -51,10 +52,20 @@ int runPlay(const Args& args) {
       agents::playGame(*sc, *blue, *orange, seed, quiet ? nullptr : &log);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::cout << "\nresult: " << agents::resultText(*sc, game.result) << "\n";
-  if (!transcript) {
-    std::cout << game.plies.size() << " plies (" << game.decisions << " decisions) in " << seconds
-              << " s; final position hash " << std::hex << game.final_hash << std::dec << "\n";
+  std::cout << (quiet ? "" : "\n") << "result: " << agents::resultText(*sc, game.result) << "\n";
+  if (!transcript && !quiet) {
+    std::cout << game.plies.size() << " plies (" << game.decisions << " decisions) in "
+              << fixedText(seconds, 2) << " s; final position hash " << std::hex
+              << game.final_hash << std::dec << "\n";
+    for (int side = 0; side < env::kNumSides; ++side) {
+      const auto i = static_cast<size_t>(side);
+      const int turns = game.player_turns[i];
+      std::cout << (side == 0 ? "blue" : "orange") << " thought " << fixedText(game.decision_seconds[i], 2)
+                << " s over " << turns << " player-turns ("
+                << fixedText(turns ? game.decision_seconds[i] / turns : 0.0, 3) << " s mean, "
+                << fixedText(game.max_turn_seconds[i], 3) << " s max per turn); "
+                << game.steps[i].steps << " steps, " << game.steps[i].reversals << " reversals\n";
+    }
   }
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "agents/agent_spec.h"
+#include "agents/search_agent.h"
 #include "cli/engine_session.h"
 #include "cli/request_error.h"
 #include "env/notation.h"
@@ -101,13 +102,27 @@ json EngineSession::genmove(const json& req) {
 }
 
 agents::Agent& EngineSession::keptAgent(const std::string& spec) {
-  KeptAgent& kept = agents_[spec];
+  // The key: the spec without its budget keys, parameters in sorted order.
+  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  std::map<std::string, std::string> budget;
+  for (const char* key : agents::kBudgetKeys) {
+    if (auto it = parsed.params.find(key); it != parsed.params.end()) {
+      budget.insert(*it);
+      parsed.params.erase(it);
+    }
+  }
+  std::string key = parsed.name;
+  for (const auto& [k, v] : parsed.params) key += (key == parsed.name ? ":" : ",") + k + "=" + v;
+
+  KeptAgent& kept = agents_[key];
   kept.last_used = ++requests_served_;
-  if (!kept.agent) {
+  if (kept.agent) {
+    kept.agent->setBudget(budget);
+  } else {
     try {
       kept.agent = agents::makeAgent(spec, agent_seed_);
     } catch (...) {
-      agents_.erase(spec);
+      agents_.erase(key);
       throw;
     }
     if (agents_.size() > kMaxKeptAgents) {

@@ -74,7 +74,9 @@ class EngineSession {
     std::unique_ptr<agents::Agent> agent;
     uint64_t last_used = 0;
   };
-  // The agent kept for `spec`, made on first use; at most kMaxKeptAgents are kept.
+  // The agent kept for `spec`, made on first use; at most kMaxKeptAgents are kept. Specs that
+  // differ only in their budget (sims, ms, turn_ms) share one agent, whose budget is set to
+  // this spec's: changing the time per move keeps the search tree.
   agents::Agent& keptAgent(const std::string& spec);
 
   uint64_t agent_seed_;  // seeds the agents genmove keeps, one per spec, until the next load

@@ -17,6 +17,11 @@ class FixedVector {
     items_[size_++] = value;
   }
   void clear() { size_ = 0; }
+  // Keeps the first n items; precondition: n <= size().
+  void truncate(size_t n) {
+    assert(n <= size_);
+    size_ = n;
+  }
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   static constexpr size_t capacity() { return N; }

@@ -29,7 +29,8 @@ uint64_t computeHash(const GameState& s) {
   for (int u = 0; u < s.num_units; ++u) {
     const UnitState& us = s.unit(u);
     h ^= zobrist::unitCell(u, us.cell) ^ zobrist::unitVc(u, us.vc) ^ zobrist::unitMo(u, us.mo) ^
-         zobrist::unitMp(u, us.mp) ^ zobrist::unitFlags(u, us.flags);
+         zobrist::unitMp(u, us.mp) ^ zobrist::unitFlags(u, us.flags) ^
+         zobrist::unitTrail(u, us.trail);
   }
   for (size_t i = 0; i < s.owner.size(); ++i) h ^= zobrist::owner(static_cast<int>(i), s.owner[i]);
   for (size_t i = 0; i < s.fort_control.size(); ++i) {

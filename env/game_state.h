@@ -55,11 +55,24 @@ struct UnitState {
   int8_t vc = 0;          // current combat value (U-ATTR-1)
   int8_t mo = 0;          // current morale; always 0 for generals (U-ATTR-3)
   int8_t mp = 0;          // movement points left in this movement phase
-  uint8_t reserved = 0;   // keeps the struct at 8 bytes; always 0
+  uint8_t trail = 0;      // its last two steps this player-turn (step_trail below)
   uint16_t flags = 0;     // unit_flag bits
   friend bool operator==(const UnitState&, const UnitState&) = default;
 };
 static_assert(sizeof(UnitState) == 8);
+
+// The directions of a unit's last two movement steps in this player-turn, packed in one byte:
+// bits 0-2 hold the latest step's direction + 1, bits 3-5 the step before it (0: none). Agents
+// read it to avoid stepping a unit back into a hex it has just left (env/agent_actions.h); the
+// rules never do. Moving a unit by any other means (retreat, advance, set-up) clears it.
+namespace step_trail {
+// The trail after one more step in direction `dir`.
+constexpr uint8_t push(uint8_t trail, int dir) {
+  return static_cast<uint8_t>((trail & 7u) << 3 | static_cast<unsigned>(dir + 1));
+}
+// Direction of the latest step (back = 0) or of the one before it (back = 1); -1 if none.
+constexpr int direction(uint8_t trail, int back) { return (trail >> (3 * back) & 7) - 1; }
+}  // namespace step_trail
 
 // The kinds of pending random events (ENG-2). A state with a pending event is a chance node:
 // no player acts until the outcome is applied (env/rules.h: chanceOutcomes, applyChance).
@@ -181,8 +194,16 @@ inline int phasingUnitsByCell(const GameState& s, std::array<int8_t, kMaxUnits>&
 
 // --- mutators that keep the hash in step (the only writers of a state) ---
 
+inline void setUnitTrail(GameState& s, int u, uint8_t trail) {
+  UnitState& us = s.units[static_cast<size_t>(u)];
+  s.hash ^= zobrist::unitTrail(u, us.trail) ^ zobrist::unitTrail(u, trail);
+  us.trail = trail;
+}
+
+// Moves unit u (and clears its step trail: a movement step sets it again afterwards).
 inline void setUnitCell(GameState& s, int u, CellId cell) {
   UnitState& us = s.units[static_cast<size_t>(u)];
+  if (us.trail != 0) setUnitTrail(s, u, 0);
   s.hash ^= zobrist::unitCell(u, us.cell) ^ zobrist::unitCell(u, cell);
   if (us.cell != kNoCell) s.unit_at[static_cast<size_t>(us.cell)] = -1;
   if (cell != kNoCell) s.unit_at[static_cast<size_t>(cell)] = static_cast<int8_t>(u);

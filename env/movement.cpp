@@ -155,8 +155,10 @@ void applyStep(GameState& s, int u, int dir, EventLog* log) {
   const CellId from = s.unit(u).cell;
   const CellId to = sc.neighbor(from, dir);
   const uint16_t flags = s.unit(u).flags;
+  const uint8_t trail = s.unit(u).trail;
 
   occupyHex(s, u, to, EntryCause::kMovement, log);
+  setUnitTrail(s, u, step_trail::push(trail, dir));
   const int left = std::max(0, s.unit(u).mp - cost);
   setUnitMp(s, u, left);
   // MV-ROAD-2: road steps alternate free and paid; any other step resets the alternation.

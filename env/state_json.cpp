@@ -108,7 +108,7 @@ class StateReader {
     for (size_t i = 0; i < units.size(); ++i) {
       const std::string p = JsonReader::child("/units", i);
       const json& v = units[i];
-      if (!in_.expectObject(v, p, {"id", "hex", "vc", "mo", "mp", "flags"})) continue;
+      if (!in_.expectObject(v, p, {"id", "hex", "vc", "mo", "mp", "flags", "trail"})) continue;
       const json* id = in_.required(v, p, "id");
       auto text = id ? in_.string(*id, p + "/id") : std::nullopt;
       if (!text) continue;
@@ -177,6 +177,31 @@ class StateReader {
     if (const json* x = in_.required(v, p, "mp")) {
       us.mp =
           static_cast<int8_t>(in_.integer(*x, p + "/mp", 0, zobrist::kMaxValue - 1).value_or(0));
+    }
+    if (auto it = v.find("trail"); it != v.end()) readTrail(*it, p + "/trail", us);
+  }
+
+  // The optional step trail: the directions of the unit's last steps this player-turn, oldest
+  // first, at most two, on a unit that is on the map.
+  void readTrail(const json& list, const std::string& p, UnitState& us) {
+    if (!in_.expectArray(list, p)) return;
+    if (list.size() > 2) {
+      in_.fail(p, "a trail holds at most the last 2 steps, found " + std::to_string(list.size()));
+      return;
+    }
+    if (!list.empty() && us.cell == kNoCell) {
+      in_.fail(p, "a unit off the map has no trail");
+      return;
+    }
+    for (size_t k = 0; k < list.size(); ++k) {
+      auto name = in_.string(list[k], JsonReader::child(p, k));
+      if (!name) continue;
+      const auto dir = parseDirection(*name);
+      if (!dir) {
+        in_.fail(JsonReader::child(p, k), "\"" + *name + "\" is not a direction (E, NE, NW, W, SW, SE)");
+        continue;
+      }
+      us.trail = step_trail::push(us.trail, *dir);
     }
   }
 
@@ -268,6 +293,14 @@ json stateToJson(const GameState& s) {
                      {"mo", us.mo},
                      {"mp", us.mp},
                      {"flags", flags}});
+    if (us.trail != 0) {
+      json trail = json::array();
+      for (int back = 1; back >= 0; --back) {
+        const int dir = step_trail::direction(us.trail, back);
+        if (dir >= 0) trail.push_back(directionName(dir));
+      }
+      units.back()["trail"] = trail;
+    }
   }
   j["units"] = units;
   json owners = json::array();

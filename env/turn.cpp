@@ -59,6 +59,7 @@ void startPlayerTurn(GameState& s, EventLog* log) {
       flags = static_cast<uint16_t>(flags & ~unit_flag::kVictorious);
     }
     if (flags != s.unit(u).flags) setUnitFlags(s, u, flags);
+    if (s.unit(u).trail != 0) setUnitTrail(s, u, 0);
   }
 }
 

@@ -47,6 +47,10 @@ inline uint64_t unitFlags(int u, unsigned bits) {
   }
   return k;
 }
+// Key of a unit's step trail (0 for an empty trail).
+inline uint64_t unitTrail(int u, unsigned trail) {
+  return trail == 0 ? 0 : mix(static_cast<uint64_t>(u) << 8 | trail | 0x747261696C0000ull);
+}
 inline uint64_t owner(int tracked, int side) { return kTables.owner[tracked][side + 1]; }
 inline uint64_t fortControl(int fort, int side) { return kTables.fort[fort][side + 1]; }
 

@@ -46,13 +46,19 @@ Search::~Search() = default;
 
 const Tree& Search::tree(int t) const { return workers_[static_cast<size_t>(t)].tree.tree(); }
 
-SearchResult Search::run(const env::GameState& root) {
+void Search::setBudget(int simulations, double milliseconds, double turn_milliseconds) {
+  params_.simulations = simulations;
+  params_.milliseconds = milliseconds;
+  params_.turn_milliseconds = turn_milliseconds;
+}
+
+SearchResult Search::run(const env::GameState& root, double milliseconds) {
   const auto t0 = Clock::now();
   const int threads = static_cast<int>(workers_.size());
-  const bool timed = params_.milliseconds > 0;
+  const bool timed = milliseconds > 0;
   const auto deadline =
       timed ? t0 + std::chrono::duration_cast<Clock::duration>(
-                       std::chrono::duration<double, std::milli>(params_.milliseconds))
+                       std::chrono::duration<double, std::milli>(milliseconds))
             : Clock::time_point{};
   auto job = [&](int t) {
     Worker& w = workers_[static_cast<size_t>(t)];

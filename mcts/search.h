@@ -76,7 +76,12 @@ class Search {
 
   // Searches `root` and returns the most visited action with the statistics.
   // Precondition: `root` is a decision node.
-  SearchResult run(const env::GameState& root);
+  SearchResult run(const env::GameState& root) { return run(root, params_.milliseconds); }
+  // The same for `milliseconds` (> 0) of search, or for the simulation budget (0).
+  SearchResult run(const env::GameState& root, double milliseconds);
+
+  // Changes the budget of the next runs; the trees are kept.
+  void setBudget(int simulations, double milliseconds, double turn_milliseconds);
 
   const SearchParams& params() const { return params_; }
 

@@ -7,8 +7,10 @@
 namespace morne::mcts {
 
 struct SearchParams {
-  int simulations = 800;       // per decision, over all threads; ignored when milliseconds > 0
-  double milliseconds = 0;     // > 0: search for this long instead
+  int simulations = 800;       // per decision, over all threads; ignored with a time budget
+  double milliseconds = 0;     // > 0: search each decision for this long instead
+  double turn_milliseconds = 0;  // > 0: a time budget per player-turn, shared out over its
+                                 // decisions by the agent (agents/search_agent.h)
   double cpuct = 1.5;          // exploration constant of PUCT
   double fpu_reduction = 0.2;  // unvisited actions start at the parent's value minus this
   int threads = 1;             // root-parallel trees

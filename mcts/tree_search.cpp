@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "env/agent_actions.h"
 #include "mcts/root_noise.h"
 #include "mcts/search.h"
 
@@ -56,7 +57,7 @@ const LeafRequest* TreeSearch::next() {
           request_.legal = {};
           request_.priors = {};
         } else {
-          env::legalActions(state_, legal_);
+          env::agentActions(state_, legal_);
           priors_.assign(legal_.size(), 0.0f);
           request_.legal = std::span(legal_.begin(), legal_.size());
           request_.priors = priors_;

@@ -2,6 +2,7 @@
 
 #include "agents/game_runner.h"
 #include "agents/search_agent.h"
+#include "env/agent_actions.h"
 #include "env/rules.h"
 #include "env/zobrist.h"
 #include "mcts/search.h"
@@ -78,7 +79,7 @@ const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
       decided((full_search_ ? full_[s_.side] : cheap_[s_.side])->decide(s_));
       continue;
     }
-    env::legalActions(s_, legal_);
+    env::agentActions(s_, legal_);
     if (legal_.size() == 1) {  // nothing to search, as SearchAgent does
       agents::Decision d;
       d.action = legal_[0];

@@ -11,6 +11,7 @@
 
 #include "agents/observation.h"
 #include "agents/policy_layout.h"
+#include "env/agent_actions.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
 
@@ -137,7 +138,7 @@ TEST(PolicyLayout, EveryLegalActionRoundTrips) {
     long actions = 0;
     forRandomPositions(*sc, 4, [&](const env::GameState& s) {
       env::ActionList legal;
-      env::legalActions(s, legal);
+      env::agentActions(s, legal);  // the mask is over the actions agents choose from
       std::set<int> seen;
       for (const env::Action& a : legal) {
         const int i = layout.index(a);

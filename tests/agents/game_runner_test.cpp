@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "agents/agent_spec.h"
 #include "agents/mcts_agent.h"
+#include "agents/search_agent.h"
+#include "env/agent_actions.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
 #include "tests/agents/legality_checker.h"
@@ -107,6 +111,64 @@ TEST(RuleAndMcts, SpecParametersAreChecked) {
   EXPECT_EQ(p.policy, agents::RolloutPolicy::kRandom);
   EXPECT_EQ(agents::makeAgent("mcts:sims=100,threads=2", 1)->spec(),
             "mcts:sims=100,cpuct=1.5,threads=2,temperature=0.5,scale=0,rollout=1,policy=rule");
+}
+
+// Dithering: agents choose from env::agentActions, so neither the rule agent nor the search
+// ever undoes a unit's previous step; random play, which picks among all legal actions, does
+// (which shows the counter sees reversals).
+TEST(StepCounter, RuleAndSearchAgentsNeverStepBackOnEveryScenario) {
+  for (const char* name : {"duel", "crossing", "pyramids"}) {
+    const auto sc = env::loadScenario(name);
+    for (const auto& [blue, orange] : {std::pair{"rule", "mcts:sims=40"},
+                                       std::pair{"mcts:sims=40", "rule"}}) {
+      const agents::GameSummary g = play(*sc, blue, orange, 1);
+      for (int side = 0; side < env::kNumSides; ++side) {
+        const agents::StepCounts& c = g.steps[static_cast<size_t>(side)];
+        EXPECT_GT(c.steps, 5) << name << " side " << side;
+        EXPECT_EQ(c.reversals, 0) << name << " " << blue << " vs " << orange << " side " << side;
+        EXPECT_LE(c.revisits, c.steps / 20) << name << " " << blue << " vs " << orange;
+      }
+    }
+    const agents::GameSummary r = play(*sc, "random", "random", 1);
+    EXPECT_GT(r.steps[0].reversals + r.steps[1].reversals, 0) << name;
+    EXPECT_GE(r.steps[0].revisits, r.steps[0].reversals) << name;
+  }
+}
+
+// A per-turn budget (turn_ms) is a budget of its own: it reads back from the spec, excludes
+// ms, and a kept agent changes its budget without being rebuilt.
+TEST(SearchBudget, TurnBudgetParsesAndChanges) {
+  auto a = agents::makeAgent("mcts:turn_ms=300", 1);
+  EXPECT_EQ(a->spec().rfind("mcts:turn_ms=300,cpuct=1.5", 0), 0u) << a->spec();
+  EXPECT_THROW(agents::makeAgent("mcts:ms=10,turn_ms=300", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("mcts:turn_ms=300,gumbel=1", 1), ConfigError);
+  a->setBudget({{"sims", "40"}});
+  EXPECT_EQ(a->spec().rfind("mcts:sims=40,", 0), 0u) << a->spec();
+  a->setBudget({});
+  EXPECT_EQ(a->spec().rfind("mcts:sims=800,", 0), 0u) << a->spec();
+  EXPECT_THROW(a->setBudget({{"cpuct", "2"}}), ConfigError);
+  EXPECT_THROW(agents::makeAgent("rule", 1)->setBudget({{"ms", "5"}}), ConfigError);
+}
+
+// The decisions a per-turn budget is shared over: at the start of a movement phase every unit
+// that can step counts 1.5, plus the end of the phase and a reserve for the later phases.
+TEST(SearchBudget, ExpectedDecisionsCountTheUnitsThatCanAct) {
+  const auto sc = env::loadScenario("duel");
+  env::GameState s = env::newGame(*sc);
+  while (s.phase != env::Phase::kMovement || s.isChanceNode()) {
+    env::ActionList legal;
+    env::legalActions(s, legal);
+    env::applyAction(s, legal[0]);
+  }
+  env::ActionList actions;
+  env::agentActions(s, actions);
+  std::set<env::CellId> steppers;
+  int units = 0;
+  for (const env::Action& a : actions) steppers.insert(a.cell);
+  steppers.erase(env::kNoCell);
+  for (int u = 0; u < s.num_units; ++u) units += s.sideOf(u) == s.side && s.onMap(u);
+  EXPECT_DOUBLE_EQ(agents::expectedDecisions(s, std::span(actions.begin(), actions.size())),
+                   1 + 1.5 * static_cast<double>(steppers.size()) + units / 4.0);
 }
 
 TEST(RuleAgent, BeatsRandomPlayOnEveryScenario) {

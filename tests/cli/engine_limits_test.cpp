@@ -132,14 +132,34 @@ TEST(EngineLimits, ErrorsDoNotEchoLargeInput) {
 TEST(EngineLimits, GenmoveKeepsABoundedNumberOfAgents) {
   Session s;
   ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
-  for (int sims = 1; sims <= 30; ++sims) {
-    const json r = s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=" + std::to_string(sims)}});
+  for (int k = 1; k <= 30; ++k) {
+    const json r = s.send(
+        {{"cmd", "genmove"}, {"agent", "mcts:sims=5,cpuct=" + std::to_string(1 + k / 10.0)}});
     ASSERT_TRUE(r["ok"]) << r;
     EXPECT_LE(s.session_.keptAgents(), cli::kMaxKeptAgents);
   }
   EXPECT_EQ(s.session_.keptAgents(), cli::kMaxKeptAgents);
   EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=0"}})), "invalid_input");
   EXPECT_EQ(s.session_.keptAgents(), cli::kMaxKeptAgents) << "a bad spec keeps nothing";
+}
+
+// A spec that changes only the budget (sims, ms, turn_ms) reuses the kept agent and its tree.
+TEST(EngineLimits, ChangingTheBudgetKeepsTheSearchTree) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
+  const json first = s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=200"}});
+  ASSERT_TRUE(first["ok"]) << first;
+  const json second = s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=50"}});
+  ASSERT_TRUE(second["ok"]) << second;
+  EXPECT_EQ(second["agent"].get<std::string>().rfind("mcts:sims=50,", 0), 0u) << second["agent"];
+  EXPECT_GT(second["nodes"].get<int>(), first["nodes"].get<int>()) << "the tree was rebuilt";
+  const json timed = s.send({{"cmd", "genmove"}, {"agent", "mcts:ms=20"}});
+  ASSERT_TRUE(timed["ok"]) << timed;
+  EXPECT_GT(timed["nodes"].get<int>(), second["nodes"].get<int>());
+  EXPECT_EQ(s.session_.keptAgents(), 1u);
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "mcts:ms=20,turn_ms=100"}})),
+            "invalid_input");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "rule:ms=20"}})), "invalid_input");
 }
 
 // genmove on a finished game answers game_over, a code of the documented table.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -85,10 +87,14 @@ TEST(MorneBinary, ScenarioValidateReportsProblems) {
 
 TEST(MorneBinary, ConfigFilesAndOverrides) {
   const std::string cfg = writeTempFile("play.cfg", "# comment\nscenario = duel\nseed = 9\n");
-  const ProcessResult ok = runMorne("play --quiet --config " + cfg + " --set seed=10");
+  const ProcessResult ok = runMorne("play --blue rule --config " + cfg + " --set seed=10");
   ASSERT_EQ(ok.exit_code, 0) << ok.output;
   EXPECT_NE(ok.output.find("scenario duel"), std::string::npos);
   EXPECT_NE(ok.output.find("seed 10"), std::string::npos) << "--set wins over the file";
+  const ProcessResult quiet = runMorne("play --quiet --config " + cfg);
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
+  EXPECT_EQ(quiet.output.rfind("result: ", 0), 0u) << "--quiet prints the result alone";
+  EXPECT_EQ(std::count(quiet.output.begin(), quiet.output.end(), '\n'), 1) << quiet.output;
 
   const std::string bad = writeTempFile("bad.cfg", "scenario = duel\n\nspeed = 3\n");
   const ProcessResult unknown = runMorne("play --config " + bad);

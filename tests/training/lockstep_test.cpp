@@ -52,7 +52,7 @@ void registerFakeKinds() {
     return std::make_unique<agents::SearchAgent>(
         fakeParams(spec),
         [](uint64_t) { return mcts::evaluateOneByOne(std::make_unique<HashBatchEvaluator>()); },
-        seed, spec.name);
+        seed, agents::SearchSpecText{spec.name + ":", "", 800});
   };
   agents::registerAgentKind("fakenet", maker, "", [](const agents::AgentSpec& spec) {
     return agents::BatchedSearch{fakeParams(spec),

@@ -1,0 +1,20 @@
+#pragma once
+// The actions agents choose from: the legal actions less the steps that take a unit back into
+// a hex it left with one of its last two steps this player-turn (a 2-step back-and-forth or a
+// 3-step loop around a hex corner). The rules allow such steps (MV-GEN-1), but they end where
+// the unit already stood and only spend movement points, so a search that may take them spends
+// its simulations on moves that cancel out, and a game shows units dancing (docs/actions.md,
+// "Agent-side pruning"). Clients and the protocol's `legal` still offer every legal action.
+
+#include "env/action.h"
+#include "env/game_state.h"
+
+namespace morne::env {
+
+// Whether a legal action returns a unit into a hex it left with one of its last two steps.
+bool isReturnStep(const GameState& s, Action a);
+
+// Fills `out` with the legal actions in canonical order, less the return steps.
+void agentActions(const GameState& s, ActionList& out);
+
+}  // namespace morne::env
