@@ -14,10 +14,10 @@ namespace morne::agents {
 std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
   std::vector<ArenaGame> games;
   const int n = static_cast<int>(config.agents.size());
-  for (int sc = 0; sc < static_cast<int>(config.scenarios.size()); ++sc) {
+  for (int round = 0; round < config.rounds; ++round) {
     for (int a = 0; a < n; ++a) {
       for (int b = a + 1; b < n; ++b) {
-        for (int round = 0; round < config.rounds; ++round) {
+        for (int sc = 0; sc < static_cast<int>(config.scenarios.size()); ++sc) {
           ArenaGame g;
           g.scenario = sc;
           g.round = round;
@@ -36,19 +36,21 @@ std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
 }
 
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
-              const std::function<void(const ArenaGame&, int finished)>& on_finished) {
+              const std::function<void(const ArenaGame&, int finished)>& on_finished,
+              const std::atomic<bool>* stop) {
   for (const std::string& spec : config.agents) makeAgent(spec, 0);  // fail early on a bad spec
   std::mutex report;
   int finished = 0;
   for (const ArenaGame& g : games) finished += g.played;
   mcts::forEachInParallel(config.jobs, static_cast<int>(games.size()), [&](int i) {
     ArenaGame& g = games[static_cast<size_t>(i)];
-    if (g.played) return;
+    if (g.played || (stop && *stop)) return;
     const auto t0 = std::chrono::steady_clock::now();
     auto blue = makeAgent(config.agents[static_cast<size_t>(g.blue)], agentSeed(g.seed, 0));
     auto orange = makeAgent(config.agents[static_cast<size_t>(g.orange)], agentSeed(g.seed, 1));
     const GameSummary summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)], *blue,
-                                         *orange, g.seed, nullptr);
+                                         *orange, g.seed, nullptr, stop);
+    if (summary.interrupted) return;
     g.result = summary.result;
     g.plies = static_cast<int>(summary.plies.size());
     g.decisions = summary.side_decisions;

@@ -5,6 +5,7 @@
 // are in agents/arena_stats.h; the command line and reports in cli/cmd_arena.cpp.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -41,13 +42,18 @@ struct ArenaGame {
   double seconds = 0;
 };
 
-// The games of a round robin, in a fixed order: scenario, pair, round, then the mirror.
+// The games of a round robin, in a fixed order: round, pair, scenario, then the mirror (so the
+// first games already visit every scenario, and an interrupted run has whole early rounds).
+// A game's dice seed depends on the base seed, its scenario and its round only.
 std::vector<ArenaGame> scheduleArena(const ArenaConfig& config);
 
 // Plays every game not yet played, `config.jobs` at a time. `on_finished` is called after each
 // game (one call at a time, from any thread) with the game and the number finished so far.
-// Agent specs are checked before the first game; a bad spec throws ConfigError.
+// When `stop` becomes true, no game starts and the games in progress are abandoned at their
+// next ply (they stay unplayed). Agent specs are checked before the first game; a bad spec
+// throws ConfigError.
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
-              const std::function<void(const ArenaGame&, int finished)>& on_finished);
+              const std::function<void(const ArenaGame&, int finished)>& on_finished,
+              const std::atomic<bool>* stop = nullptr);
 
 }  // namespace morne::agents

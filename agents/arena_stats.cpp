@@ -1,6 +1,8 @@
 #include "agents/arena_stats.h"
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace morne::agents {
 
@@ -19,10 +21,17 @@ WinDrawLoss PairRecord::total() const {
           a_as_blue.losses + a_as_orange.losses};
 }
 
-ArenaStats arenaStats(const ArenaConfig& config, const std::vector<ArenaGame>& games, int scenario) {
-  const int n = static_cast<int>(config.agents.size());
+ArenaLineup lineupOf(const ArenaConfig& config) {
+  ArenaLineup lineup{config.agents, {}, config.rounds, config.seed};
+  for (const auto& sc : config.scenarios) lineup.scenarios.push_back(sc->name());
+  return lineup;
+}
+
+ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& games,
+                      int scenario) {
+  const int n = static_cast<int>(lineup.agents.size());
   ArenaStats st;
-  st.scope = scenario < 0 ? "all" : config.scenarios[static_cast<size_t>(scenario)]->name();
+  st.scope = scenario < 0 ? "all" : lineup.scenarios[static_cast<size_t>(scenario)];
   st.agents.resize(static_cast<size_t>(n));
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) st.pairs.push_back({a, b, {}, {}, {}});
@@ -58,18 +67,25 @@ ArenaStats arenaStats(const ArenaConfig& config, const std::vector<ArenaGame>& g
     if (r.results.games()) r.mean_plies = plies[static_cast<size_t>(a)] / r.results.games();
     if (r.decisions) r.seconds_per_decision = seconds[static_cast<size_t>(a)] / r.decisions;
   }
-  // Duplicate rounds: the two games of a round are adjacent in the schedule.
+  // Duplicate rounds: the two games of a round share scenario, seed and agents, sides swapped.
+  // Games are matched in order within each such group (merged runs may repeat a seed).
   std::vector<std::vector<double>> nets(st.pairs.size());
-  for (size_t i = 0; i + 1 < games.size(); i += 2) {
-    const ArenaGame& g1 = games[i];
-    const ArenaGame& g2 = games[i + 1];
-    if (!g1.played || !g2.played || (scenario >= 0 && g1.scenario != scenario)) continue;
-    const int a = std::min(g1.blue, g1.orange), b = std::max(g1.blue, g1.orange);
-    auto points = [a](const ArenaGame& g) {
-      const int side = g.blue == a ? 0 : 1;
-      return g.result.winner == env::kNoSide ? 0.5 : g.result.winner == side ? 1.0 : 0.0;
+  std::map<std::tuple<int, uint64_t, int, int>, std::vector<const ArenaGame*>> waiting;
+  for (const ArenaGame& g : games) {
+    if (!g.played || (scenario >= 0 && g.scenario != scenario)) continue;
+    auto& mirror = waiting[{g.scenario, g.seed, g.orange, g.blue}];
+    if (mirror.empty()) {
+      waiting[{g.scenario, g.seed, g.blue, g.orange}].push_back(&g);
+      continue;
+    }
+    const ArenaGame& g1 = *mirror.front();
+    mirror.erase(mirror.begin());
+    const int a = std::min(g.blue, g.orange), b = std::max(g.blue, g.orange);
+    auto points = [a](const ArenaGame& x) {
+      const int side = x.blue == a ? 0 : 1;
+      return x.result.winner == env::kNoSide ? 0.5 : x.result.winner == side ? 1.0 : 0.0;
     };
-    nets[static_cast<size_t>(pairIndex(a, b))].push_back(points(g1) + points(g2) - 1);
+    nets[static_cast<size_t>(pairIndex(a, b))].push_back(points(g1) + points(g) - 1);
   }
   for (size_t p = 0; p < nets.size(); ++p) {
     DuplicateRecord& d = st.pairs[p].duplicate;

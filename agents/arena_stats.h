@@ -2,6 +2,7 @@
 // What an arena run measured: win/draw/loss per pair and per side, per-agent averages and the
 // Elo fit (agents/elo.h), for one scenario or for all of them together.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,18 @@ struct AgentRecord {
   StepCounts steps;                 // its movement steps, reversals and revisits, all games
 };
 
+// Who played on what: what the statistics and reports need of a run, whether it was just
+// played or read back from games.csv files (`morne arena rate`).
+struct ArenaLineup {
+  std::vector<std::string> agents;     // specs; the first is the Elo anchor
+  std::vector<std::string> scenarios;  // names; ArenaGame::scenario indexes them
+  int rounds = 0;                      // rounds of the run; 0 when several runs are merged
+  uint64_t seed = 0;                   // base seed of the run (when rounds > 0)
+};
+
+// The lineup of a configured run.
+ArenaLineup lineupOf(const ArenaConfig& config);
+
 struct ArenaStats {
   std::string scope;  // the scenario's name, or "all"
   int games = 0;
@@ -58,6 +71,9 @@ struct ArenaStats {
 };
 
 // Statistics of the played games of one scenario (index), or of all of them (scenario = -1).
-ArenaStats arenaStats(const ArenaConfig& config, const std::vector<ArenaGame>& games, int scenario);
+// The two games of a duplicate round are found by their scenario, dice seed and pair of agents,
+// in any order. The Elo fit uses one virtual draw per pair as its prior (agents/elo.h).
+ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& games,
+                      int scenario);
 
 }  // namespace morne::agents

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -10,16 +11,17 @@ namespace morne::agents {
 namespace {
 
 constexpr double kScale = 2.302585092994046 / 400;  // ln(10) / 400: Elo to natural logits
+constexpr double kChiSquare95 = 3.841458820694124;  // chi-square(1) 95% quantile
 constexpr const char* kUndetermined =
     "Elo fit: the games do not determine every rating and the side advantage (a player without "
     "games, or players who met with one side only)";
 
-// Solves A x = b in place by Gaussian elimination with partial pivoting; returns false when A is
-// singular. Also leaves A's inverse in `inverse` when it is not null.
-bool solve(std::vector<std::vector<double>> a, std::vector<double>& b, std::vector<std::vector<double>>* inverse) {
+using Matrix = std::vector<std::vector<double>>;
+
+// Solves A x = b in place by Gaussian elimination with partial pivoting; false when A is
+// singular.
+bool solve(Matrix a, std::vector<double>& b) {
   const size_t n = b.size();
-  std::vector<std::vector<double>> inv(n, std::vector<double>(n, 0.0));
-  for (size_t i = 0; i < n; ++i) inv[i][i] = 1;
   for (size_t col = 0; col < n; ++col) {
     size_t pivot = col;
     for (size_t r = col + 1; r < n; ++r) {
@@ -28,110 +30,179 @@ bool solve(std::vector<std::vector<double>> a, std::vector<double>& b, std::vect
     if (std::abs(a[pivot][col]) < 1e-12) return false;
     std::swap(a[col], a[pivot]);
     std::swap(b[col], b[pivot]);
-    std::swap(inv[col], inv[pivot]);
     for (size_t r = 0; r < n; ++r) {
       if (r == col) continue;
       const double f = a[r][col] / a[col][col];
       if (f == 0) continue;
-      for (size_t c = 0; c < n; ++c) {
-        a[r][c] -= f * a[col][c];
-        inv[r][c] -= f * inv[col][c];
-      }
+      for (size_t c = 0; c < n; ++c) a[r][c] -= f * a[col][c];
       b[r] -= f * b[col];
     }
   }
-  for (size_t r = 0; r < n; ++r) {
-    b[r] /= a[r][r];
-    for (size_t c = 0; c < n; ++c) inv[r][c] /= a[r][r];
-  }
-  if (inverse) *inverse = std::move(inv);
+  for (size_t r = 0; r < n; ++r) b[r] /= a[r][r];
   return true;
+}
+
+// One weighted observation: `blue` against `orange`, blue's score, weight.
+struct Observation {
+  int blue;
+  int orange;
+  double score;
+  double weight;
+};
+
+// The penalised log-likelihood as a function of the parameters: every player's rating but the
+// anchor's, then the side term (all in Elo).
+class Likelihood {
+ public:
+  Likelihood(int players, int anchor, std::vector<Observation> obs)
+      : players_(players), anchor_(anchor), obs_(std::move(obs)) {}
+
+  size_t dims() const { return static_cast<size_t>(players_); }  // (players - 1) + side
+  int sideIndex() const { return players_ - 1; }
+  int index(int player) const {
+    if (player == anchor_) return -1;
+    return player < anchor_ ? player : player - 1;
+  }
+
+  double value(const std::vector<double>& theta) const {
+    double ll = 0;
+    for (const Observation& o : obs_) {
+      const double x = logit(theta, o);
+      // log p = -log(1 + e^-x), log (1 - p) = -log(1 + e^x), computed stably.
+      ll -= o.weight * (o.score * softplus(-x) + (1 - o.score) * softplus(x));
+    }
+    return ll;
+  }
+
+  // Maximises over every parameter but `fixed` (-1: none), from `theta`. Returns false when the
+  // information matrix is singular (the games do not determine the parameters).
+  bool maximise(std::vector<double>& theta, int fixed, bool* converged) const {
+    const size_t n = dims();
+    for (int iteration = 0; iteration < 200; ++iteration) {
+      std::vector<double> grad(n, 0.0);
+      Matrix info(n, std::vector<double>(n, 0.0));
+      for (const Observation& o : obs_) {
+        const double p = 1 / (1 + std::exp(-logit(theta, o)));
+        const int terms[3] = {index(o.blue), index(o.orange), sideIndex()};
+        const double signs[3] = {1, -1, 1};
+        for (int t = 0; t < 3; ++t) {
+          if (terms[t] < 0) continue;
+          grad[static_cast<size_t>(terms[t])] += o.weight * signs[t] * kScale * (o.score - p);
+          for (int u = 0; u < 3; ++u) {
+            if (terms[u] < 0) continue;
+            info[static_cast<size_t>(terms[t])][static_cast<size_t>(terms[u])] +=
+                o.weight * signs[t] * signs[u] * kScale * kScale * p * (1 - p);
+          }
+        }
+      }
+      if (fixed >= 0) {  // the fixed parameter does not move
+        const auto f = static_cast<size_t>(fixed);
+        for (size_t k = 0; k < n; ++k) info[f][k] = info[k][f] = 0;
+        info[f][f] = 1;
+        grad[f] = 0;
+      }
+      std::vector<double> step = grad;
+      if (!solve(info, step)) return false;
+      double largest = 0;
+      for (double v : step) largest = std::max(largest, std::abs(v));
+      const double damp = largest > 400 ? 400 / largest : 1.0;  // no jumps beyond 400 Elo
+      for (size_t k = 0; k < n; ++k) theta[k] += damp * step[k];
+      if (largest < 1e-7) {
+        if (converged) *converged = true;
+        return true;
+      }
+    }
+    if (converged) *converged = false;
+    return true;
+  }
+
+ private:
+  double rating(const std::vector<double>& theta, int player) const {
+    const int k = index(player);
+    return k < 0 ? 0.0 : theta[static_cast<size_t>(k)];
+  }
+  double logit(const std::vector<double>& theta, const Observation& o) const {
+    return kScale * (rating(theta, o.blue) - rating(theta, o.orange) +
+                     theta[static_cast<size_t>(sideIndex())]);
+  }
+  static double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+
+  int players_;
+  int anchor_;
+  std::vector<Observation> obs_;
+};
+
+// The bound of parameter `param`'s profile-likelihood interval on the side `direction` (+1 up,
+// -1 down) of the maximum `best` (log-likelihood `top`).
+double profileBound(const Likelihood& f, const std::vector<double>& best, double top, int param,
+                    int direction) {
+  const auto i = static_cast<size_t>(param);
+  std::vector<double> theta = best;
+  auto drop = [&](double x) {  // twice the log-likelihood drop with the parameter held at x
+    theta[i] = x;
+    f.maximise(theta, param, nullptr);
+    return 2 * (top - f.value(theta));
+  };
+  double inside = best[i];
+  double step = 25;
+  double outside = inside + direction * step;
+  while (drop(outside) < kChiSquare95) {
+    inside = outside;
+    step *= 2;
+    outside = best[i] + direction * std::min(step, kEloBoundLimit);
+    if (step >= kEloBoundLimit) {
+      if (drop(outside) < kChiSquare95) return direction * std::numeric_limits<double>::infinity();
+      break;
+    }
+  }
+  for (int k = 0; k < 50 && std::abs(outside - inside) > 0.01; ++k) {
+    const double mid = (inside + outside) / 2;
+    (drop(mid) < kChiSquare95 ? inside : outside) = mid;
+  }
+  return (inside + outside) / 2;
 }
 
 }  // namespace
 
 EloFit fitElo(int num_players, std::span<const EloGame> games, int anchor, double prior_draws) {
-  // Parameters: every player's rating but the anchor's, then the side term.
   const auto n = static_cast<size_t>(num_players);
-  const size_t dims = n;  // (n - 1) ratings + side
-  auto index = [&](int player) -> int {
-    if (player == anchor) return -1;
-    return player < anchor ? player : player - 1;
-  };
-  const int side_index = static_cast<int>(dims) - 1;
-
-  // Virtual draws between each pair that met.
-  std::vector<EloGame> all(games.begin(), games.end());
+  std::vector<Observation> obs;
   std::vector<char> met(n * n, 0);
-  for (const EloGame& g : games) met[static_cast<size_t>(g.blue) * n + static_cast<size_t>(g.orange)] = 1;
-  std::vector<std::pair<int, int>> prior_pairs;
-  for (int i = 0; i < num_players; ++i) {
+  for (const EloGame& g : games) {
+    obs.push_back({g.blue, g.orange, g.blue_score, 1.0});
+    met[static_cast<size_t>(g.blue) * n + static_cast<size_t>(g.orange)] = 1;
+  }
+  for (int i = 0; i < num_players; ++i) {  // the prior: virtual draws between pairs that met
     for (int j = i + 1; j < num_players; ++j) {
-      if (met[static_cast<size_t>(i) * n + static_cast<size_t>(j)] || met[static_cast<size_t>(j) * n + static_cast<size_t>(i)])
-        prior_pairs.push_back({i, j});
-    }
-  }
-
-  std::vector<double> theta(dims, 0.0);
-  auto rating = [&](int player) { const int k = index(player); return k < 0 ? 0.0 : theta[static_cast<size_t>(k)]; };
-
-  EloFit fit;
-  std::vector<std::vector<double>> info;
-  for (int iteration = 0; iteration < 100; ++iteration) {
-    std::vector<double> grad(dims, 0.0);
-    info.assign(dims, std::vector<double>(dims, 0.0));
-    // Adds one observation, a as blue, with logit x = k (r_a - r_b + side), score s, weight w.
-    auto add = [&](int a, int b, double s, double w) {
-      const double x = kScale * (rating(a) - rating(b) + theta[static_cast<size_t>(side_index)]);
-      const double p = 1 / (1 + std::exp(-x));
-      const int ia = index(a), ib = index(b);
-      const int terms[3] = {ia, ib, side_index};
-      const double signs[3] = {1, -1, 1};
-      for (int t = 0; t < 3; ++t) {
-        if (terms[t] < 0) continue;
-        grad[static_cast<size_t>(terms[t])] += w * signs[t] * kScale * (s - p);
-        for (int u = 0; u < 3; ++u) {
-          if (terms[u] < 0) continue;
-          info[static_cast<size_t>(terms[t])][static_cast<size_t>(terms[u])] += w * signs[t] * signs[u] * kScale * kScale * p * (1 - p);
-        }
+      const auto a = static_cast<size_t>(i), b = static_cast<size_t>(j);
+      if (prior_draws > 0 && (met[a * n + b] || met[b * n + a])) {
+        obs.push_back({i, j, 0.5, prior_draws / 2});
+        obs.push_back({j, i, 0.5, prior_draws / 2});
       }
-    };
-    for (const EloGame& g : all) add(g.blue, g.orange, g.blue_score, 1.0);
-      for (const auto& [i, j] : prior_pairs) {  // half with each player as blue
-      add(i, j, 0.5, prior_draws / 2);
-      add(j, i, 0.5, prior_draws / 2);
-    }
-
-    std::vector<double> step = grad;
-    if (!solve(info, step, nullptr)) {
-      throw std::invalid_argument(kUndetermined);
-    }
-    double largest = 0;
-    for (double v : step) largest = std::max(largest, std::abs(v));
-    const double damp = largest > 400 ? 400 / largest : 1.0;  // no jumps beyond 400 Elo
-    for (size_t k = 0; k < dims; ++k) theta[k] += damp * step[k];
-    if (largest < 1e-7) {
-      fit.converged = true;
-      break;
     }
   }
+  const Likelihood f(num_players, anchor, std::move(obs));
+  EloFit fit;
+  fit.prior_draws = prior_draws;
+  std::vector<double> theta(f.dims(), 0.0);
+  if (!f.maximise(theta, -1, &fit.converged)) throw std::invalid_argument(kUndetermined);
+  const double top = f.value(theta);
 
-  std::vector<std::vector<double>> covariance;
-  std::vector<double> unused(dims, 0.0);
-  if (!solve(info, unused, &covariance)) {
-    throw std::invalid_argument(kUndetermined);
-  }
-  constexpr double kZ95 = 1.959963984540054;
-  fit.rating.resize(n);
-  fit.margin.resize(n);
+  fit.rating.assign(n, 0.0);
+  fit.low.assign(n, 0.0);
+  fit.high.assign(n, 0.0);
   for (int p = 0; p < num_players; ++p) {
-    const int k = index(p);
-    fit.rating[static_cast<size_t>(p)] = rating(p);
-    fit.margin[static_cast<size_t>(p)] =
-        k < 0 ? 0.0 : kZ95 * std::sqrt(covariance[static_cast<size_t>(k)][static_cast<size_t>(k)]);
+    const int k = f.index(p);
+    if (k < 0) continue;
+    const auto i = static_cast<size_t>(p);
+    fit.rating[i] = theta[static_cast<size_t>(k)];
+    fit.low[i] = profileBound(f, theta, top, k, -1);
+    fit.high[i] = profileBound(f, theta, top, k, +1);
   }
-  fit.side = theta[static_cast<size_t>(side_index)];
-  fit.side_margin = kZ95 * std::sqrt(covariance[static_cast<size_t>(side_index)][static_cast<size_t>(side_index)]);
+  const int s = f.sideIndex();
+  fit.side = theta[static_cast<size_t>(s)];
+  fit.side_low = profileBound(f, theta, top, s, -1);
+  fit.side_high = profileBound(f, theta, top, s, +1);
   return fit;
 }
 

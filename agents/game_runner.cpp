@@ -12,7 +12,7 @@ uint64_t agentSeed(uint64_t game_seed, int side) {
 }
 
 GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64_t seed,
-                     GameObserver* observer) {
+                     GameObserver* observer, const std::atomic<bool>* stop) {
   env::Rng dice(seed);
   env::EventLog events;
   env::EventLog* log = observer ? &events : nullptr;
@@ -24,6 +24,10 @@ GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64
   int turn = -1;  // the player-turn being played (game turn x 2 + side)
   double turn_seconds = 0;
   while (!s.isTerminal()) {
+    if (stop && *stop) {
+      summary.interrupted = true;
+      break;
+    }
     Ply ply;
     const env::GameState before = s;
     events.clear();

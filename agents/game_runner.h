@@ -3,6 +3,7 @@
 // seeded by the game seed, so (scenario, seed, agents) always gives the same game.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -34,14 +35,16 @@ struct GameSummary {
   std::array<int, env::kNumSides> player_turns = {};  // player-turns with at least one decision
   std::array<double, env::kNumSides> max_turn_seconds = {};  // longest thinking in one of them
   uint64_t final_hash = 0;
+  bool interrupted = false;  // stopped before the end (the result is that of the last position)
 };
 
 // The seed an agent of `side` gets in a game played with `game_seed`.
 uint64_t agentSeed(uint64_t game_seed, int side);
 
 // Plays a whole game of `sc`. agents[0] plays blue, agents[1] orange. Chance outcomes come from
-// an Rng seeded with `seed`. `observer` may be null.
+// an Rng seeded with `seed`. `observer` may be null. When `stop` becomes true the game ends
+// after the current ply, marked interrupted.
 GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64_t seed,
-                     GameObserver* observer);
+                     GameObserver* observer, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace morne::agents

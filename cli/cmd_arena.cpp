@@ -1,19 +1,24 @@
 // `morne arena`: a round robin between agent specs on one or more scenarios (duplicate matches,
 // games in parallel), with a live progress bar, result tables, Elo ratings and report files.
+// No finished game is lost: games.csv takes each game as it ends, Ctrl-C or SIGTERM writes the
+// reports of the games finished so far, `--resume` plays the rest of a run, and an output
+// folder with results is never overwritten without `--force`. `morne arena rate` recomputes the
+// ratings of saved runs.
 
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "agents/agent_spec.h"
 #include "agents/arena.h"
 #include "agents/arena_stats.h"
 #include "cli/arena_report.h"
+#include "cli/arena_results.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "cli/number_text.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "env/durable_file.h"
@@ -23,6 +28,12 @@
 namespace morne::cli {
 
 namespace {
+
+namespace fs = std::filesystem;
+
+// The files an arena run writes into its output folder.
+constexpr const char* kRunFiles[] = {"games.csv", "run.json",     "ratings.csv",
+                                     "pairs.csv", "summary.json", "elo.svg"};
 
 // Splits on whitespace, and also on commas when `commas` is set.
 std::vector<std::string> splitList(const std::string& text, bool commas) {
@@ -39,9 +50,97 @@ std::vector<std::string> splitList(const std::string& text, bool commas) {
   return out;
 }
 
+// The run files already in `dir`, as a list for a message ("" when none).
+std::string existingRunFiles(const std::string& dir) {
+  std::string found;
+  for (const char* name : kRunFiles) {
+    std::error_code ec;
+    if (fs::exists(fs::path(dir) / name, ec)) found += (found.empty() ? "" : ", ") + std::string(name);
+  }
+  return found;
+}
+
+// Statistics per scenario, plus all scenarios together when there are several.
+std::vector<agents::ArenaStats> allScopes(const agents::ArenaLineup& lineup,
+                                          const std::vector<agents::ArenaGame>& games) {
+  std::vector<agents::ArenaStats> scopes;
+  for (int sc = 0; sc < static_cast<int>(lineup.scenarios.size()); ++sc)
+    scopes.push_back(agents::arenaStats(lineup, games, sc));
+  if (lineup.scenarios.size() > 1) scopes.push_back(agents::arenaStats(lineup, games, -1));
+  return scopes;
+}
+
+// The time the games left will take: each game's scenario's mean time per game so far (the
+// mean of all games for a scenario not seen yet), over the games played at once.
+double etaSeconds(const std::vector<agents::ArenaGame>& games, int jobs) {
+  std::map<int, std::pair<double, int>> per_scenario;  // seconds, games
+  double all = 0;
+  int played = 0;
+  for (const agents::ArenaGame& g : games) {
+    if (!g.played || g.seconds <= 0) continue;
+    auto& [seconds, count] = per_scenario[g.scenario];
+    seconds += g.seconds;
+    ++count;
+    all += g.seconds;
+    ++played;
+  }
+  if (played == 0) return -1;
+  double left = 0;
+  for (const agents::ArenaGame& g : games) {
+    if (g.played) continue;
+    const auto it = per_scenario.find(g.scenario);
+    left += it != per_scenario.end() ? it->second.first / it->second.second : all / played;
+  }
+  return left / jobs;
+}
+
+int runArenaRate(const Args& args) {
+  po::options_description own("Options of `morne arena rate`");
+  // clang-format off
+  own.add_options()
+      ("out", po::value<std::string>()->default_value(""),
+       "folder for ratings.csv, pairs.csv, summary.json, elo.svg (\"\": print only)")
+      ("force", po::bool_switch(), "replace reports already in --out");
+  // clang-format on
+  const ParsedCommand cmd = parseCommand("arena rate", args, own, -1);
+  if (cmd.help || cmd.positional.empty()) {
+    std::cout << usageText("morne arena rate [options] GAMES.csv...", own)
+              << "\nRecomputes the tables and ratings of finished games from the games.csv files "
+                 "of one or\nmore arena runs (merged: agents and scenarios are matched by spec "
+                 "and name).\n";
+    return cmd.help ? 0 : 2;
+  }
+  SavedGames saved;
+  for (const std::string& path : cmd.positional) readGamesCsv(path, saved);
+  if (saved.games.empty()) throw ConfigError("arena rate: the files hold no finished game");
+  if (saved.lineup.agents.size() < 2) throw ConfigError("arena rate: the games name one agent only");
+  if (cmd.positional.size() == 1) saved.lineup.rounds = 0;  // rounds and seed are not in games.csv
+  std::cout << "arena rate: " << saved.games.size() << " games of " << saved.lineup.agents.size()
+            << " agents on " << saved.lineup.scenarios.size() << " scenario(s) from "
+            << cmd.positional.size() << " file(s)\n";
+  const std::vector<agents::ArenaStats> scopes = allScopes(saved.lineup, saved.games);
+  for (const agents::ArenaStats& st : scopes) printArenaStats(std::cout, saved.lineup, st);
+  const std::string out_dir = cmd.vm["out"].as<std::string>();
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) throw IoError("arena rate: cannot create folder " + out_dir + ": " + ec.message());
+    for (const char* name : {"ratings.csv", "pairs.csv", "summary.json", "elo.svg"}) {
+      if (fs::exists(fs::path(out_dir) / name, ec) && !cmd.vm["force"].as<bool>()) {
+        throw ConfigError("arena rate: " + out_dir + " already holds " + name +
+                          "; give --force to replace the reports, or another --out");
+      }
+    }
+    writeArenaReports(out_dir, saved.lineup, scopes);
+    std::cout << "reports: " << out_dir << "/{ratings.csv,pairs.csv,summary.json,elo.svg}\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int runArena(const Args& args) {
+  if (!args.empty() && args[0] == "rate") return runArenaRate(Args(args.begin() + 1, args.end()));
   po::options_description own("Options of `morne arena`");
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   // clang-format off
@@ -56,69 +155,131 @@ int runArena(const Args& args) {
       ("jobs", po::value<int>()->default_value(cores),
        "games played at once (give multi-threaded agents fewer: jobs x threads <= cores)")
       ("out", po::value<std::string>()->default_value("arena-results"),
-       "folder for games.csv, ratings.csv, pairs.csv, summary.json, elo.svg (\"\" for none)")
+       "folder for games.csv, run.json and the reports (\"\" for none)")
+      ("resume", po::bool_switch(),
+       "continue the run saved in --out: its agents, scenarios and seed, skipping the games in "
+       "its games.csv (a larger --rounds extends it)")
+      ("force", po::bool_switch(), "start over in an --out that holds results, deleting them")
       ("quiet", po::bool_switch(), "no progress bar");
   // clang-format on
   const ParsedCommand cmd = parseCommand("arena", args, own, 0);
   if (cmd.help) {
-    std::cout << usageText("morne arena [options]", own) << "\nAgents:\n" << agents::agentCatalog();
+    std::cout << usageText("morne arena [options]", own)
+              << "\n       morne arena rate [--out DIR] GAMES.csv...   ratings of saved runs\n"
+              << "\nAgents:\n"
+              << agents::agentCatalog();
     return 0;
   }
   const auto& vm = cmd.vm;
-  agents::ArenaConfig config;
-  config.agents = splitList(vm["agents"].as<std::string>(), false);
-  if (config.agents.size() < 2) throw ConfigError("arena: --agents needs at least two agent specs");
-  for (const std::string& name : splitList(vm["scenarios"].as<std::string>(), true)) {
-    config.scenarios.push_back(env::loadScenario(name));
+  const std::string out_dir = vm["out"].as<std::string>();
+  const bool resume = vm["resume"].as<bool>();
+  if (resume && vm["force"].as<bool>()) throw ConfigError("arena: give --resume or --force, not both");
+  if (resume && out_dir.empty()) throw ConfigError("arena: --resume needs the run's --out folder");
+
+  ArenaRunFile run{splitList(vm["agents"].as<std::string>(), false),
+                   splitList(vm["scenarios"].as<std::string>(), true), vm["rounds"].as<int>(),
+                   vm["seed"].as<uint64_t>()};
+  if (resume) {  // the saved run, which options given on the command line must agree with
+    const ArenaRunFile saved = readRunFile(out_dir);
+    auto check = [&](const char* key, bool same) {
+      if (!vm[key].defaulted() && !same) {
+        throw ConfigError(std::string("arena --resume: --") + key + " differs from the run saved in " +
+                          out_dir + "/run.json (leave it out to continue that run)");
+      }
+    };
+    check("agents", run.agents == saved.agents);
+    check("scenarios", run.scenarios == saved.scenarios);
+    check("seed", run.seed == saved.seed);
+    if (!vm["rounds"].defaulted() && run.rounds < saved.rounds) {
+      throw ConfigError("arena --resume: --rounds " + std::to_string(run.rounds) +
+                        " is below the saved run's " + std::to_string(saved.rounds));
+    }
+    const int rounds = vm["rounds"].defaulted() ? saved.rounds : run.rounds;
+    run = saved;
+    run.rounds = rounds;
   }
+
+  agents::ArenaConfig config;
+  config.agents = run.agents;
+  if (config.agents.size() < 2) throw ConfigError("arena: --agents needs at least two agent specs");
+  for (const std::string& name : run.scenarios) config.scenarios.push_back(env::loadScenario(name));
   if (config.scenarios.empty()) throw ConfigError("arena: --scenarios names no scenario");
-  config.rounds = vm["rounds"].as<int>();
+  config.rounds = run.rounds;
   if (config.rounds < 1) throw ConfigError("arena: --rounds must be at least 1");
-  config.seed = vm["seed"].as<uint64_t>();
+  config.seed = run.seed;
   config.jobs = vm["jobs"].as<int>();
   if (config.jobs < 1) throw ConfigError("arena: --jobs must be at least 1");
   for (const std::string& spec : config.agents)
     agents::makeAgent(spec, 0);  // check before any output
+  const agents::ArenaLineup lineup = agents::lineupOf(config);
+  std::vector<agents::ArenaGame> games = agents::scheduleArena(config);
 
-  const std::string out_dir = vm["out"].as<std::string>();
   // games.csv takes each game as it ends, one whole row per write: a kill or a full disk
   // leaves every finished game's row and no torn one.
   std::optional<env::AppendOnlyFile> games_csv;
+  int resumed = 0;
   if (!out_dir.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
+    fs::create_directories(out_dir, ec);
     if (ec) throw IoError("arena: cannot create folder " + out_dir + ": " + ec.message());
-    games_csv.emplace((std::filesystem::path(out_dir) / "games.csv").string(), true);
-    games_csv->append(gamesCsvHeader() + "\n");
+    const std::string csv = (fs::path(out_dir) / "games.csv").string();
+    const std::string found = existingRunFiles(out_dir);
+    if (resume) {
+      if (fs::exists(csv, ec)) {
+        SavedGames saved;
+        readGamesCsv(csv, saved);
+        resumed = markSavedGames(saved, lineup, games);
+      }
+    } else if (!found.empty()) {
+      if (!vm["force"].as<bool>()) {
+        throw ConfigError("arena: " + out_dir + " already holds the results of a run (" + found +
+                          "); --resume continues it, --force deletes them and starts over, or "
+                          "choose another --out");
+      }
+      for (const char* name : kRunFiles) env::removeDurably((fs::path(out_dir) / name).string());
+    }
+    writeRunFile(out_dir, run);
+    games_csv.emplace(csv, false, true);
+    if (games_csv->size() == 0) games_csv->append(gamesCsvHeader() + "\n");
   }
 
-  std::vector<agents::ArenaGame> games = agents::scheduleArena(config);
   std::cout << versionLine() << "\narena: " << config.agents.size() << " agents, "
             << config.scenarios.size() << " scenario(s), " << config.rounds
             << " rounds: " << games.size() << " games, " << config.jobs << " at a time, seed "
-            << config.seed << "\n"
-            << std::flush;
+            << config.seed;
+  if (resume) std::cout << "; resuming with " << resumed << " games already played";
+  std::cout << "\n";
   Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
-  progress.update(0);
-  agents::runArena(config, games, [&](const agents::ArenaGame& g, int finished) {
-    if (games_csv) games_csv->append(gamesCsvRow(config, g) + "\n");
-    progress.update(finished);
-  });
+  progress.update(resumed);
+  const InterruptFlag interrupt;
+  agents::runArena(
+      config, games,
+      [&](const agents::ArenaGame& g, int finished) {
+        if (games_csv) games_csv->append(gamesCsvRow(lineup, g) + "\n");
+        progress.update(finished, "", etaSeconds(games, config.jobs));
+      },
+      interrupt.flag());
 
-  std::vector<agents::ArenaStats> scopes;
-  for (int sc = 0; sc < static_cast<int>(config.scenarios.size()); ++sc) {
-    scopes.push_back(agents::arenaStats(config, games, sc));
+  int played = 0;
+  for (const agents::ArenaGame& g : games) played += g.played;
+  const bool interrupted = played < static_cast<int>(games.size());
+  if (interrupted) {
+    std::cout << "interrupted: " << played << " of " << games.size()
+              << " games finished; the tables and reports below cover them"
+              << (out_dir.empty() ? "" : "; `morne arena --resume --out " + out_dir +
+                                             "` plays the rest")
+              << "\n";
   }
-  if (config.scenarios.size() > 1) scopes.push_back(agents::arenaStats(config, games, -1));
-  for (const agents::ArenaStats& st : scopes) printArenaStats(std::cout, config, st);
-  if (!out_dir.empty()) {
+  const std::vector<agents::ArenaStats> scopes = allScopes(lineup, games);
+  for (const agents::ArenaStats& st : scopes) printArenaStats(std::cout, lineup, st);
+  if (games_csv) {
     games_csv->sync();
     games_csv->close();
-    writeArenaReports(out_dir, config, scopes);
+    writeArenaReports(out_dir, lineup, scopes);
     std::cout << "reports: " << out_dir
-              << "/{games.csv,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
+              << "/{games.csv,run.json,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
   }
-  return 0;
+  return interrupted ? 130 : 0;
 }
 
 }  // namespace morne::cli

@@ -2,7 +2,6 @@
 // written to HDF5 shards (training/selfplay.h, docs/training-data.md). Ctrl-C stops cleanly:
 // finished games are written and the open shard is completed.
 
-#include <csignal>
 #include <ctime>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -12,6 +11,7 @@
 
 #include "agents/agent_spec.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "env/error.h"
@@ -21,14 +21,6 @@
 namespace morne::cli {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void onInterrupt(int) {
-  g_stop = true;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C kills at once
-  std::signal(SIGTERM, SIG_DFL);
-}
 
 // SCENARIO-YYYYMMDD-HHMMSS-XXXX: a timestamp and a random suffix, so runs never collide.
 std::string defaultPrefix(const std::string& scenario) {
@@ -154,9 +146,7 @@ int runSelfplay(const Args& args) {
             << std::flush;
   Progress progress(c.games, "games", !vm["quiet"].as<bool>());
   progress.update(0);
-  g_stop = false;
-  std::signal(SIGINT, onInterrupt);
-  std::signal(SIGTERM, onInterrupt);
+  const InterruptFlag interrupt;
   const training::SelfPlayResult r = training::runSelfPlay(
       c,
       [&](const training::SelfPlayProgress& p) {
@@ -168,7 +158,7 @@ int runSelfplay(const Args& args) {
           note << ", batch " << static_cast<double>(p.evaluated) / static_cast<double>(p.batches);
         progress.update(p.games_done, note.str());
       },
-      &g_stop);
+      interrupt.flag());
   // The handlers stay until the summary is printed: a signal now still ends with status 130.
   const training::SelfPlayProgress& p = r.progress;
   std::cout << (r.interrupted ? "interrupted: " : "") << p.games_done << " games, " << p.positions
@@ -197,10 +187,7 @@ int runSelfplay(const Args& args) {
   }
   for (const std::string& shard : r.shards) std::cout << "wrote " << shard << "\n";
   std::cout << std::flush;
-  const bool interrupted = r.interrupted || g_stop;
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  return interrupted ? 130 : 0;
+  return r.interrupted || interrupt.raised() ? 130 : 0;
 }
 
 }  // namespace morne::cli

@@ -64,9 +64,14 @@ int runHelp(const Args& args) {
     return 0;
   }
   const Command* c = findCommand(args[0]);
-  if (!c || c->run == runHelp) {
+  if (!c) {
+    std::cerr << "morne help: unknown command \"" << args[0] << "\"\n\n";
     printCommands();
-    return c ? 0 : 1;
+    return 1;
+  }
+  if (c->run == runHelp) {
+    printCommands();
+    return 0;
   }
   return c->run({"--help"});
 }
@@ -74,12 +79,18 @@ int runHelp(const Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line by line, also into a pipe or a file: progress and results show as they happen.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   morne::agents::configureTorchRuntime(1);  // games run in parallel: one intra-op thread each
   morne::agents::registerNetworkAgents();
   const Args all(argv + 1, argv + argc);
   if (all.empty()) {
     printCommands();
     return 1;
+  }
+  if (all[0] == "--help" || all[0] == "-h") {
+    printCommands();
+    return 0;
   }
   const Command* command = findCommand(all[0]);
   if (!command) {
@@ -90,7 +101,11 @@ int main(int argc, char** argv) {
   try {
     return command->run(Args(all.begin() + 1, all.end()));
   } catch (const morne::Error& e) {
-    std::cerr << "morne " << command->name << ": error: " << e.what() << "\n";
+    // Messages may start with the command's own name ("arena: ..."); it is said once.
+    std::string message = e.what();
+    const std::string own = std::string(command->name) + ": ";
+    if (message.rfind(own, 0) == 0) message.erase(0, own.size());
+    std::cerr << "morne " << command->name << ": error: " << message << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "morne " << command->name << ": internal error: " << e.what() << "\n";

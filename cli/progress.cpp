@@ -20,7 +20,7 @@ double Progress::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
-void Progress::update(int done, const std::string& note) {
+void Progress::update(int done, const std::string& note, double eta_seconds) {
   if (!enabled_) return;
   const int percent = total_ ? 100 * done / total_ : 100;
   if (!tty_ && percent / 10 == last_decile_ && done != total_) return;
@@ -28,12 +28,13 @@ void Progress::update(int done, const std::string& note) {
   constexpr int kWidth = 30;
   const int filled = total_ ? kWidth * done / total_ : kWidth;
   const double seconds = elapsed();
-  const double eta = done ? seconds / done * (total_ - done) : 0;
+  const bool known = eta_seconds >= 0 || done > 0;
+  const double eta = eta_seconds >= 0 ? eta_seconds : done ? seconds / done * (total_ - done) : 0;
   std::fprintf(stderr, "%s[%s%s] %d/%d %s %3d%%  elapsed %s  ETA %s%s%s%s", tty_ ? "\r" : "",
                std::string(static_cast<size_t>(filled), '#').c_str(),
                std::string(static_cast<size_t>(kWidth - filled), '.').c_str(), done, total_,
                unit_.c_str(), percent, clockText(seconds).c_str(),
-               done ? clockText(eta).c_str() : "?", note.empty() ? "" : "  ", note.c_str(),
+               known ? clockText(eta).c_str() : "?", note.empty() ? "" : "  ", note.c_str(),
                tty_ && done != total_ ? "" : "\n");
   std::fflush(stderr);
 }

@@ -13,8 +13,9 @@ class Progress {
   // `unit` names what is counted ("games"); disabled: prints nothing.
   Progress(int total, std::string unit, bool enabled);
 
-  // Shows `done` of the total, with `note` after the ETA.
-  void update(int done, const std::string& note = "");
+  // Shows `done` of the total, with `note` after the ETA. The ETA is `eta_seconds` when the
+  // caller knows better (>= 0), else the elapsed time per item done times the items left.
+  void update(int done, const std::string& note = "", double eta_seconds = -1);
 
   // Seconds since construction.
   double elapsed() const;

@@ -33,26 +33,70 @@ TEST(Elo, EvenSidesGiveTheLogisticDifference) {
   ASSERT_TRUE(fit.converged);
   EXPECT_NEAR(fit.rating[1], eloOf(0.75), 1e-6);
   EXPECT_NEAR(fit.side, 0, 1e-6);
-  EXPECT_EQ(fit.margin[0], 0);
+  EXPECT_EQ(fit.low[0], 0);
+  EXPECT_EQ(fit.high[0], 0);
 }
 
-TEST(Elo, SideAdvantageAndIntervalInClosedForm) {
+TEST(Elo, SideAdvantageInClosedForm) {
   // A as blue scores 90% (n1 = 50 games) and as orange 60% (n2 = 100). With d = r_A - r_B and h
-  // the side term: d + h = elo(0.9), h - d = elo(0.4), so d = (elo(0.9) - elo(0.4)) / 2. The
-  // variance of d is (1/I1 + 1/I2) / 4 with I = n k^2 p (1 - p), k = ln(10) / 400.
+  // the side term: d + h = elo(0.9), h - d = elo(0.4), so d = (elo(0.9) - elo(0.4)) / 2.
   auto g = games(0, 1, 45, 0, 5);
   const auto more = games(1, 0, 40, 0, 60);
   g.insert(g.end(), more.begin(), more.end());
   const agents::EloFit fit = agents::fitElo(2, g, 1, 0.0);  // anchored on B
   ASSERT_TRUE(fit.converged);
-  const double d = (eloOf(0.9) - eloOf(0.4)) / 2;
-  const double h = (eloOf(0.9) + eloOf(0.4)) / 2;
-  EXPECT_NEAR(fit.rating[0], d, 1e-6);
-  EXPECT_NEAR(fit.side, h, 1e-6);
-  const double k = std::log(10.0) / 400;
-  const double i1 = 50 * k * k * 0.9 * 0.1, i2 = 100 * k * k * 0.4 * 0.6;
-  EXPECT_NEAR(fit.margin[0], 1.959963984540054 * std::sqrt((1 / i1 + 1 / i2) / 4), 1e-6);
-  EXPECT_NEAR(fit.side_margin, fit.margin[0], 1e-6);  // symmetric design: same information
+  EXPECT_NEAR(fit.rating[0], (eloOf(0.9) - eloOf(0.4)) / 2, 1e-6);
+  EXPECT_NEAR(fit.side, (eloOf(0.9) + eloOf(0.4)) / 2, 1e-6);
+  EXPECT_LT(fit.low[0], fit.rating[0]);
+  EXPECT_GT(fit.high[0], fit.rating[0]);
+  EXPECT_LT(fit.side_low, fit.side);
+  EXPECT_GT(fit.side_high, fit.side);
+}
+
+// The likelihood-ratio interval of a proportion: the q where 2 n KL(p || q) = 3.84, by
+// bisection on one side of p (an implementation independent of the Elo fit's).
+double binomialBound(double p, int n, double lo, double hi) {
+  auto excess = [&](double q) {
+    const double kl = (p > 0 ? p * std::log(p / q) : 0) +
+                      (p < 1 ? (1 - p) * std::log((1 - p) / (1 - q)) : 0);
+    return 2 * n * kl - 3.841458820694124;
+  };
+  const bool rising = excess(lo) < excess(hi);
+  for (int k = 0; k < 200; ++k) {
+    const double mid = (lo + hi) / 2;
+    ((excess(mid) < 0) == rising ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+TEST(Elo, ProfileIntervalsMatchTheBinomialLikelihoodRatioInterval) {
+  // A scores 14 of 20 with each colour. By symmetry the side term is 0 at every fixed rating
+  // difference, so the profile likelihood of d is that of 28 successes in 40 trials and the
+  // interval is elo() of the binomial likelihood-ratio interval: asymmetric around elo(0.7).
+  auto g = games(0, 1, 14, 0, 6);
+  const auto more = games(1, 0, 6, 0, 14);
+  g.insert(g.end(), more.begin(), more.end());
+  const agents::EloFit fit = agents::fitElo(2, g, 1, 0.0);
+  ASSERT_TRUE(fit.converged);
+  EXPECT_NEAR(fit.rating[0], eloOf(0.7), 1e-6);
+  EXPECT_NEAR(fit.low[0], eloOf(binomialBound(0.7, 40, 1e-9, 0.7)), 0.05);
+  EXPECT_NEAR(fit.high[0], eloOf(binomialBound(0.7, 40, 0.7, 1 - 1e-9)), 0.05);
+  EXPECT_GT(fit.high[0] - fit.rating[0], fit.rating[0] - fit.low[0]);  // logit stretches up
+}
+
+TEST(Elo, OneSidedRecordGivesAnOpenEndedInterval) {
+  // A wins all 20 games (10 as each colour). Without the prior the maximum is at infinity; with
+  // one virtual draw the estimate is finite and the interval long above, short below.
+  auto g = games(0, 1, 10, 0, 0);
+  const auto more = games(1, 0, 0, 0, 10);
+  g.insert(g.end(), more.begin(), more.end());
+  const agents::EloFit fit = agents::fitElo(2, g, 1, 1.0);
+  ASSERT_TRUE(fit.converged);
+  EXPECT_EQ(fit.prior_draws, 1.0);
+  // 20.5 of 21 points: the penalised maximum is elo(20.5 / 21).
+  EXPECT_NEAR(fit.rating[0], eloOf(20.5 / 21), 1e-3);
+  EXPECT_GT(fit.low[0], 0) << "20 wins of 20 is significant";
+  EXPECT_GT(fit.high[0] - fit.rating[0], 2 * (fit.rating[0] - fit.low[0]));
 }
 
 TEST(Elo, DrawsCountHalfAndThePriorKeepsAPerfectScoreFinite) {
@@ -67,7 +111,7 @@ TEST(Elo, DrawsCountHalfAndThePriorKeepsAPerfectScoreFinite) {
   const agents::EloFit fit = agents::fitElo(2, sweep, 0, 1.0);
   ASSERT_TRUE(fit.converged);
   EXPECT_GT(fit.rating[1], 300);
-  EXPECT_TRUE(std::isfinite(fit.margin[1]));
+  EXPECT_TRUE(std::isfinite(fit.high[1]));
   EXPECT_THROW(agents::fitElo(3, sweep, 0, 1.0), std::invalid_argument);  // player 2 never played
   // One side only and no prior: the side term and the ratings cannot be told apart.
   EXPECT_THROW(agents::fitElo(2, games(0, 1, 0, 20, 0), 0, 0.0), std::invalid_argument);
@@ -85,8 +129,14 @@ TEST(Arena, ScheduleMirrorsEveryRoundOnTheSameDice) {
     EXPECT_EQ(g[i].blue, g[i + 1].orange);
     EXPECT_EQ(g[i].orange, g[i + 1].blue);
   }
-  EXPECT_NE(g[0].seed, g[2].seed);  // rounds differ
-  EXPECT_EQ(g[0].seed, g[6].seed);  // round 0 of the next pair replays round 0's dice
+  // Order: round, pair, scenario. Index 2 is round 0 on the other scenario, 4 the next pair on
+  // the first scenario (same dice), 12 round 1.
+  EXPECT_EQ(g[2].scenario, 1);
+  EXPECT_NE(g[0].seed, g[2].seed);
+  EXPECT_EQ(g[4].round, 0);
+  EXPECT_EQ(g[0].seed, g[4].seed);
+  EXPECT_EQ(g[12].round, 1);
+  EXPECT_NE(g[0].seed, g[12].seed);
 }
 
 TEST(Arena, ParallelRunMatchesSequentialAndCountsResults) {
@@ -110,7 +160,7 @@ TEST(Arena, ParallelRunMatchesSequentialAndCountsResults) {
     EXPECT_EQ(seq[i].result.winner, par[i].result.winner);
     EXPECT_EQ(seq[i].plies, par[i].plies);
   }
-  const agents::ArenaStats st = agents::arenaStats(c, seq, -1);
+  const agents::ArenaStats st = agents::arenaStats(agents::lineupOf(c), seq, -1);
   EXPECT_EQ(st.games, 8);
   ASSERT_EQ(st.pairs.size(), 1u);
   const agents::WinDrawLoss total = st.pairs[0].total();
@@ -137,7 +187,14 @@ TEST(Arena, DuplicateRoundsNetTheTwoGamesOfARound) {
     games[i].played = true;
     games[i].result.winner = winners[i];
   }
-  const agents::DuplicateRecord d = agents::arenaStats(c, games, 0).pairs[0].duplicate;
+  const agents::DuplicateRecord d =
+      agents::arenaStats(agents::lineupOf(c), games, 0).pairs[0].duplicate;
+  // The games of a round are found wherever they are (games.csv lists them as they finish).
+  std::vector<agents::ArenaGame> reversed(games.rbegin(), games.rend());
+  const agents::DuplicateRecord r =
+      agents::arenaStats(agents::lineupOf(c), reversed, 0).pairs[0].duplicate;
+  EXPECT_EQ(r.rounds, 4);
+  EXPECT_DOUBLE_EQ(r.mean, (0 + 1 + 0.5 - 1) / 4.0);
   EXPECT_EQ(d.rounds, 4);
   EXPECT_EQ(d.won, 2);
   EXPECT_EQ(d.split, 1);

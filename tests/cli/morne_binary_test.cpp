@@ -136,13 +136,17 @@ TEST(MorneBinary, ArenaWritesItsTablesAndReports) {
   EXPECT_EQ(lines, 1 + 8);
   std::ifstream summary_file(out + "/summary.json");
   const json summary = json::parse(summary_file);
-  EXPECT_EQ(summary["format"], "morne-arena/1");
+  EXPECT_EQ(summary["format"], "morne-arena/2");
   EXPECT_EQ(summary["scopes"].size(), 3u);  // duel, pyramids, all
   EXPECT_EQ(summary["scopes"][2]["games"], 8);
-  std::ifstream svg(out + "/elo.svg");
-  std::string first;
-  std::getline(svg, first);
-  EXPECT_EQ(first.rfind("<svg", 0), 0u);
+  EXPECT_TRUE(summary["scopes"][2]["agents"][1]["elo"].contains("low95"));
+  EXPECT_EQ(summary["scopes"][2]["elo_prior_draws"], 1.0);
+  std::ifstream svg_file(out + "/elo.svg");
+  std::stringstream svg;
+  svg << svg_file.rdbuf();
+  EXPECT_EQ(svg.str().rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.str().find("text-anchor=\"middle\""), std::string::npos) << "axis tick labels";
+  EXPECT_NE(svg.str().find("stroke=\"#e4e4e4\""), std::string::npos) << "grid lines";
   EXPECT_TRUE(std::filesystem::exists(out + "/ratings.csv"));
   EXPECT_TRUE(std::filesystem::exists(out + "/pairs.csv"));
 

@@ -1,0 +1,287 @@
+#include "cli/arena_results.h"
+
+#include <charconv>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "cli/number_text.h"
+#include "env/durable_file.h"
+#include "env/error.h"
+#include "env/json_nesting.h"
+#include "env/text_file.h"
+
+namespace morne::cli {
+
+namespace {
+
+using agents::ArenaGame;
+using agents::ArenaLineup;
+using agents::StepCounts;
+
+// The columns of games.csv; the step columns came later and are optional when reading.
+constexpr const char* kColumns[] = {
+    "scenario",         "round",          "seed",           "blue",
+    "orange",           "winner",         "blue_vp",        "orange_vp",
+    "level",            "plies",          "blue_decisions", "orange_decisions",
+    "blue_seconds",     "orange_seconds", "blue_steps",     "blue_reversals",
+    "blue_revisits",    "orange_steps",   "orange_reversals", "orange_revisits"};
+constexpr size_t kRequiredColumns = 14;
+constexpr size_t kAllColumns = std::size(kColumns);
+
+std::string csvQuote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string stepColumns(const StepCounts& c) {
+  return std::to_string(c.steps) + "," + std::to_string(c.reversals) + "," +
+         std::to_string(c.revisits);
+}
+
+// Splits one CSV line into fields ("" quotes a quote); nullopt on an unterminated quote.
+std::optional<std::vector<std::string>> splitCsv(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        fields.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        fields.back() += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  if (quoted) return std::nullopt;
+  return fields;
+}
+
+class RowReader {
+ public:
+  RowReader(std::string where, const std::vector<std::string>& fields)
+      : where_(std::move(where)), fields_(fields) {}
+
+  const std::string& text(size_t column) const { return fields_[column]; }
+
+  template <typename T>
+  T number(size_t column, T lo, T hi) const {
+    const std::string& f = fields_[column];
+    T v{};
+    const auto r = std::from_chars(f.data(), f.data() + f.size(), v);
+    if (r.ec != std::errc() || r.ptr != f.data() + f.size() || v < lo || v > hi) {
+      throw ConfigError(where_ + ": column " + kColumns[column] + ": \"" + f +
+                        "\" is not a number in " + shortText(static_cast<double>(lo)) + ".." +
+                        shortText(static_cast<double>(hi)));
+    }
+    return v;
+  }
+
+  [[noreturn]] void fail(size_t column, const std::string& reason) const {
+    throw ConfigError(where_ + ": column " + kColumns[column] + ": " + reason);
+  }
+
+ private:
+  std::string where_;
+  const std::vector<std::string>& fields_;
+};
+
+int indexIn(std::vector<std::string>& list, const std::string& item) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i] == item) return static_cast<int>(i);
+  }
+  list.push_back(item);
+  return static_cast<int>(list.size() - 1);
+}
+
+}  // namespace
+
+std::string gamesCsvHeader() {
+  std::string header;
+  for (const char* c : kColumns) header += (header.empty() ? "" : ",") + std::string(c);
+  return header;
+}
+
+std::string gamesCsvRow(const ArenaLineup& lineup, const ArenaGame& g) {
+  const char* winner = g.result.winner == env::kNoSide ? "draw"
+                       : g.result.winner == 0          ? "blue"
+                                                       : "orange";
+  return lineup.scenarios[static_cast<size_t>(g.scenario)] + "," + std::to_string(g.round) + "," +
+         std::to_string(g.seed) + "," + csvQuote(lineup.agents[static_cast<size_t>(g.blue)]) +
+         "," + csvQuote(lineup.agents[static_cast<size_t>(g.orange)]) + "," + winner + "," +
+         std::to_string(g.result.vp[0]) + "," + std::to_string(g.result.vp[1]) + "," +
+         std::to_string(g.result.level) + "," + std::to_string(g.plies) + "," +
+         std::to_string(g.decisions[0]) + "," + std::to_string(g.decisions[1]) + "," +
+         fixedText(g.decision_seconds[0], 4) + "," + fixedText(g.decision_seconds[1], 4) + "," +
+         stepColumns(g.steps[0]) + "," + stepColumns(g.steps[1]);
+}
+
+void readGamesCsv(const std::string& path, SavedGames& into) {
+  const std::string text = env::readTextFile(path, "games file");
+  const std::string name = env::printablePath(path);
+  size_t start = 0;
+  int line_number = 0;
+  size_t columns = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::string where = name + ":" + std::to_string(line_number);
+    if (line_number == 1) {
+      const std::string header = gamesCsvHeader();
+      std::string required;
+      for (size_t c = 0; c < kRequiredColumns; ++c)
+        required += (c ? "," : "") + std::string(kColumns[c]);
+      if (line == header) {
+        columns = kAllColumns;
+      } else if (line == required) {
+        columns = kRequiredColumns;
+      } else {
+        throw ConfigError(where + ": not a games.csv header (expected \"" + header + "\")");
+      }
+      continue;
+    }
+    if (line.empty()) continue;
+    const auto fields = splitCsv(line);
+    if (!fields) throw ConfigError(where + ": a quoted field is not closed");
+    if (fields->size() != columns) {
+      throw ConfigError(where + ": " + std::to_string(fields->size()) + " fields, expected " +
+                        std::to_string(columns));
+    }
+    const RowReader row(where, *fields);
+    ArenaGame g;
+    if (row.text(0).empty()) row.fail(0, "empty scenario name");
+    if (row.text(3).empty()) row.fail(3, "empty agent spec");
+    if (row.text(4).empty()) row.fail(4, "empty agent spec");
+    g.scenario = indexIn(into.lineup.scenarios, row.text(0));
+    g.round = row.number<int>(1, 0, 1'000'000'000);
+    g.seed = row.number<uint64_t>(2, 0, UINT64_MAX);
+    g.blue = indexIn(into.lineup.agents, row.text(3));
+    g.orange = indexIn(into.lineup.agents, row.text(4));
+    if (g.blue == g.orange) row.fail(4, "the same agent plays both sides");
+    const std::string& winner = row.text(5);
+    if (winner != "blue" && winner != "orange" && winner != "draw")
+      row.fail(5, "\"" + winner + "\" is not blue, orange or draw");
+    g.result.winner = winner == "draw" ? env::kNoSide : winner == "blue" ? 0 : 1;
+    g.result.vp[0] = row.number<int>(6, -100000, 100000);
+    g.result.vp[1] = row.number<int>(7, -100000, 100000);
+    g.result.level = row.number<int>(8, 0, 4);
+    if ((g.result.level == 0) != (g.result.winner == env::kNoSide))
+      row.fail(8, "level 0 is a draw, and a draw has level 0");
+    g.plies = row.number<int>(9, 0, 100'000'000);
+    g.decisions[0] = row.number<int>(10, 0, 100'000'000);
+    g.decisions[1] = row.number<int>(11, 0, 100'000'000);
+    g.decision_seconds[0] = row.number<double>(12, 0, 1e9);
+    g.decision_seconds[1] = row.number<double>(13, 0, 1e9);
+    if (columns == kAllColumns) {
+      for (int side = 0; side < 2; ++side) {
+        const size_t c = 14 + 3 * static_cast<size_t>(side);
+        StepCounts& s = g.steps[static_cast<size_t>(side)];
+        s.steps = row.number<int>(c, 0, 100'000'000);
+        s.reversals = row.number<int>(c + 1, 0, s.steps);
+        s.revisits = row.number<int>(c + 2, s.reversals, s.steps);
+      }
+    }
+    g.seconds = g.decision_seconds[0] + g.decision_seconds[1];
+    g.played = true;
+    into.games.push_back(g);
+  }
+  if (line_number == 0) throw ConfigError(name + ": empty file, expected a games.csv header");
+}
+
+void writeRunFile(const std::string& dir, const ArenaRunFile& run) {
+  const nlohmann::json j = {{"format", "morne-arena-run/1"},
+                            {"agents", run.agents},
+                            {"scenarios", run.scenarios},
+                            {"rounds", run.rounds},
+                            {"seed", run.seed}};
+  env::writeFileDurably((std::filesystem::path(dir) / "run.json").string(), j.dump(2) + "\n");
+}
+
+ArenaRunFile readRunFile(const std::string& dir) {
+  const std::string path = (std::filesystem::path(dir) / "run.json").string();
+  const std::string text = env::readTextFile(path, "arena run file");
+  const std::string name = env::printablePath(path);
+  if (env::jsonNestingDepth(text) > env::kMaxJsonNesting)
+    throw ConfigError(name + ": JSON nested deeper than " + std::to_string(env::kMaxJsonNesting));
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError(name + ": not JSON: " + e.what());
+  }
+  auto fail = [&](const std::string& field, const std::string& reason) {
+    return ConfigError(name + ": /" + field + ": " + reason);
+  };
+  if (!j.is_object()) throw ConfigError(name + ": expected an object");
+  if (j.value("format", "") != "morne-arena-run/1")
+    throw fail("format", "expected \"morne-arena-run/1\"");
+  ArenaRunFile run;
+  for (const char* list : {"agents", "scenarios"}) {
+    if (!j.contains(list) || !j[list].is_array() || j[list].empty())
+      throw fail(list, "expected a non-empty array of strings");
+    for (const auto& item : j[list]) {
+      if (!item.is_string()) throw fail(list, "expected strings");
+      (std::string(list) == "agents" ? run.agents : run.scenarios).push_back(item);
+    }
+  }
+  if (!j.contains("rounds") || !j["rounds"].is_number_unsigned() || j["rounds"].get<int64_t>() < 1 ||
+      j["rounds"].get<int64_t>() > 1'000'000)
+    throw fail("rounds", "expected an integer in 1..1000000");
+  run.rounds = j["rounds"].get<int>();
+  if (!j.contains("seed") || !j["seed"].is_number_unsigned())
+    throw fail("seed", "expected a non-negative integer");
+  run.seed = j["seed"].get<uint64_t>();
+  return run;
+}
+
+int markSavedGames(const SavedGames& saved, const ArenaLineup& lineup,
+                   std::vector<ArenaGame>& schedule) {
+  std::map<std::tuple<std::string, int, std::string, std::string>, ArenaGame*> slots;
+  for (ArenaGame& g : schedule) {
+    slots[{lineup.scenarios[static_cast<size_t>(g.scenario)], g.round,
+           lineup.agents[static_cast<size_t>(g.blue)], lineup.agents[static_cast<size_t>(g.orange)]}] =
+        &g;
+  }
+  int marked = 0;
+  for (size_t i = 0; i < saved.games.size(); ++i) {
+    const ArenaGame& s = saved.games[i];
+    const std::string& scenario = saved.lineup.scenarios[static_cast<size_t>(s.scenario)];
+    const std::string& blue = saved.lineup.agents[static_cast<size_t>(s.blue)];
+    const std::string& orange = saved.lineup.agents[static_cast<size_t>(s.orange)];
+    const std::string what = "games.csv row " + std::to_string(i + 1) + " (" + scenario +
+                             ", round " + std::to_string(s.round) + ", " + blue + " vs " + orange +
+                             ")";
+    const auto it = slots.find({scenario, s.round, blue, orange});
+    if (it == slots.end())
+      throw ConfigError(what + " is not a game of this run (agents, scenarios or rounds differ)");
+    ArenaGame& g = *it->second;
+    if (g.seed != s.seed)
+      throw ConfigError(what + " was played with dice seed " + std::to_string(s.seed) +
+                        ", this run's is " + std::to_string(g.seed) + " (another --seed?)");
+    if (g.played) throw ConfigError(what + " appears twice");
+    const int scenario_index = g.scenario, blue_index = g.blue, orange_index = g.orange;
+    g = s;
+    g.scenario = scenario_index;
+    g.blue = blue_index;
+    g.orange = orange_index;
+    ++marked;
+  }
+  return marked;
+}
+
+}  // namespace morne::cli

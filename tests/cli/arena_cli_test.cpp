@@ -1,0 +1,135 @@
+// `morne arena` keeps results: an output folder with results is never overwritten without
+// --force, --resume checks that it continues the same run, `arena rate` recomputes ratings from
+// games.csv files (merged), and a damaged games.csv is refused with the file, line and column.
+// Signals and kill -9 are in fault_test.cpp.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/arena_results.h"
+#include "env/error.h"
+#include "tests/cli/test_process.h"
+
+namespace morne::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class ArenaCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (fs::temp_directory_path() /
+            ("morne-arena-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
+               .string();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string dir_;
+};
+
+constexpr const char* kArena = "arena --quiet --agents 'rule random' --scenarios duel --jobs 2 ";
+
+TEST_F(ArenaCli, ResultsAreNeverOverwrittenWithoutForce) {
+  const std::string out = dir_ + "/run";
+  ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 5 --out " + out).exit_code, 0);
+  const std::string before = readAll(out + "/games.csv");
+  const ProcessResult again = runMorne(std::string(kArena) + "--rounds 3 --out " + out);
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.output.find("already holds the results of a run"), std::string::npos)
+      << again.output;
+  EXPECT_NE(again.output.find("--force"), std::string::npos);
+  EXPECT_EQ(readAll(out + "/games.csv"), before) << "a refused run must not touch the results";
+  const ProcessResult forced = runMorne(std::string(kArena) + "--rounds 3 --force --out " + out);
+  ASSERT_EQ(forced.exit_code, 0) << forced.output;
+  const std::string after = readAll(out + "/games.csv");
+  EXPECT_EQ(std::count(after.begin(), after.end(), '\n'), 7) << "header and 6 games";
+}
+
+TEST_F(ArenaCli, ResumeContinuesTheSameRunOnly) {
+  const std::string out = dir_ + "/run";
+  ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 2 --seed 5 --out " + out).exit_code, 0);
+  const ProcessResult other = runMorne("arena --quiet --resume --seed 6 --out " + out);
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.output.find("--seed differs from the run saved in"), std::string::npos)
+      << other.output;
+  const ProcessResult fewer = runMorne("arena --quiet --resume --rounds 1 --out " + out);
+  EXPECT_EQ(fewer.exit_code, 2);
+  // A larger --rounds extends the run: 2 more rounds, the first 4 games kept.
+  const ProcessResult more = runMorne("arena --resume --quiet --rounds 4 --out " + out);
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  EXPECT_NE(more.output.find("resuming with 4 games already played"), std::string::npos)
+      << more.output;
+  EXPECT_NE(more.output.find("== duel: 8 games"), std::string::npos) << more.output;
+  EXPECT_NE(runMorne("arena --resume --out " + dir_ + "/nothing").exit_code, 0);
+}
+
+TEST_F(ArenaCli, RateRecomputesAndMergesRuns) {
+  const std::string a = dir_ + "/a", b = dir_ + "/b";
+  ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 3 --out " + a).exit_code, 0);
+  ASSERT_EQ(runMorne("arena --quiet --agents 'rule mcts:sims=10' --scenarios duel --rounds 2 "
+                     "--out " + b).exit_code, 0);
+  const ProcessResult one = runMorne("arena rate " + a + "/games.csv");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_NE(one.output.find("== duel: 6 games"), std::string::npos) << one.output;
+  const ProcessResult both =
+      runMorne("arena rate --out " + dir_ + "/merged " + a + "/games.csv " + b + "/games.csv");
+  ASSERT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_NE(both.output.find("10 games of 3 agents"), std::string::npos) << both.output;
+  const std::string merged = readAll(dir_ + "/merged/ratings.csv");
+  EXPECT_NE(merged.find("\"mcts:sims=10\""), std::string::npos) << merged;
+  EXPECT_NE(runMorne("arena rate --out " + dir_ + "/merged " + a + "/games.csv").exit_code, 0)
+      << "reports are not replaced without --force";
+  EXPECT_EQ(runMorne("arena rate --force --out " + dir_ + "/merged " + a + "/games.csv").exit_code,
+            0);
+}
+
+TEST(ArenaResults, DamagedGamesCsvIsRefusedWithItsPlace) {
+  const std::string header = cli::gamesCsvHeader() + "\n";
+  const std::string good =
+      "duel,0,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0.0010,0.0001,10,0,0,12,2,3\n";
+  cli::SavedGames saved;
+  cli::readGamesCsv(writeTempFile("good.csv", header + good), saved);
+  ASSERT_EQ(saved.games.size(), 1u);
+  EXPECT_EQ(saved.lineup.agents, (std::vector<std::string>{"rule", "random"}));
+  EXPECT_EQ(saved.games[0].steps[1].reversals, 2);
+  auto error = [&](const std::string& text) {
+    cli::SavedGames s;
+    try {
+      cli::readGamesCsv(writeTempFile("bad.csv", text), s);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error("scenario,round\n").find("bad.csv:1: not a games.csv header"), std::string::npos);
+  EXPECT_NE(error(header + "duel,0,77,\"rule\",\"random\",purple,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
+                .find("bad.csv:2: column winner: \"purple\" is not blue, orange or draw"),
+            std::string::npos);
+  EXPECT_NE(error(header + good + "duel,x,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
+                .find("bad.csv:3: column round: \"x\" is not a number"),
+            std::string::npos);
+  EXPECT_NE(error(header + "duel,0,77,\"rule\n").find("bad.csv:2: a quoted field is not closed"),
+            std::string::npos);
+  EXPECT_NE(error(header + "duel,0,77\n").find("bad.csv:2: 3 fields, expected 20"),
+            std::string::npos);
+  EXPECT_NE(error(header + "duel,0,77,\"rule\",\"random\",draw,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
+                .find("column level"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace morne::test
