@@ -4,6 +4,8 @@
 // measured in the same run.
 
 #include <algorithm>
+#include <bit>
+#include <functional>
 #include <cstdio>
 #include <iostream>
 #include <vector>
@@ -13,6 +15,8 @@
 #include "agents/mcts_agent.h"
 #include "agents/rule_agent.h"
 #include "cli/bench.h"
+#include "cli/bench_stats.h"
+#include "cli/number_text.h"
 #include "cli/commands.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
@@ -42,12 +46,8 @@ std::vector<env::GameState> samplePositions(const env::Scenario& sc, uint64_t se
   return out;
 }
 
-struct SearchSpeed {
-  double sims_per_second = 0;
-  double nodes = 0;  // mean tree size after a search, all threads together
-};
-
-SearchSpeed measure(const std::vector<env::GameState>& positions, int rollout, int threads,
+// Simulations per second over `positions`, `ms_per_position` each.
+double measure(const std::vector<env::GameState>& positions, int rollout, int threads,
                     double ms_per_position, uint64_t seed) {
   agents::MctsAgentParams p;
   p.rollout = rollout;
@@ -55,14 +55,13 @@ SearchSpeed measure(const std::vector<env::GameState>& positions, int rollout, i
   p.search.milliseconds = ms_per_position;
   p.search.reuse_tree = false;
   const auto agent = agents::makeMctsAgent(p, seed);
-  double sims = 0, seconds = 0, nodes = 0;
+  double sims = 0, seconds = 0;
   for (const env::GameState& s : positions) {
     const agents::Decision d = agent->decide(s);
     sims += d.info.simulations;
     seconds += d.info.seconds;
-    nodes += static_cast<double>(d.info.nodes);
   }
-  return {sims / seconds, nodes / static_cast<double>(positions.size())};
+  return sims / seconds;
 }
 
 }  // namespace
@@ -72,36 +71,45 @@ int benchMcts(const po::variables_map& vm) {
   if (names.empty()) names = {"duel", "crossing"};
   const double budget = vm["seconds"].as<double>();
   const int max_threads = vm["threads"].as<int>();
-  if (budget <= 0) throw ConfigError("--seconds must be positive");
+  const int repeats = vm["repeats"].as<int>();
   if (max_threads < 1) throw ConfigError("--threads must be at least 1");
   constexpr size_t kPositions = 20;
   std::cout << versionLine() << "\nbench mcts: heuristic evaluator, no tree reuse, " << kPositions
-            << " positions from a rule-vs-rule game, " << budget
-            << " s per scenario, leaf evaluation and thread count\n\n";
-  std::printf("%-10s %-10s %7s %12s %14s %9s %12s\n", "scenario", "leaf", "threads", "sims/s",
-              "sims/s/thread", "speed-up", "tree nodes");
+            << " positions from a rule-vs-rule game, " << fixedText(budget, 2)
+            << " s per scenario, leaf evaluation and thread count, in " << repeats
+            << " interleaved rounds; " << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
     const auto positions = samplePositions(*sc, vm["seed"].as<uint64_t>(), kPositions);
     if (positions.empty())
       throw ConfigError("bench mcts: " + name + " has no position with a choice");
-    const double ms = 1000 * budget / static_cast<double>(positions.size());
+    const double ms = 1000 * budget / repeats / static_cast<double>(positions.size());
     measure(positions, 0, 1, ms / 10, 1);  // warm-up
+    std::vector<std::function<double()>> configs;
+    std::vector<std::pair<int, int>> labels;  // rollout, threads
     for (int rollout : {0, 1}) {
-      double base = 0;
       for (int t = 1; t <= max_threads; t *= 2) {
-        const SearchSpeed speed = measure(positions, rollout, t, ms, 1);
-        if (t == 1) base = speed.sims_per_second;
-        std::printf("%-10s %-10s %7d %12.0f %14.0f %8.2fx %12.0f\n", name.c_str(),
-                    rollout ? "rollout=1" : "static", t, speed.sims_per_second,
-                    speed.sims_per_second / t, speed.sims_per_second / base, speed.nodes);
+        labels.emplace_back(rollout, t);
+        configs.push_back(
+            [&positions, rollout, t, ms] { return measure(positions, rollout, t, ms, 1); });
+      }
+    }
+    const auto m = measureInterleaved(repeats, configs);
+    std::cout << "\n" << spreadHeader(name + ", simulations/s") << "\n";
+    for (size_t c = 0; c < configs.size(); ++c) {
+      const auto [rollout, t] = labels[c];
+      const std::string leaf = rollout ? "rollout=1" : "static";
+      std::cout << spreadRow(leaf + ", " + std::to_string(t) + " thread(s)", m[c], 0) << "\n";
+      if (t > 1) {
+        const size_t base = c - static_cast<size_t>(std::countr_zero(static_cast<unsigned>(t)));
+        std::cout << spreadRow("  speed-up over 1 thread", roundRatios(m[c], m[base]), 2) << "\n";
       }
     }
   }
   std::cout
       << "\nsims/s: simulations (select, expand with priors and evaluation, back up) per second\n"
          "of wall time; leaf: static evaluation, or one player-turn of rule play first (the\n"
-         "default); speed-up: against 1 thread in the same run (root-parallel trees).\n";
+         "default); speed-up: against 1 thread in the same round (root-parallel trees).\n";
   return 0;
 }
 

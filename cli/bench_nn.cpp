@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <vector>
 
@@ -10,6 +11,9 @@
 #include "agents/observation.h"
 #include "agents/policy_layout.h"
 #include "cli/bench.h"
+#include "cli/bench_stats.h"
+#include "cli/number_text.h"
+#include "cli/openmp_policy.h"
 #include "cli/commands.h"
 #include "env/error.h"
 #include "env/rules.h"
@@ -54,11 +58,17 @@ int benchNn(const po::variables_map& vm) {
   if (names.empty()) names = {"crossing"};
   const double budget = vm["seconds"].as<double>();
   const int max_threads = vm["threads"].as<int>();
-  if (budget <= 0) throw ConfigError("--seconds must be positive");
+  const int repeats = vm["repeats"].as<int>();
+  if (max_threads > 1) requirePassiveOpenMp();
+  const std::vector<int> batches = {1, 8, 32, 128};
+  int counts = 0;
+  for (int threads = 1; threads <= max_threads; threads *= 2) ++counts;
+  const double each = budget / repeats / (counts * static_cast<double>(batches.size()));
   std::cout << versionLine() << "\nbench nn: default network (" << agents::NetworkConfig{}.blocks
             << " blocks x " << agents::NetworkConfig{}.channels << " channels), random weights, "
-            << budget << " s per batch size and thread count\n\n";
-  std::printf("%-10s %10s %7s %6s %12s\n", "scenario", "parameters", "threads", "batch", "evals/s");
+            << fixedText(budget, 2) << " s per scenario in " << repeats
+            << " interleaved rounds; OpenMP wait policy " << openMpPolicyText() << "; "
+            << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
     const agents::ObservationEncoder encoder(*sc);
@@ -67,15 +77,30 @@ int benchNn(const po::variables_map& vm) {
     c.policy_planes = agents::PolicyLayout(*sc).planes();
     c.scenario = sc->name();
     const auto net = agents::Network::create(c, 1);
+    std::vector<std::function<double()>> configs;
+    std::vector<std::string> labels;
     for (int threads = 1; threads <= max_threads; threads *= 2) {
-      agents::configureTorchRuntime(threads);
-      for (int batch : {1, 8, 32, 128}) {
-        const double rate = rawInferenceRate(*net, *sc, batch, budget, vm["seed"].as<uint64_t>());
-        std::printf("%-10s %10lld %7d %6d %12.0f\n", name.c_str(),
-                    static_cast<long long>(net->parameters()), threads, batch, rate);
+      for (int batch : batches) {
+        labels.push_back(std::to_string(threads) + " thread(s), batch " + std::to_string(batch));
+        configs.push_back([&, threads, batch] {
+          agents::configureTorchRuntime(threads);
+          return rawInferenceRate(*net, *sc, batch, each, vm["seed"].as<uint64_t>());
+        });
       }
     }
+    const auto m = measureInterleaved(repeats, configs);
     agents::configureTorchRuntime(1);
+    std::cout << "\n"
+              << spreadHeader(name + " (" + std::to_string(net->parameters()) +
+                              " parameters), evals/s")
+              << "\n";
+    for (size_t k = 0; k < configs.size(); ++k) {
+      std::cout << spreadRow(labels[k], m[k], 0) << "\n";
+      if (k >= batches.size()) {
+        std::cout << spreadRow("  over 1 thread", roundRatios(m[k], m[k % batches.size()]), 2)
+                  << "\n";
+      }
+    }
   }
   std::cout
       << "\nevals/s: positions evaluated per second by one forward pass per batch (LibTorch CPU,\n"

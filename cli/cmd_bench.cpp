@@ -1,7 +1,8 @@
 // `morne bench env|mcts|nn|selfplay` (mcts, nn, selfplay: cli/bench_*.cpp). env: the engine's
-// speed on each scenario, single-threaded: state size, copy time against a memcpy of the same size
-// measured in the same run, legal-action generation time, and random-playout throughput
-// (legal-action generation included).
+// speed on each scenario, single-threaded: state copy against a memcpy of the same bytes (with a
+// deliberately slower copy as a check that the benchmark can see a difference), legal-action
+// generation, random-playout throughput and line-of-sight queries, each measured in
+// interleaved rounds (cli/bench_stats.h).
 
 #include <algorithm>
 #include <chrono>
@@ -11,7 +12,9 @@
 #include <vector>
 
 #include "cli/bench.h"
+#include "cli/bench_stats.h"
 #include "cli/commands.h"
+#include "cli/number_text.h"
 #include "cli/options.h"
 #include "env/error.h"
 #include "env/rules.h"
@@ -60,27 +63,47 @@ PlayoutStats randomPlayouts(const env::Scenario& sc, double budget, uint64_t see
   return st;
 }
 
-// Nanoseconds per copy, by assignment and by memcpy, over the same source and targets.
-void copyTimes(const std::vector<env::GameState>& src, double& assign_ns, double& memcpy_ns) {
-  constexpr size_t kTargets = 8;
-  constexpr uint64_t kCopies = 4'000'000;
-  std::vector<env::GameState> dst(kTargets);
-  const size_t n = src.size();
-  for (int round = 0; round < 2; ++round) {  // the first round warms the caches
-    auto t0 = Clock::now();
-    for (uint64_t i = 0; i < kCopies; ++i) {
-      dst[i % kTargets] = src[i % n];
-      clobber(&dst[i % kTargets]);
+// The copy benchmark: copies of sampled positions into a ring of targets, the source and
+// target addresses prepared beforehand (no index arithmetic in the timed loop). `kind` 0 copies
+// by GameState assignment (what search does at every replayed edge), 1 by memcpy of the same
+// bytes, 2 by two memcpy (a deliberately slower copy, which the benchmark must see as about
+// twice memcpy: it shows the measurement can tell copies apart). Returns ns per copy.
+class CopyBench {
+ public:
+  explicit CopyBench(const std::vector<env::GameState>& src) : dst_(kTargets) {
+    for (size_t i = 0; i < kPairs; ++i) {
+      from_.push_back(&src[i % src.size()]);
+      to_.push_back(&dst_[i % kTargets]);
     }
-    assign_ns = secondsSince(t0) * 1e9 / kCopies;
-    t0 = Clock::now();
-    for (uint64_t i = 0; i < kCopies; ++i) {
-      std::memcpy(static_cast<void*>(&dst[i % kTargets]), &src[i % n], sizeof(env::GameState));
-      clobber(&dst[i % kTargets]);
-    }
-    memcpy_ns = secondsSince(t0) * 1e9 / kCopies;
   }
-}
+
+  double nanoseconds(int kind) {
+    constexpr int kRounds = 500;
+    const auto t0 = Clock::now();
+    for (int r = 0; r < kRounds; ++r) {
+      for (size_t i = 0; i < kPairs; ++i) {
+        if (kind == 0) {
+          *to_[i] = *from_[i];
+        } else {
+          std::memcpy(static_cast<void*>(to_[i]), from_[i], sizeof(env::GameState));
+          if (kind == 2) {
+            clobber(to_[i]);
+            std::memcpy(static_cast<void*>(to_[i]), from_[i], sizeof(env::GameState));
+          }
+        }
+        clobber(to_[i]);
+      }
+    }
+    return secondsSince(t0) * 1e9 / (kRounds * static_cast<double>(kPairs));
+  }
+
+ private:
+  static constexpr size_t kTargets = 8;
+  static constexpr size_t kPairs = 4096;
+  std::vector<env::GameState> dst_;
+  std::vector<const env::GameState*> from_;
+  std::vector<env::GameState*> to_;
+};
 
 // Nanoseconds per line-of-sight query from the precomputed table, and per direct computation
 // (F-LOS-*), over every pair of hexes within the longest range.
@@ -148,39 +171,52 @@ int benchEnv(const po::variables_map& vm) {
     for (const env::BuiltinScenario& b : env::builtinScenarios()) names.push_back(b.name);
   }
   const double budget = vm["seconds"].as<double>();
-  if (budget <= 0) throw ConfigError("--seconds must be positive");
-  std::cout << versionLine() << "\nbench env: one thread, " << budget
-            << " s of random playouts per scenario; sizeof(GameState) = " << sizeof(env::GameState)
-            << " bytes\n\n";
-  std::printf("%-10s %8s %8s %6s %9s %7s %12s %12s %10s %9s %8s %9s\n", "scenario", "copy ns",
-              "memcpy", "ratio", "legal ns", "legal", "med/p90/max", "actions/s", "plies/s",
-              "games/s", "LOS ns", "direct ns");
+  const int repeats = vm["repeats"].as<int>();
+  std::cout << versionLine() << "\nbench env: one thread, " << repeats
+            << " interleaved rounds, " << fixedText(budget, 2)
+            << " s of random playouts per scenario in all; sizeof(GameState) = "
+            << sizeof(env::GameState) << " bytes; " << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
     std::vector<env::GameState> samples;
     randomPlayouts(*sc, std::min(0.3, budget), vm["seed"].as<uint64_t>(), &samples);  // warm-up
-    double assign_ns = 0;
-    double memcpy_ns = 0;
-    copyTimes(samples, assign_ns, memcpy_ns);
+    CopyBench copies(samples);
     double avg_actions = 0;
-    const double legal = legalNs(samples, avg_actions);
-    const PlayoutStats st = randomPlayouts(*sc, budget, vm["seed"].as<uint64_t>() + 1, nullptr);
-    double los_ns = 0;
-    double direct_ns = 0;
-    losTimes(*sc, los_ns, direct_ns);
-    std::printf("%-10s %8.1f %8.1f %6.2f %9.1f %7.1f %12s %12.0f %10.0f %9.1f %8.2f %9.0f\n",
-                name.c_str(), assign_ns, memcpy_ns, assign_ns / memcpy_ns, legal, avg_actions,
-                legalSpread(samples).c_str(), static_cast<double>(st.decisions) / st.seconds,
-                static_cast<double>(st.decisions + st.chance) / st.seconds,
-                static_cast<double>(st.games) / st.seconds, los_ns, direct_ns);
+    uint64_t round = 0;
+    std::vector<double> actions_per_s, games_per_s;
+    const auto m = measureInterleaved(
+        repeats,
+        {[&] { return copies.nanoseconds(0); }, [&] { return copies.nanoseconds(1); },
+         [&] { return copies.nanoseconds(2); }, [&] { return legalNs(samples, avg_actions); },
+         [&] {
+           const PlayoutStats st = randomPlayouts(*sc, budget / repeats,
+                                                  vm["seed"].as<uint64_t>() + ++round, nullptr);
+           games_per_s.push_back(static_cast<double>(st.games) / st.seconds);
+           return static_cast<double>(st.decisions) / st.seconds;
+         },
+         [&] {
+           double table = 0, direct = 0;
+           losTimes(*sc, table, direct);
+           return table;
+         }});
+    std::cout << "\n" << spreadHeader(name) << "\n"
+              << spreadRow("state copy, ns (assignment)", m[0], 1) << "\n"
+              << spreadRow("memcpy of the same bytes, ns", m[1], 1) << "\n"
+              << spreadRow("copy / memcpy", roundRatios(m[0], m[1]), 2) << "\n"
+              << spreadRow("check: two memcpy / memcpy", roundRatios(m[2], m[1]), 2) << "\n"
+              << spreadRow("legalActions, ns a call", m[3], 1) << "\n"
+              << spreadRow("random playouts, actions/s", m[4], 0) << "\n"
+              << spreadRow("random playouts, games/s", games_per_s, 1) << "\n"
+              << spreadRow("line of sight from the table, ns", m[5], 2) << "\n"
+              << "  legal actions per decision: mean " << fixedText(avg_actions, 1)
+              << ", median/p90/max " << legalSpread(samples) << "\n";
   }
-  std::cout << "\ncopy: GameState assignment vs memcpy of the same bytes (ratio 1.00 = as fast);\n"
-               "legal: legalActions() per call on positions sampled from random games, with the\n"
-               "mean, median, 90th percentile and maximum number of legal actions;\n"
-               "actions/s: random-playout decisions per second\n"
-               "(legal-action generation included), plies/s adds chance outcomes;\n"
-               "LOS: a line-of-sight query from the precomputed table, and the direct exact\n"
-               "computation it replaces (pairs within the longest artillery range).\n";
+  std::cout << "\ncopy: GameState assignment and memcpy of the same bytes into a ring of 8 "
+               "targets, addresses\nprepared beforehand; the check copies twice and must read "
+               "about 2.0, or the benchmark\ncannot see a slower copy; legalActions on positions "
+               "sampled from random games; playouts:\nrandom-playout decisions per second "
+               "(legal-action generation included); line of sight:\na query of the precomputed "
+               "table (pairs within the longest artillery range).\n";
   return 0;
 }
 
@@ -197,13 +233,17 @@ int runBench(const Args& args) {
        "measuring time per scenario (env: random playouts; mcts: per thread count)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the games measured")
       ("threads", po::value<int>()->default_value(2),
-       "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2");
+       "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2")
+      ("repeats", po::value<int>()->default_value(5),
+       "measurements of each configuration, interleaved; figures are median, min and max");
   // clang-format on
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
     std::cout << usageText("morne bench env|mcts|nn|selfplay [options]", own);
     return cmd.help ? 0 : 1;
   }
+  if (cmd.vm["seconds"].as<double>() <= 0) throw ConfigError("bench: --seconds must be positive");
+  if (cmd.vm["repeats"].as<int>() < 1) throw ConfigError("bench: --repeats must be at least 1");
   if (cmd.positional[0] == "env") return benchEnv(cmd.vm);
   if (cmd.positional[0] == "mcts") return benchMcts(cmd.vm);
   if (cmd.positional[0] == "nn") return benchNn(cmd.vm);
