@@ -179,9 +179,11 @@ TEST(MorneBinary, PerftAndBenchRun) {
   const ProcessResult perft = runMorne("perft --depth 3");
   ASSERT_EQ(perft.exit_code, 0) << perft.output;
   EXPECT_NE(perft.output.find("depth  3"), std::string::npos);
-  const ProcessResult bench = runMorne("bench env --scenario duel --seconds 0.2");
+  const ProcessResult bench = runMorne("bench env --scenario duel --seconds 0.2 --repeats 2");
   ASSERT_EQ(bench.exit_code, 0) << bench.output;
-  EXPECT_NE(bench.output.find("duel"), std::string::npos);
+  for (const char* row : {"copy / memcpy", "check: two memcpy / memcpy", "median", "load average"})
+    EXPECT_NE(bench.output.find(row), std::string::npos) << row << "\n" << bench.output;
+  EXPECT_NE(runMorne("bench env --repeats 0").exit_code, 0);
   const ProcessResult mcts = runMorne("bench mcts --scenario duel --seconds 0.2");
   ASSERT_EQ(mcts.exit_code, 0) << mcts.output;
   EXPECT_NE(mcts.output.find("speed-up"), std::string::npos);

@@ -179,10 +179,10 @@ TEST(SelfplayCli, NetworkAgentSelfPlaysAndPlaysInTheArena) {
 }
 
 TEST(SelfplayCli, BenchSelfplayReportsItsFigures) {
-  const ProcessResult r = runMorne("bench selfplay --scenario duel --seconds 0.3");
+  const ProcessResult r = runMorne("bench selfplay --scenario duel --seconds 0.6 --repeats 2");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  for (const char* expected :
-       {"duel             1", "duel             2", "raw inference at batch", "HDF5 writer:"}) {
+  for (const char* expected : {"positions/s, 1 thread", "positions/s, 2 threads", "evaluator / raw",
+                               "HDF5 writer rows/s", "median", "load average"}) {
     EXPECT_NE(r.output.find(expected), std::string::npos) << expected << "\n" << r.output;
   }
 }
