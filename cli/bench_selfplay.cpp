@@ -42,8 +42,9 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// One timed self-play run: 32 lock-step games split over `threads` worker threads (the same
-// games, 0 to 31, whatever the thread count), stopped after `seconds`.
+// One self-play run: 32 lock-step games split over `threads` worker threads (the same games,
+// 0 to 31, whatever the thread count), stopped after `seconds`; or, with `games` > 0, that
+// many whole games (to have rows to write).
 struct SelfPlayRun {
   double positions_per_second = 0;
   double batch = 0;         // mean network batch
@@ -55,13 +56,15 @@ constexpr int kSims = 32;
 constexpr int kLockStepGames = 32;
 
 SelfPlayRun timedSelfPlay(const std::shared_ptr<const env::Scenario>& sc, const std::string& model,
-                          int threads, double seconds, uint64_t seed, const std::string& out) {
+                          int threads, double seconds, uint64_t seed, const std::string& out,
+                          int games = 0) {
   training::SelfPlayConfig c;
   c.scenario = sc;
   c.agent = "az:model=" + model + ",sims=" + std::to_string(kSims) + ",gumbel=1";
   c.jobs = threads;
   c.games_per_thread = kLockStepGames / threads;
-  c.games = 1'000'000;  // stopped after `seconds`
+  c.games = games > 0 ? games : 1'000'000;  // else stopped after `seconds`
+  if (games > 0) seconds = 1e9;
   c.seed = seed;
   c.out_dir = out;
   c.prefix = "bench";
@@ -119,10 +122,10 @@ int benchSelfplay(const po::variables_map& vm) {
     net->save(model);
     int run_number = 0;
     auto out = [&] { return (dir / (name + "-" + std::to_string(run_number++))).string(); };
-    timedSelfPlay(sc, model, 1, std::min(1.0, each), seed, out());  // warm-up
+    // Warm-up, and the rows the writer is measured on: 8 whole games.
+    const std::vector<std::string> shards = timedSelfPlay(sc, model, 2, 0, seed, out(), 8).shards;
 
     std::vector<double> one, two, batch, in_net, raw;
-    std::vector<std::string> shards;
     for (int r = 0; r < repeats; ++r) {  // 1 thread, raw inference at its batch, 2 threads
       const SelfPlayRun a = timedSelfPlay(sc, model, 1, each, seed, out());
       one.push_back(a.positions_per_second);
@@ -132,11 +135,9 @@ int benchSelfplay(const po::variables_map& vm) {
                                      seed));
       const SelfPlayRun b = timedSelfPlay(sc, model, 2, each, seed, out());
       two.push_back(b.positions_per_second);
-      shards.insert(shards.end(), a.shards.begin(), a.shards.end());
-      shards.insert(shards.end(), b.shards.begin(), b.shards.end());
     }
 
-    // The writer alone, on the rows self-play just wrote, written again and again.
+    // The writer alone, on the rows of the warm-up games, written again and again.
     std::vector<training::GameData> games;
     for (const std::string& shard : shards) {
       training::ShardContents contents = training::readShard(shard, true);
@@ -190,7 +191,7 @@ int benchSelfplay(const po::variables_map& vm) {
          "round; evaluator\nevals/s in net: network evaluations per second of time inside the "
          "batch evaluator\n(encoding, forward pass, softmax), against raw forward passes at the "
          "same batch measured\nright after it (at most 1.00); the HDF5 writer rewrites the rows "
-         "these runs recorded.\n";
+         "of 8 whole games.\n";
   return 0;
 }
 
