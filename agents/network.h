@@ -64,4 +64,7 @@ class Network {
 // instead of mapping and unmapping them on every forward pass. Call once at start-up.
 void configureTorchRuntime(int threads);
 
+// The LibTorch library in use: "LibTorch 1.13.0, CPU, 1 intra-op thread(s)".
+std::string torchRuntimeText();
+
 }  // namespace morne::agents

@@ -229,7 +229,7 @@ int runBench(const Args& args) {
       ("scenario", po::value<std::vector<std::string>>()->default_value({}, "all built-in")
                        ->composing(),
        "scenario to measure (repeatable)")
-      ("seconds", po::value<double>()->default_value(3.0),
+      ("seconds", numberOption(3.0),
        "measuring time per scenario (env: random playouts; mcts: per thread count)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed of the games measured")
       ("threads", po::value<int>()->default_value(2),

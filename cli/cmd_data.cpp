@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli/commands.h"
+#include "cli/number_text.h"
 #include "cli/options.h"
 #include "env/error.h"
 #include "training/shard_check.h"
@@ -93,7 +94,7 @@ bool inspectIsolated(const std::string& path, bool check, double seconds) {
       ::kill(child, SIGKILL);
       ::waitpid(child, &status, 0);
       std::cout << path << ":\n  damaged:    the HDF5 library was still reading it after "
-                << seconds << " s (stuck in a loop on damaged metadata)\n";
+                << shortText(seconds) << " s (stuck in a loop on damaged metadata)\n";
       return false;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -120,7 +121,7 @@ int runData(const Args& args) {
   own.add_options()
       ("check", po::bool_switch(),
        "also read every row and check it against the format (inputs, targets, masks, games)")
-      ("file-seconds", po::value<double>()->default_value(600),
+      ("file-seconds", numberOption(600),
        "a file still being read after this long is reported as damaged");
   // clang-format on
   const ParsedCommand cmd = parseCommand("data", args, own, -1);

@@ -20,7 +20,12 @@ int runEngine(const Args& args) {
   // clang-format on
   const ParsedCommand cmd = parseCommand("engine", args, own, 0);
   if (cmd.help) {
-    std::cout << usageText("morne engine [options]   (then one JSON request per line)", own);
+    std::cout << usageText("morne engine [options]   (then one JSON request per line)", own)
+              << "\nRequests and replies are JSON objects, one per line:\n"
+                 "  {\"cmd\":\"load\",\"scenario\":\"duel\"}   {\"cmd\":\"legal\"}   "
+                 "{\"cmd\":\"genmove\",\"agent\":\"mcts:turn_ms=1000\"}\n"
+                 "{\"cmd\":\"help\"} lists the commands. The protocol is described in "
+                 "docs/protocol.md.\n";
     return 0;
   }
   EngineSession session(cmd.vm["seed"].as<uint64_t>());

@@ -1,6 +1,7 @@
 // `morne nn init|info`: create a policy-value network for a scenario (random weights, the
 // starting point of training), or describe a network file.
 
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 
@@ -44,7 +45,8 @@ int runNn(const Args& args) {
       ("channels", po::value<int>()->default_value(32), "init: channels of the trunk")
       ("value-hidden", po::value<int>()->default_value(64), "init: hidden units of the value head")
       ("seed", po::value<uint64_t>()->default_value(1), "init: seed of the initial weights")
-      ("out", po::value<std::string>(), "init: network file to write");
+      ("out", po::value<std::string>(), "init: network file to write (folders are created)")
+      ("force", po::bool_switch(), "init: replace an existing network file");
   // clang-format on
   const ParsedCommand cmd = parseCommand("nn", args, own, 2);
   if (cmd.help || cmd.positional.empty()) {
@@ -76,6 +78,13 @@ int runNn(const Args& args) {
     throw ConfigError("nn init: --value-hidden must be in 1..4096");
   const auto net = agents::Network::create(c, vm["seed"].as<uint64_t>());
   const std::string out = vm["out"].as<std::string>();
+  const std::filesystem::path parent = std::filesystem::path(out).parent_path();
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !vm["force"].as<bool>()) {
+    throw ConfigError("nn init: " + out + " already exists; give --force to replace it");
+  }
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec) throw IoError("nn init: cannot create folder " + parent.string() + ": " + ec.message());
   net->save(out);
   describe(*net);
   std::cout << "wrote " << out << "\n";

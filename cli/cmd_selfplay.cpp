@@ -6,12 +6,12 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 #include <thread>
 
 #include "agents/agent_spec.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "cli/number_text.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "env/error.h"
@@ -62,12 +62,12 @@ int runSelfplay(const Args& args) {
        "first decisions of a game drawn in proportion to the search's visits")
       ("cheap-sims", po::value<int>()->default_value(0),
        "playout cap randomisation: simulations of the cheap searches (0: off)")
-      ("full-probability", po::value<double>()->default_value(0.25),
+      ("full-probability", numberOption(0.25),
        "playout cap randomisation: share of full searches (recorded)")
-      ("resign-value", po::value<double>()->default_value(0),
+      ("resign-value", numberOption(0),
        "resign when the search values the position below minus this (0: never resign)")
       ("resign-moves", po::value<int>()->default_value(3), "... for this many decisions in a row")
-      ("resign-check", po::value<double>()->default_value(0.1),
+      ("resign-check", numberOption(0.1),
        "share of games that never resign, to measure false resignations")
       ("adjudicate-after", po::value<int>()->default_value(0),
        "stop a game after this many decisions and score it as it stands (0: never)")
@@ -150,28 +150,32 @@ int runSelfplay(const Args& args) {
   const training::SelfPlayResult r = training::runSelfPlay(
       c,
       [&](const training::SelfPlayProgress& p) {
-        std::ostringstream note;
-        note.precision(3);
-        note << p.games_done / p.seconds << " games/s, "
-             << static_cast<double>(p.positions) / p.seconds << " positions/s";
-        if (p.batches > 0)
-          note << ", batch " << static_cast<double>(p.evaluated) / static_cast<double>(p.batches);
-        progress.update(p.games_done, note.str());
+        std::string note = fixedText(p.games_done / p.seconds, 2) + " games/s, " +
+                           fixedText(static_cast<double>(p.positions) / p.seconds, 1) +
+                           " positions/s";
+        if (p.batches > 0) {
+          note += ", batch " +
+                  fixedText(static_cast<double>(p.evaluated) / static_cast<double>(p.batches), 1);
+        }
+        progress.update(p.games_done, note);
       },
       interrupt.flag());
   // The handlers stay until the summary is printed: a signal now still ends with status 130.
   const training::SelfPlayProgress& p = r.progress;
   std::cout << (r.interrupted ? "interrupted: " : "") << p.games_done << " games, " << p.positions
-            << " positions recorded (" << p.decisions << " decisions) in " << p.seconds
-            << " s: " << static_cast<double>(p.positions) / p.seconds << " positions/s\n";
+            << " positions recorded (" << p.decisions << " decisions) in "
+            << fixedText(p.seconds, 2)
+            << " s: " << fixedText(static_cast<double>(p.positions) / p.seconds, 1)
+            << " positions/s\n";
   if (p.batches > 0) {
     std::cout << "evaluations: " << p.evaluated << " positions in " << p.batches
               << " batches (average batch "
-              << static_cast<double>(p.evaluated) / static_cast<double>(p.batches)
+              << fixedText(static_cast<double>(p.evaluated) / static_cast<double>(p.batches), 1)
               << "), cache answered " << p.cache_hits << " of " << p.leaves << " leaves; "
-              << static_cast<double>(p.evaluated) / p.evaluator_seconds
+              << fixedText(static_cast<double>(p.evaluated) / p.evaluator_seconds, 0)
               << " evaluations/s inside the network calls, "
-              << static_cast<double>(p.evaluated) / p.seconds << " per second of wall time\n";
+              << fixedText(static_cast<double>(p.evaluated) / p.seconds, 0)
+              << " per second of wall time\n";
   }
   if (c.resign_value > 0 || c.adjudicate_decisions > 0) {
     std::cout << "endings: " << p.resigned << " resigned, " << p.adjudicated << " adjudicated; "

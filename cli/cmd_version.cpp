@@ -1,15 +1,15 @@
+// `morne version`: the version, build facts and the LibTorch runtime (this file is linked into
+// the binary alone, with LibTorch; versionLine() is in cli/version_line.cpp).
+
 #include <iostream>
 
+#include "agents/network.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/version_info.h"
 #include "env/game_state.h"
 
 namespace morne::cli {
-
-std::string versionLine() {
-  return std::string("morne ") + kVersion + " (git " + kGitRevision + ", " + kBuildType + ")";
-}
 
 int runVersion(const Args& args) {
   po::options_description own("Options of `morne version`");
@@ -25,7 +25,7 @@ int runVersion(const Args& args) {
             << "sanitizers:       " << (*kSanitizers ? kSanitizers : "none") << "\n"
             << "max cells/units:  " << kBuildMaxCells << " / " << kBuildMaxUnits << "\n"
             << "sizeof GameState: " << sizeof(env::GameState) << " bytes\n"
-            << "LibTorch:         not linked (network agents arrive later)\n";
+            << "LibTorch:         " << agents::torchRuntimeText() << "\n";
   return 0;
 }
 

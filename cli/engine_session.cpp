@@ -26,7 +26,17 @@ namespace {
 constexpr const char* kCommands[] = {
     "protocol",       "load",    "scenario", "state",     "set_state", "legal",
     "apply",          "chance",  "roll",     "reachable", "los",       "preview_fire",
-    "preview_combat", "genmove", "result",   "show",      "quit"};
+    "preview_combat", "genmove", "result",   "show",      "help",      "quit"};
+
+// Where the protocol is described, for "help" and for lines that are not JSON.
+constexpr const char* kProtocolDocs = "docs/protocol.md";
+
+// The list of commands as text: "protocol, load, ...".
+std::string commandList() {
+  std::string known;
+  for (const char* c : kCommands) known += (known.empty() ? "" : ", ") + std::string(c);
+  return known;
+}
 
 // The longest message, path or id a reply carries: an error never echoes a huge input back.
 constexpr size_t kMaxEchoBytes = 1000;
@@ -118,6 +128,16 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
     try {
       req = json::parse(line);
     } catch (const json::parse_error& e) {
+      const size_t first = line.find_first_not_of(" \t");
+      const std::string word = line.substr(first, line.find_last_not_of(" \t") + 1 - first);
+      if (word.find_first_of(" {}[]\"") == std::string::npos && word.size() <= 32) {
+        // A bare word ("help", "legal"): say how requests look instead of quoting the parser.
+        throw RequestError{"parse_error",
+                           "\"" + word +
+                               "\" is not a JSON request: send one JSON object per line, such as "
+                               "{\"cmd\":\"legal\"} or {\"cmd\":\"help\"}; commands: " +
+                               commandList() + "; the protocol is described in " + kProtocolDocs};
+      }
       throw RequestError{"parse_error", std::string("malformed JSON: ") + e.what()};
     } catch (const json::exception& e) {  // a number too large for a double, such as 1e999
       throw RequestError{"bad_request", std::string("unusable JSON value: ") + e.what()};
@@ -165,6 +185,12 @@ json EngineSession::dispatch(const json& req, bool* quit) {
             {"engine", versionLine()},
             {"commands", kCommands}};
   }
+  if (cmd == "help") {
+    expectKeys(req, {});
+    return {{"commands", kCommands},
+            {"example", R"({"cmd":"load","scenario":"duel"})"},
+            {"docs", kProtocolDocs}};
+  }
   if (cmd == "load") return load(req);
   if (cmd == "quit") {
     expectKeys(req, {});
@@ -210,9 +236,8 @@ json EngineSession::dispatch(const json& req, bool* quit) {
     expectKeys(req, {});
     return {{"text", env::renderMap(game())}};
   }
-  std::string known;
-  for (const char* c : kCommands) known += (known.empty() ? "" : ", ") + std::string(c);
-  throw RequestError{"unknown_command", "unknown command \"" + cmd + "\" (known: " + known + ")"};
+  throw RequestError{"unknown_command", "unknown command \"" + cmd + "\" (known: " +
+                                            commandList() + "; see " + kProtocolDocs + ")"};
 }
 
 json EngineSession::load(const json& req) {

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/number_text.h"
 #include "env/error.h"
 #include "env/text_file.h"
 
@@ -99,7 +100,6 @@ std::vector<ConfigEntry> parseConfigText(const std::string& text, const std::str
   std::istringstream file(text);
   std::vector<ConfigEntry> entries;
   std::map<std::string, std::string> first_seen;  // key -> where it was set
-  std::string section;
   std::string line;
   for (int number = 1; std::getline(file, line); ++number) {
     const std::string origin = path + ":" + std::to_string(number);
@@ -107,21 +107,20 @@ std::vector<ConfigEntry> parseConfigText(const std::string& text, const std::str
     line = trim(line);
     if (line.empty()) continue;
     if (line.front() == '[') {
-      if (line.back() != ']' || line.size() < 3)
-        throw ConfigError(origin + ": malformed section header");
-      section = trim(line.substr(1, line.size() - 2)) + ".";
-      continue;
+      throw ConfigError(origin + ": \"" + line +
+                        "\": config files have no sections; every line is `key = value` with a "
+                        "key that is an option of the subcommand");
     }
     const auto eq = line.find('=');
     if (eq == std::string::npos) throw ConfigError(origin + ": expected `key = value`");
     const std::string key = trim(line.substr(0, eq));
     if (key.empty()) throw ConfigError(origin + ": missing key before `=`");
-    const auto [seen, fresh] = first_seen.emplace(section + key, origin);
+    const auto [seen, fresh] = first_seen.emplace(key, origin);
     if (!fresh) {
-      throw ConfigError(origin + ": " + section + key + " is already set at " + seen->second +
+      throw ConfigError(origin + ": " + key + " is already set at " + seen->second +
                         "; give each key once");
     }
-    entries.push_back({section + key, trim(line.substr(eq + 1)), origin});
+    entries.push_back({key, trim(line.substr(eq + 1)), origin});
   }
   return entries;
 }
@@ -205,12 +204,15 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
   return out;
 }
 
+po::typed_value<double>* numberOption(double v) {
+  return po::value<double>()->default_value(v, shortText(v));
+}
+
 std::string usageText(const std::string& synopsis, const po::options_description& own) {
   std::ostringstream out;
   out << "usage: " << synopsis << "\n\n" << own << "\n";
   out << "Shared options:\n"
-         "  --config FILE         read options from a `key = value` config file ([section] "
-         "allowed)\n"
+         "  --config FILE         read options from a config file of `key = value` lines\n"
          "  --set key=value       override one option (repeatable; wins over the file and flags)\n"
          "  -h [ --help ]         show this help\n";
   return out.str();

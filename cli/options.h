@@ -4,9 +4,9 @@
 //
 //   morne play --config configs/play.cfg --set seed=7 --blue random
 //
-// Config files hold `key = value` lines; `#` starts a comment; a `[section]` header prefixes
-// the keys below it with "section.". Every key must be an option of the subcommand: an unknown
-// key is an error that names the file and line. Precedence, highest first: --set overrides,
+// Config files hold `key = value` lines; `#` starts a comment. Every key must be an option of
+// the subcommand: an unknown key (or a `[section]` line) is an error that names the file and
+// line. Precedence, highest first: --set overrides,
 // command-line flags, the config file, built-in defaults.
 
 #include <boost/program_options.hpp>
@@ -25,6 +25,10 @@ struct ParsedCommand {
   // Every option that was set, as "key = value (origin)" lines, for the start-up log.
   std::vector<std::string> settings;
 };
+
+// A number option with default `v`, shown in the help in its shortest form ("0.1", not
+// "0.10000000000000001").
+po::typed_value<double>* numberOption(double v);
 
 // Parses the arguments of subcommand `command` (used in messages) against its options `own`.
 // Adds the shared --config, --set and --help. Positional arguments are allowed only when

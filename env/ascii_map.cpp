@@ -21,8 +21,35 @@ std::string hexCell(const GameState& s, CellId c) {
   return cell;
 }
 
+// What the symbols of the map mean: the cell format, then the terrain codes and unit letters
+// that appear on this map, from the same tables the scenario loader reads.
+void key(const GameState& s, std::ostringstream& out) {
+  const Scenario& sc = s.sc();
+  out << "key: each hex is \"tlUV\": t terrain, l level (- below 0), U unit type (upper case "
+         "blue, lower case orange), V its VC; * before a hex: objective, =: road\n";
+  bool terrain_used[kNumTerrains] = {};
+  for (CellId c = 0; c < sc.numCells(); ++c) terrain_used[static_cast<int>(sc.terrain(c))] = true;
+  out << "terrain:";
+  for (int t = 0; t < kNumTerrains; ++t) {
+    if (terrain_used[t])
+      out << " " << terrainCode(static_cast<Terrain>(t)) << " " << terrainName(static_cast<Terrain>(t));
+  }
+  bool type_used[kNumUnitTypes] = {};
+  for (int u = 0; u < s.num_units; ++u) type_used[static_cast<int>(s.typeOf(u))] = true;
+  out << "\nunits:";
+  for (int t = 0; t < kNumUnitTypes; ++t) {
+    if (type_used[t]) {
+      const char letter = unitTypeLetter(static_cast<UnitType>(t));
+      out << " " << static_cast<char>(letter - 'a' + 'A') << "/" << letter << " "
+          << unitTypeName(static_cast<UnitType>(t));
+    }
+  }
+  out << "\n";
+}
+
 void legend(const GameState& s, std::ostringstream& out) {
   const Scenario& sc = s.sc();
+  key(s, out);
   std::string water[4];
   std::string crossings;
   std::string tracks;

@@ -64,8 +64,10 @@ class ScenarioLoader {
   // Units placed at set-up need a zone with room for all of them (S-1, S-3).
   void checkPlacements();
 
-  // --- the map (scenario_map_json.cpp); the read functions return false when the part they
-  // read had problems ---
+  // --- the map (scenario_map_json.cpp) ---
+  // readMap and readTerrain return false when the hex grid itself cannot be built (dimensions,
+  // rows); a wrong terrain code or level is reported and the rest still checked against the
+  // grid, so that one run lists every problem.
   bool readMap(const json& m, const Path& path);
   bool readTerrain(const json& m, const Path& path);
   void readElevation(const json& m, const Path& path);

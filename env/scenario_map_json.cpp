@@ -26,7 +26,6 @@ std::vector<std::string> rowTokens(const std::string& row) {
 }  // namespace
 
 bool ScenarioLoader::readMap(const json& m, const Path& path) {
-  const size_t before = in_.count();
   if (!in_.expectObject(m, path,
                         {"width", "height", "layout", "terrain", "elevation", "watercourses",
                          "crossings", "roads", "tracks"})) {
@@ -52,12 +51,13 @@ bool ScenarioLoader::readMap(const json& m, const Path& path) {
   if (!readTerrain(m, path)) return false;
   readElevation(m, path);
   buildHexsides();
-  if (in_.count() != before) return false;
+  // The grid stands: what follows is checked against it even when a hex's terrain or level was
+  // wrong, so that one run reports every problem (the scenario is refused all the same).
   if (const json* v = JsonReader::optional(m, "watercourses")) readWatercourses(*v, path);
   if (const json* v = JsonReader::optional(m, "crossings")) readCrossings(*v, path);
   if (const json* v = JsonReader::optional(m, "tracks")) readTracks(*v, path);
   if (const json* v = JsonReader::optional(m, "roads")) readRoads(*v, path);
-  return in_.count() == before;
+  return true;
 }
 
 bool ScenarioLoader::readTerrain(const json& m, const Path& path) {
@@ -71,6 +71,7 @@ bool ScenarioLoader::readTerrain(const json& m, const Path& path) {
     return false;
   }
   sc_->offset_to_cell_.assign(static_cast<size_t>(sc_->width_ * sc_->height_), kNoCell);
+  bool whole_rows = true;  // a row of the wrong width leaves the grid unusable
   for (int row = 0; row < sc_->height_; ++row) {
     const Path rp = JsonReader::child(tp, static_cast<size_t>(row));
     auto text = in_.string((*rows)[static_cast<size_t>(row)], rp);
@@ -79,15 +80,16 @@ bool ScenarioLoader::readTerrain(const json& m, const Path& path) {
     if (static_cast<int>(tokens.size()) != sc_->width_) {
       in_.fail(rp, "row " + std::to_string(row + 1) + " has " + std::to_string(tokens.size()) +
                        " hexes, the map width is " + std::to_string(sc_->width_));
+      whole_rows = false;
       continue;
     }
     for (int col = 0; col < sc_->width_; ++col) {
       const std::string& code = tokens[static_cast<size_t>(col)];
       if (code == "-") continue;  // not part of the map (M-HEX-3)
-      const auto t = code.size() == 1 ? parseTerrainCode(code[0]) : parseTerrainName(code);
-      if (!t) {
+      auto t = code.size() == 1 ? parseTerrainCode(code[0]) : parseTerrainName(code);
+      if (!t) {  // reported; the hex stays on the map (as clear) so the rest can be checked
         in_.fail(rp, "hex " + offsetLabel(col, row) + ": unknown terrain code \"" + code + "\"");
-        continue;
+        t = Terrain::kClear;
       }
       if (static_cast<int>(sc_->hexes_.size()) >= kMaxCells) {
         in_.fail(tp, "the map has more than " + std::to_string(kMaxCells) +
@@ -100,8 +102,11 @@ bool ScenarioLoader::readTerrain(const json& m, const Path& path) {
       sc_->terrain_.push_back(*t);
     }
   }
-  if (in_.count() == before && sc_->hexes_.empty()) in_.fail(tp, "the map has no hexes");
-  return in_.count() == before;
+  if (sc_->hexes_.empty()) {
+    if (in_.count() == before) in_.fail(tp, "the map has no hexes");
+    return false;
+  }
+  return whole_rows;
 }
 
 void ScenarioLoader::readElevation(const json& m, const Path& path) {

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <malloc.h>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <cmath>
 #include <cstdio>
@@ -288,6 +289,12 @@ void configureTorchRuntime(int threads) {
   if (auto f = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     f(1);
   at::set_num_threads(std::max(1, threads));
+}
+
+std::string torchRuntimeText() {
+  return std::string("LibTorch ") + TORCH_VERSION + ", " +
+         (torch::cuda::is_available() ? "CUDA available" : "CPU") + ", " +
+         std::to_string(at::get_num_threads()) + " intra-op thread(s)";
 }
 
 }  // namespace morne::agents

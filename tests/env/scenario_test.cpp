@@ -132,6 +132,19 @@ TEST(Scenario, ReportsEveryProblemAtOnce) {
   EXPECT_TRUE(mentions(problems, "/rules/no_such_switch", "unknown rule switch"));
 }
 
+// A map problem does not hide the others: a wrong terrain code and a level out of range are
+// reported with two units on one hex and a bad watercourse in the same run.
+TEST(Scenario, MapProblemsDoNotHideTheRest) {
+  json doc = baseDoc();
+  std::string row = doc["map"]["terrain"][2];
+  row[4] = 'Q';
+  doc["map"]["terrain"][2] = row;
+  doc["sides"][1]["units"][0]["hex"] = doc["sides"][0]["units"][0]["hex"];
+  const auto problems = problemsOf(doc);
+  EXPECT_TRUE(mentions(problems, "/map/terrain/2", "unknown terrain code \"Q\""));
+  EXPECT_TRUE(mentions(problems, "/sides/1/units/0/hex", "already holds unit \"A\""));
+}
+
 TEST(Scenario, ReportsBadHexsides) {
   json doc = baseDoc();
   const json pair1 = json::array({"0101", "0303"});
