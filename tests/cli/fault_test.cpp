@@ -246,8 +246,11 @@ TEST_F(FaultTest, ArenaStopsOnSignalsWithReportsAndResumes) {
 // kill -9, then --resume: the run completes with every game once.
 TEST_F(FaultTest, ArenaKilledThenResumed) {
   const std::string out = dir_ + "/killed";
+  // Killed once a few games are in games.csv (before, there may be no run to resume).
   runShell("MORNE arena --quiet --agents 'rule mcts:sims=20' --scenarios duel --rounds 20 "
-           "--jobs 2 --out " + out + " & pid=$!; sleep 0.5; kill -KILL $pid; wait $pid");
+           "--jobs 2 --out " + out + " & pid=$!; for i in $(seq 1200); do " +
+           "[ \"$(wc -l < " + out + "/games.csv 2>/dev/null || echo 0)\" -ge 3 ] && break; " +
+           "sleep 0.02; done; kill -KILL $pid; wait $pid");
   const ProcessResult r = runMorne("arena --quiet --resume --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(gameRowsWithoutTimes(out + "/games.csv").size(), 40u);
