@@ -67,7 +67,8 @@ class Agent {
   // its tree. Agents that do not search have no budget and ignore it. Throws ConfigError on a
   // bad value.
   virtual void setBudget(const std::map<std::string, std::string>& budget) {
-    if (!budget.empty()) throw ConfigError(spec() + ": this agent does not search; it has no budget");
+    if (!budget.empty())
+      throw ConfigError(spec() + ": this agent does not search; it has no budget");
   }
 };
 

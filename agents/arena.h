@@ -21,9 +21,9 @@ namespace morne::agents {
 struct ArenaConfig {
   std::vector<std::string> agents;  // agent specs, at least two
   std::vector<std::shared_ptr<const env::Scenario>> scenarios;
-  int rounds = 5;      // duplicate rounds per pair and scenario (2 games each)
-  uint64_t seed = 1;   // base seed: round k of every pair on a scenario uses the same dice seed
-  int jobs = 1;        // games played at once
+  int rounds = 5;     // duplicate rounds per pair and scenario (2 games each)
+  uint64_t seed = 1;  // base seed: round k of every pair on a scenario uses the same dice seed
+  int jobs = 1;       // games played at once
 };
 
 // One game of the schedule and, once played, its outcome.

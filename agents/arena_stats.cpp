@@ -9,9 +9,12 @@ namespace morne::agents {
 namespace {
 
 void record(WinDrawLoss& r, int winner, int side) {
-  if (winner == env::kNoSide) ++r.draws;
-  else if (winner == side) ++r.wins;
-  else ++r.losses;
+  if (winner == env::kNoSide)
+    ++r.draws;
+  else if (winner == side)
+    ++r.wins;
+  else
+    ++r.losses;
 }
 
 }  // namespace

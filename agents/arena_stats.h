@@ -46,7 +46,7 @@ struct AgentRecord {
   double mean_plies = 0;            // length of its games
   double seconds_per_decision = 0;  // its own thinking time
   int decisions = 0;
-  StepCounts steps;                 // its movement steps, reversals and revisits, all games
+  StepCounts steps;  // its movement steps, reversals and revisits, all games
 };
 
 // Who played on what: what the statistics and reports need of a run, whether it was just
@@ -64,16 +64,15 @@ ArenaLineup lineupOf(const ArenaConfig& config);
 struct ArenaStats {
   std::string scope;  // the scenario's name, or "all"
   int games = 0;
-  WinDrawLoss blue;   // results of the blue side, whoever played it
+  WinDrawLoss blue;  // results of the blue side, whoever played it
   std::vector<PairRecord> pairs;
   std::vector<AgentRecord> agents;
-  EloFit elo;         // anchored on the first agent
+  EloFit elo;  // anchored on the first agent
 };
 
 // Statistics of the played games of one scenario (index), or of all of them (scenario = -1).
 // The two games of a duplicate round are found by their scenario, dice seed and pair of agents,
 // in any order. The Elo fit uses one virtual draw per pair as its prior (agents/elo.h).
-ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& games,
-                      int scenario);
+ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& games, int scenario);
 
 }  // namespace morne::agents

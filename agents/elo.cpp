@@ -125,7 +125,9 @@ class Likelihood {
     return kScale * (rating(theta, o.blue) - rating(theta, o.orange) +
                      theta[static_cast<size_t>(sideIndex())]);
   }
-  static double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+  static double softplus(double x) {
+    return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+  }
 
   int players_;
   int anchor_;

@@ -41,7 +41,7 @@ struct EloFit {
   double side = 0;             // blue's advantage in Elo
   double side_low = 0;
   double side_high = 0;
-  double prior_draws = 0;      // the prior used
+  double prior_draws = 0;  // the prior used
   bool converged = false;
 };
 

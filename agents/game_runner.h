@@ -28,10 +28,10 @@ class GameObserver {
 struct GameSummary {
   std::vector<Ply> plies;
   env::GameResult result;
-  int decisions = 0;  // plies that were agent decisions
-  std::array<int, env::kNumSides> side_decisions = {};          // per side
-  std::array<double, env::kNumSides> decision_seconds = {};     // time each side spent deciding
-  std::array<StepCounts, env::kNumSides> steps = {};  // movement steps, reversals, revisits
+  int decisions = 0;                                         // plies that were agent decisions
+  std::array<int, env::kNumSides> side_decisions = {};       // per side
+  std::array<double, env::kNumSides> decision_seconds = {};  // time each side spent deciding
+  std::array<StepCounts, env::kNumSides> steps = {};         // movement steps, reversals, revisits
   std::array<int, env::kNumSides> player_turns = {};  // player-turns with at least one decision
   std::array<double, env::kNumSides> max_turn_seconds = {};  // longest thinking in one of them
   uint64_t final_hash = 0;

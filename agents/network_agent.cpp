@@ -123,10 +123,10 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
     if (key == "model") {
       p.model = value;
     } else {
-      throw ConfigError(
-          "az: unknown parameter \"" + key +
-          "\" (model, sims, ms, turn_ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
-          "gumbel_actions, gumbel_scale)");
+      throw ConfigError("az: unknown parameter \"" + key +
+                        "\" (model, sims, ms, turn_ms, cpuct, threads, nodes, reuse, noise, "
+                        "noise_fraction, gumbel, "
+                        "gumbel_actions, gumbel_scale)");
     }
   }
   checkSearchParams("az", p.search);

@@ -25,8 +25,8 @@ void SearchAgent::setBudget(const std::map<std::string, std::string>& budget) {
   p.milliseconds = 0;
   p.turn_milliseconds = 0;
   for (const auto& [key, value] : budget) {
-    const bool is_budget = std::find(std::begin(kBudgetKeys), std::end(kBudgetKeys), key) !=
-                           std::end(kBudgetKeys);
+    const bool is_budget =
+        std::find(std::begin(kBudgetKeys), std::end(kBudgetKeys), key) != std::end(kBudgetKeys);
     if (!is_budget) {
       throw ConfigError(name + ": \"" + key + "\" is not a budget key (sims, ms, turn_ms)");
     }
@@ -78,8 +78,7 @@ Decision SearchAgent::decide(const env::GameState& s) {
     return d;
   }
   if (search_.params().turn_milliseconds <= 0) return decisionFrom(search_.run(s));
-  const mcts::SearchResult r =
-      search_.run(s, turnShare(s, std::span(legal.begin(), legal.size())));
+  const mcts::SearchResult r = search_.run(s, turnShare(s, std::span(legal.begin(), legal.size())));
   turn_spent_ += 1000 * r.seconds;
   return decisionFrom(r);
 }

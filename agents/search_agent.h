@@ -47,8 +47,8 @@ class SearchAgent : public Agent {
 
   mcts::Search search_;
   SearchSpecText text_;
-  int turn_ = -1;           // the player-turn being played (game turn x 2 + side)
-  double turn_spent_ = 0;   // ms spent on its decisions so far
+  int turn_ = -1;          // the player-turn being played (game turn x 2 + side)
+  double turn_spent_ = 0;  // ms spent on its decisions so far
 };
 
 // Decisions still expected in the phasing player's turn from `s`, whose agent actions are

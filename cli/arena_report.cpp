@@ -54,7 +54,9 @@ std::string bound(double v, int digits) {
 }
 
 // A bound for JSON: a number, or null when the interval is open.
-nlohmann::json boundJson(double v) { return std::isinf(v) ? nlohmann::json(nullptr) : nlohmann::json(v); }
+nlohmann::json boundJson(double v) {
+  return std::isinf(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
 
 std::string intervalText(double lo, double hi, int digits) {
   return "[" + bound(lo, digits) + ", " + bound(hi, digits) + "]";
@@ -86,15 +88,14 @@ std::string ratingsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>&
     for (size_t a = 0; a < lineup.agents.size(); ++a) {
       const agents::AgentRecord& r = st.agents[a];
       const bool elo = hasElo(st);
-      out +=
-          st.scope + "," + csvQuote(lineup.agents[a]) + "," +
-          (elo ? fixed(st.elo.rating[a], 1) + "," + csvBound(st.elo.low[a]) + "," +
-                     csvBound(st.elo.high[a])
-               : std::string(",,")) +
-          "," + std::to_string(r.results.games()) + "," + std::to_string(r.results.wins) + "," +
-          std::to_string(r.results.draws) + "," + std::to_string(r.results.losses) + "," +
-          fixed(r.results.score(), 4) + "," + fixed(r.mean_plies, 1) + "," +
-          fixed(1000 * r.seconds_per_decision, 4) + "," + stepColumns(r.steps) + "\n";
+      out += st.scope + "," + csvQuote(lineup.agents[a]) + "," +
+             (elo ? fixed(st.elo.rating[a], 1) + "," + csvBound(st.elo.low[a]) + "," +
+                        csvBound(st.elo.high[a])
+                  : std::string(",,")) +
+             "," + std::to_string(r.results.games()) + "," + std::to_string(r.results.wins) + "," +
+             std::to_string(r.results.draws) + "," + std::to_string(r.results.losses) + "," +
+             fixed(r.results.score(), 4) + "," + fixed(r.mean_plies, 1) + "," +
+             fixed(1000 * r.seconds_per_decision, 4) + "," + stepColumns(r.steps) + "\n";
     }
   }
   return out;
@@ -138,13 +139,11 @@ std::string summaryJson(const ArenaLineup& lineup, const std::vector<ArenaStats>
     s["agents"] = nlohmann::json::array();
     for (size_t a = 0; a < lineup.agents.size(); ++a) {
       const agents::AgentRecord& r = st.agents[a];
-      nlohmann::json aj = {{"spec", lineup.agents[a]},
-                           {"results", wdlJson(r.results)},
-                           {"mean_plies", r.mean_plies},
-                           {"ms_per_decision", 1000 * r.seconds_per_decision},
-                           {"steps", r.steps.steps},
-                           {"reversals", r.steps.reversals},
-                           {"revisits", r.steps.revisits}};
+      nlohmann::json aj = {
+          {"spec", lineup.agents[a]},    {"results", wdlJson(r.results)},
+          {"mean_plies", r.mean_plies},  {"ms_per_decision", 1000 * r.seconds_per_decision},
+          {"steps", r.steps.steps},      {"reversals", r.steps.reversals},
+          {"revisits", r.steps.revisits}};
       if (hasElo(st)) {
         aj["elo"] = {{"rating", st.elo.rating[a]},
                      {"low95", boundJson(st.elo.low[a])},

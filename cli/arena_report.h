@@ -13,7 +13,8 @@
 namespace morne::cli {
 
 // Human-readable tables of one scope: pairs by side, ratings, side advantage.
-void printArenaStats(std::ostream& out, const agents::ArenaLineup& lineup, const agents::ArenaStats& st);
+void printArenaStats(std::ostream& out, const agents::ArenaLineup& lineup,
+                     const agents::ArenaStats& st);
 
 // Writes ratings.csv, pairs.csv, summary.json and elo.svg into `dir` (which exists). Each file
 // is written to a temporary name and renamed, so an interruption never leaves half a file.

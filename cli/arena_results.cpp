@@ -21,12 +21,26 @@ using agents::ArenaLineup;
 using agents::StepCounts;
 
 // The columns of games.csv; the step columns came later and are optional when reading.
-constexpr const char* kColumns[] = {
-    "scenario",         "round",          "seed",           "blue",
-    "orange",           "winner",         "blue_vp",        "orange_vp",
-    "level",            "plies",          "blue_decisions", "orange_decisions",
-    "blue_seconds",     "orange_seconds", "blue_steps",     "blue_reversals",
-    "blue_revisits",    "orange_steps",   "orange_reversals", "orange_revisits"};
+constexpr const char* kColumns[] = {"scenario",
+                                    "round",
+                                    "seed",
+                                    "blue",
+                                    "orange",
+                                    "winner",
+                                    "blue_vp",
+                                    "orange_vp",
+                                    "level",
+                                    "plies",
+                                    "blue_decisions",
+                                    "orange_decisions",
+                                    "blue_seconds",
+                                    "orange_seconds",
+                                    "blue_steps",
+                                    "blue_reversals",
+                                    "blue_revisits",
+                                    "orange_steps",
+                                    "orange_reversals",
+                                    "orange_revisits"};
 constexpr size_t kRequiredColumns = 14;
 constexpr size_t kAllColumns = std::size(kColumns);
 
@@ -118,8 +132,8 @@ std::string gamesCsvRow(const ArenaLineup& lineup, const ArenaGame& g) {
                        : g.result.winner == 0          ? "blue"
                                                        : "orange";
   return lineup.scenarios[static_cast<size_t>(g.scenario)] + "," + std::to_string(g.round) + "," +
-         std::to_string(g.seed) + "," + csvQuote(lineup.agents[static_cast<size_t>(g.blue)]) +
-         "," + csvQuote(lineup.agents[static_cast<size_t>(g.orange)]) + "," + winner + "," +
+         std::to_string(g.seed) + "," + csvQuote(lineup.agents[static_cast<size_t>(g.blue)]) + "," +
+         csvQuote(lineup.agents[static_cast<size_t>(g.orange)]) + "," + winner + "," +
          std::to_string(g.result.vp[0]) + "," + std::to_string(g.result.vp[1]) + "," +
          std::to_string(g.result.level) + "," + std::to_string(g.plies) + "," +
          std::to_string(g.decisions[0]) + "," + std::to_string(g.decisions[1]) + "," +
@@ -239,8 +253,8 @@ ArenaRunFile readRunFile(const std::string& dir) {
       (std::string(list) == "agents" ? run.agents : run.scenarios).push_back(item);
     }
   }
-  if (!j.contains("rounds") || !j["rounds"].is_number_unsigned() || j["rounds"].get<int64_t>() < 1 ||
-      j["rounds"].get<int64_t>() > 1'000'000)
+  if (!j.contains("rounds") || !j["rounds"].is_number_unsigned() ||
+      j["rounds"].get<int64_t>() < 1 || j["rounds"].get<int64_t>() > 1'000'000)
     throw fail("rounds", "expected an integer in 1..1000000");
   run.rounds = j["rounds"].get<int>();
   if (!j.contains("seed") || !j["seed"].is_number_unsigned())
@@ -254,8 +268,8 @@ int markSavedGames(const SavedGames& saved, const ArenaLineup& lineup,
   std::map<std::tuple<std::string, int, std::string, std::string>, ArenaGame*> slots;
   for (ArenaGame& g : schedule) {
     slots[{lineup.scenarios[static_cast<size_t>(g.scenario)], g.round,
-           lineup.agents[static_cast<size_t>(g.blue)], lineup.agents[static_cast<size_t>(g.orange)]}] =
-        &g;
+           lineup.agents[static_cast<size_t>(g.blue)],
+           lineup.agents[static_cast<size_t>(g.orange)]}] = &g;
   }
   int marked = 0;
   for (size_t i = 0; i < saved.games.size(); ++i) {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <vector>
 
@@ -16,8 +16,8 @@
 #include "agents/rule_agent.h"
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
-#include "cli/number_text.h"
 #include "cli/commands.h"
+#include "cli/number_text.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
 
@@ -48,7 +48,7 @@ std::vector<env::GameState> samplePositions(const env::Scenario& sc, uint64_t se
 
 // Simulations per second over `positions`, `ms_per_position` each.
 double measure(const std::vector<env::GameState>& positions, int rollout, int threads,
-                    double ms_per_position, uint64_t seed) {
+               double ms_per_position, uint64_t seed) {
   agents::MctsAgentParams p;
   p.rollout = rollout;
   p.search.threads = threads;

@@ -21,8 +21,8 @@
 #include "agents/policy_layout.h"
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
-#include "cli/number_text.h"
 #include "cli/commands.h"
+#include "cli/number_text.h"
 #include "env/error.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
@@ -87,7 +87,8 @@ SelfPlayRun timedSelfPlay(const std::shared_ptr<const env::Scenario>& sc, const 
   const training::SelfPlayProgress& p = r.progress;
   SelfPlayRun run;
   run.positions_per_second = static_cast<double>(p.positions_played) / p.seconds;
-  run.batch = static_cast<double>(p.evaluated) / static_cast<double>(std::max<int64_t>(1, p.batches));
+  run.batch =
+      static_cast<double>(p.evaluated) / static_cast<double>(std::max<int64_t>(1, p.batches));
   run.evals_in_net = static_cast<double>(p.evaluated) / p.evaluator_seconds * threads;
   run.shards = r.shards;
   return run;
@@ -105,8 +106,9 @@ int benchSelfplay(const po::variables_map& vm) {
   const fs::path dir =
       fs::temp_directory_path() / ("morne-bench-selfplay-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::cout << versionLine() << "\nbench selfplay: default network (random weights), az sims="
-            << kSims << " with the Gumbel root, the same " << kLockStepGames
+  std::cout << versionLine()
+            << "\nbench selfplay: default network (random weights), az sims=" << kSims
+            << " with the Gumbel root, the same " << kLockStepGames
             << " lock-step games on 1 and 2 worker threads, one LibTorch thread per worker; "
             << repeats << " interleaved rounds of " << fixedText(each, 2) << " s a measurement; "
             << loadText() << "\n";
@@ -131,8 +133,8 @@ int benchSelfplay(const po::variables_map& vm) {
       one.push_back(a.positions_per_second);
       batch.push_back(a.batch);
       in_net.push_back(a.evals_in_net);
-      raw.push_back(rawInferenceRate(*net, *sc, std::max(1, static_cast<int>(a.batch + 0.5)), each,
-                                     seed));
+      raw.push_back(
+          rawInferenceRate(*net, *sc, std::max(1, static_cast<int>(a.batch + 0.5)), each, seed));
       const SelfPlayRun b = timedSelfPlay(sc, model, 2, each, seed, out());
       two.push_back(b.positions_per_second);
     }
@@ -169,7 +171,8 @@ int benchSelfplay(const po::variables_map& vm) {
       }
     }
 
-    std::cout << "\n" << spreadHeader(name) << "\n"
+    std::cout << "\n"
+              << spreadHeader(name) << "\n"
               << spreadRow("positions/s, 1 thread", one, 1) << "\n"
               << spreadRow("positions/s, 2 threads", two, 1) << "\n"
               << spreadRow("  speed-up", roundRatios(two, one), 2) << "\n"

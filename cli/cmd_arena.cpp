@@ -55,7 +55,8 @@ std::string existingRunFiles(const std::string& dir) {
   std::string found;
   for (const char* name : kRunFiles) {
     std::error_code ec;
-    if (fs::exists(fs::path(dir) / name, ec)) found += (found.empty() ? "" : ", ") + std::string(name);
+    if (fs::exists(fs::path(dir) / name, ec))
+      found += (found.empty() ? "" : ", ") + std::string(name);
   }
   return found;
 }
@@ -113,7 +114,8 @@ int runArenaRate(const Args& args) {
   SavedGames saved;
   for (const std::string& path : cmd.positional) readGamesCsv(path, saved);
   if (saved.games.empty()) throw ConfigError("arena rate: the files hold no finished game");
-  if (saved.lineup.agents.size() < 2) throw ConfigError("arena rate: the games name one agent only");
+  if (saved.lineup.agents.size() < 2)
+    throw ConfigError("arena rate: the games name one agent only");
   if (cmd.positional.size() == 1) saved.lineup.rounds = 0;  // rounds and seed are not in games.csv
   std::cout << "arena rate: " << saved.games.size() << " games of " << saved.lineup.agents.size()
             << " agents on " << saved.lineup.scenarios.size() << " scenario(s) from "
@@ -173,7 +175,8 @@ int runArena(const Args& args) {
   const auto& vm = cmd.vm;
   const std::string out_dir = vm["out"].as<std::string>();
   const bool resume = vm["resume"].as<bool>();
-  if (resume && vm["force"].as<bool>()) throw ConfigError("arena: give --resume or --force, not both");
+  if (resume && vm["force"].as<bool>())
+    throw ConfigError("arena: give --resume or --force, not both");
   if (resume && out_dir.empty()) throw ConfigError("arena: --resume needs the run's --out folder");
 
   ArenaRunFile run{splitList(vm["agents"].as<std::string>(), false),
@@ -183,8 +186,9 @@ int runArena(const Args& args) {
     const ArenaRunFile saved = readRunFile(out_dir);
     auto check = [&](const char* key, bool same) {
       if (!vm[key].defaulted() && !same) {
-        throw ConfigError(std::string("arena --resume: --") + key + " differs from the run saved in " +
-                          out_dir + "/run.json (leave it out to continue that run)");
+        throw ConfigError(std::string("arena --resume: --") + key +
+                          " differs from the run saved in " + out_dir +
+                          "/run.json (leave it out to continue that run)");
       }
     };
     check("agents", run.agents == saved.agents);
@@ -266,8 +270,8 @@ int runArena(const Args& args) {
   if (interrupted) {
     std::cout << "interrupted: " << played << " of " << games.size()
               << " games finished; the tables and reports below cover them"
-              << (out_dir.empty() ? "" : "; `morne arena --resume --out " + out_dir +
-                                             "` plays the rest")
+              << (out_dir.empty() ? ""
+                                  : "; `morne arena --resume --out " + out_dir + "` plays the rest")
               << "\n";
   }
   const std::vector<agents::ArenaStats> scopes = allScopes(lineup, games);

@@ -172,8 +172,8 @@ int benchEnv(const po::variables_map& vm) {
   }
   const double budget = vm["seconds"].as<double>();
   const int repeats = vm["repeats"].as<int>();
-  std::cout << versionLine() << "\nbench env: one thread, " << repeats
-            << " interleaved rounds, " << fixedText(budget, 2)
+  std::cout << versionLine() << "\nbench env: one thread, " << repeats << " interleaved rounds, "
+            << fixedText(budget, 2)
             << " s of random playouts per scenario in all; sizeof(GameState) = "
             << sizeof(env::GameState) << " bytes; " << loadText() << "\n";
   for (const std::string& name : names) {
@@ -189,8 +189,8 @@ int benchEnv(const po::variables_map& vm) {
         {[&] { return copies.nanoseconds(0); }, [&] { return copies.nanoseconds(1); },
          [&] { return copies.nanoseconds(2); }, [&] { return legalNs(samples, avg_actions); },
          [&] {
-           const PlayoutStats st = randomPlayouts(*sc, budget / repeats,
-                                                  vm["seed"].as<uint64_t>() + ++round, nullptr);
+           const PlayoutStats st =
+               randomPlayouts(*sc, budget / repeats, vm["seed"].as<uint64_t>() + ++round, nullptr);
            games_per_s.push_back(static_cast<double>(st.games) / st.seconds);
            return static_cast<double>(st.decisions) / st.seconds;
          },
@@ -199,7 +199,8 @@ int benchEnv(const po::variables_map& vm) {
            losTimes(*sc, table, direct);
            return table;
          }});
-    std::cout << "\n" << spreadHeader(name) << "\n"
+    std::cout << "\n"
+              << spreadHeader(name) << "\n"
               << spreadRow("state copy, ns (assignment)", m[0], 1) << "\n"
               << spreadRow("memcpy of the same bytes, ns", m[1], 1) << "\n"
               << spreadRow("copy / memcpy", roundRatios(m[0], m[1]), 2) << "\n"

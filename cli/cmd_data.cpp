@@ -106,8 +106,9 @@ bool inspectIsolated(const std::string& path, bool check, double seconds) {
   }
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (code != kChildPassed && code != kChildReportedProblems) {
-    std::cout << path << ":\n  damaged:    reading it failed inside the HDF5 library (the reading "
-                         "process ended with status "
+    std::cout << path
+              << ":\n  damaged:    reading it failed inside the HDF5 library (the reading "
+                 "process ended with status "
               << code << ")\n";
   }
   return code == kChildPassed;

@@ -55,15 +55,15 @@ int runPlay(const Args& args) {
   std::cout << (quiet ? "" : "\n") << "result: " << agents::resultText(*sc, game.result) << "\n";
   if (!transcript && !quiet) {
     std::cout << game.plies.size() << " plies (" << game.decisions << " decisions) in "
-              << fixedText(seconds, 2) << " s; final position hash " << std::hex
-              << game.final_hash << std::dec << "\n";
+              << fixedText(seconds, 2) << " s; final position hash " << std::hex << game.final_hash
+              << std::dec << "\n";
     for (int side = 0; side < env::kNumSides; ++side) {
       const auto i = static_cast<size_t>(side);
       const int turns = game.player_turns[i];
-      std::cout << (side == 0 ? "blue" : "orange") << " thought " << fixedText(game.decision_seconds[i], 2)
-                << " s over " << turns << " player-turns ("
-                << fixedText(turns ? game.decision_seconds[i] / turns : 0.0, 3) << " s mean, "
-                << fixedText(game.max_turn_seconds[i], 3) << " s max per turn); "
+      std::cout << (side == 0 ? "blue" : "orange") << " thought "
+                << fixedText(game.decision_seconds[i], 2) << " s over " << turns
+                << " player-turns (" << fixedText(turns ? game.decision_seconds[i] / turns : 0.0, 3)
+                << " s mean, " << fixedText(game.max_turn_seconds[i], 3) << " s max per turn); "
                 << game.steps[i].steps << " steps, " << game.steps[i].reversals << " reversals\n";
     }
   }

@@ -129,8 +129,12 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
       req = json::parse(line);
     } catch (const json::parse_error& e) {
       const size_t first = line.find_first_not_of(" \t");
-      const std::string word = line.substr(first, line.find_last_not_of(" \t") + 1 - first);
-      if (word.find_first_of(" {}[]\"") == std::string::npos && word.size() <= 32) {
+      const std::string word =
+          first == std::string::npos
+              ? std::string()
+              : line.substr(first, line.find_last_not_of(" \t") + 1 - first);
+      if (!word.empty() && word.size() <= 32 &&
+          word.find_first_of(" {}[]\"") == std::string::npos) {
         // A bare word ("help", "legal"): say how requests look instead of quoting the parser.
         throw RequestError{"parse_error",
                            "\"" + word +
@@ -236,8 +240,8 @@ json EngineSession::dispatch(const json& req, bool* quit) {
     expectKeys(req, {});
     return {{"text", env::renderMap(game())}};
   }
-  throw RequestError{"unknown_command", "unknown command \"" + cmd + "\" (known: " +
-                                            commandList() + "; see " + kProtocolDocs + ")"};
+  throw RequestError{"unknown_command", "unknown command \"" + cmd + "\" (known: " + commandList() +
+                                            "; see " + kProtocolDocs + ")"};
 }
 
 json EngineSession::load(const json& req) {

@@ -43,7 +43,8 @@ void requirePassiveOpenMp() {
 std::string openMpPolicyText() {
   const char* policy = std::getenv("OMP_WAIT_POLICY");
   if (!policy) return "unset (libgomp default: idle threads spin)";
-  return std::string(policy) + (std::getenv(kMarker) ? " (set by morne)" : " (from the environment)");
+  return std::string(policy) +
+         (std::getenv(kMarker) ? " (set by morne)" : " (from the environment)");
 }
 
 }  // namespace morne::cli

@@ -32,7 +32,8 @@ void key(const GameState& s, std::ostringstream& out) {
   out << "terrain:";
   for (int t = 0; t < kNumTerrains; ++t) {
     if (terrain_used[t])
-      out << " " << terrainCode(static_cast<Terrain>(t)) << " " << terrainName(static_cast<Terrain>(t));
+      out << " " << terrainCode(static_cast<Terrain>(t)) << " "
+          << terrainName(static_cast<Terrain>(t));
   }
   bool type_used[kNumUnitTypes] = {};
   for (int u = 0; u < s.num_units; ++u) type_used[static_cast<int>(s.typeOf(u))] = true;

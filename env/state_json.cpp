@@ -198,7 +198,8 @@ class StateReader {
       if (!name) continue;
       const auto dir = parseDirection(*name);
       if (!dir) {
-        in_.fail(JsonReader::child(p, k), "\"" + *name + "\" is not a direction (E, NE, NW, W, SW, SE)");
+        in_.fail(JsonReader::child(p, k),
+                 "\"" + *name + "\" is not a direction (E, NE, NW, W, SW, SE)");
         continue;
       }
       us.trail = step_trail::push(us.trail, *dir);

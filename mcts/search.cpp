@@ -56,10 +56,9 @@ SearchResult Search::run(const env::GameState& root, double milliseconds) {
   const auto t0 = Clock::now();
   const int threads = static_cast<int>(workers_.size());
   const bool timed = milliseconds > 0;
-  const auto deadline =
-      timed ? t0 + std::chrono::duration_cast<Clock::duration>(
-                       std::chrono::duration<double, std::milli>(milliseconds))
-            : Clock::time_point{};
+  const auto deadline = timed ? t0 + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double, std::milli>(milliseconds))
+                              : Clock::time_point{};
   auto job = [&](int t) {
     Worker& w = workers_[static_cast<size_t>(t)];
     const int share = params_.simulations / threads + (t < params_.simulations % threads ? 1 : 0);

@@ -7,13 +7,13 @@
 namespace morne::mcts {
 
 struct SearchParams {
-  int simulations = 800;       // per decision, over all threads; ignored with a time budget
-  double milliseconds = 0;     // > 0: search each decision for this long instead
-  double turn_milliseconds = 0;  // > 0: a time budget per player-turn, shared out over its
-                                 // decisions by the agent (agents/search_agent.h)
-  double cpuct = 1.5;          // exploration constant of PUCT
-  double fpu_reduction = 0.2;  // unvisited actions start at the parent's value minus this
-  int threads = 1;             // root-parallel trees
+  int simulations = 800;               // per decision, over all threads; ignored with a time budget
+  double milliseconds = 0;             // > 0: search each decision for this long instead
+  double turn_milliseconds = 0;        // > 0: a time budget per player-turn, shared out over its
+                                       // decisions by the agent (agents/search_agent.h)
+  double cpuct = 1.5;                  // exploration constant of PUCT
+  double fpu_reduction = 0.2;          // unvisited actions start at the parent's value minus this
+  int threads = 1;                     // root-parallel trees
   size_t max_nodes = size_t{1} << 22;  // per tree (40 bytes a node: 160 MB)
   bool reuse_tree = true;
 

@@ -189,8 +189,9 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   // A bad spec fails here, before any file is created.
   const std::optional<agents::BatchedSearch> batched = agents::makeBatchedSearch(c.agent);
   if (batched && (batched->search.milliseconds > 0 || batched->search.turn_milliseconds > 0)) {
-    throw ConfigError("selfplay: give the agent a budget in simulations (sims=N), not ms or "
-                      "turn_ms, for reproducible data");
+    throw ConfigError(
+        "selfplay: give the agent a budget in simulations (sims=N), not ms or "
+        "turn_ms, for reproducible data");
   }
   if (batched && batched->search.threads > 1) {
     throw ConfigError("selfplay: " + c.agent +

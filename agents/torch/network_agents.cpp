@@ -17,7 +17,8 @@ void registerNetworkAgents() {
             params, [model = params.model] { return Network::load(model); }, seed);
       },
       "  az        search guided by a policy-value network (docs/agents.md):\n"
-      "            az:model=FILE,sims=64 (or ms=T, turn_ms=T),cpuct=1.5,threads=1,nodes=4194304,reuse=1\n",
+      "            az:model=FILE,sims=64 (or ms=T, "
+      "turn_ms=T),cpuct=1.5,threads=1,nodes=4194304,reuse=1\n",
       [](const AgentSpec& spec) {
         const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
         Network::load(params.model);

@@ -1,11 +1,12 @@
 // The arena's schedule (duplicate pairs on shared dice), its statistics, and the Elo fit against
 // examples whose answer is known in closed form.
 
+#include "agents/arena.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "agents/arena.h"
 #include "agents/arena_stats.h"
 #include "agents/elo.h"
 #include "env/scenario_library.h"
@@ -57,8 +58,8 @@ TEST(Elo, SideAdvantageInClosedForm) {
 // bisection on one side of p (an implementation independent of the Elo fit's).
 double binomialBound(double p, int n, double lo, double hi) {
   auto excess = [&](double q) {
-    const double kl = (p > 0 ? p * std::log(p / q) : 0) +
-                      (p < 1 ? (1 - p) * std::log((1 - p) / (1 - q)) : 0);
+    const double kl =
+        (p > 0 ? p * std::log(p / q) : 0) + (p < 1 ? (1 - p) * std::log((1 - p) / (1 - q)) : 0);
     return 2 * n * kl - 3.841458820694124;
   };
   const bool rising = excess(lo) < excess(hi);
@@ -200,8 +201,9 @@ TEST(Arena, DuplicateRoundsNetTheTwoGamesOfARound) {
   EXPECT_EQ(d.split, 1);
   EXPECT_EQ(d.lost, 1);
   EXPECT_DOUBLE_EQ(d.mean, (0 + 1 + 0.5 - 1) / 4.0);
-  const double var = ((0 - 0.125) * (0 - 0.125) + (1 - 0.125) * (1 - 0.125) + (0.5 - 0.125) * (0.5 - 0.125) +
-                      (-1 - 0.125) * (-1 - 0.125)) / 3;
+  const double var = ((0 - 0.125) * (0 - 0.125) + (1 - 0.125) * (1 - 0.125) +
+                      (0.5 - 0.125) * (0.5 - 0.125) + (-1 - 0.125) * (-1 - 0.125)) /
+                     3;
   EXPECT_NEAR(d.margin95, 1.959963984540054 * std::sqrt(var / 4), 1e-12);
 }
 

@@ -119,8 +119,8 @@ TEST(RuleAndMcts, SpecParametersAreChecked) {
 TEST(StepCounter, RuleAndSearchAgentsNeverStepBackOnEveryScenario) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
-    for (const auto& [blue, orange] : {std::pair{"rule", "mcts:sims=40"},
-                                       std::pair{"mcts:sims=40", "rule"}}) {
+    for (const auto& [blue, orange] :
+         {std::pair{"rule", "mcts:sims=40"}, std::pair{"mcts:sims=40", "rule"}}) {
       const agents::GameSummary g = play(*sc, blue, orange, 1);
       for (int side = 0; side < env::kNumSides; ++side) {
         const agents::StepCounts& c = g.steps[static_cast<size_t>(side)];

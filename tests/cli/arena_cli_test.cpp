@@ -81,7 +81,10 @@ TEST_F(ArenaCli, RateRecomputesAndMergesRuns) {
   const std::string a = dir_ + "/a", b = dir_ + "/b";
   ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 3 --out " + a).exit_code, 0);
   ASSERT_EQ(runMorne("arena --quiet --agents 'rule mcts:sims=10' --scenarios duel --rounds 2 "
-                     "--out " + b).exit_code, 0);
+                     "--out " +
+                     b)
+                .exit_code,
+            0);
   const ProcessResult one = runMorne("arena rate " + a + "/games.csv");
   ASSERT_EQ(one.exit_code, 0) << one.output;
   EXPECT_NE(one.output.find("== duel: 6 games"), std::string::npos) << one.output;
@@ -119,9 +122,10 @@ TEST(ArenaResults, DamagedGamesCsvIsRefusedWithItsPlace) {
   EXPECT_NE(error(header + "duel,0,77,\"rule\",\"random\",purple,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
                 .find("bad.csv:2: column winner: \"purple\" is not blue, orange or draw"),
             std::string::npos);
-  EXPECT_NE(error(header + good + "duel,x,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
-                .find("bad.csv:3: column round: \"x\" is not a number"),
-            std::string::npos);
+  EXPECT_NE(
+      error(header + good + "duel,x,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
+          .find("bad.csv:3: column round: \"x\" is not a number"),
+      std::string::npos);
   EXPECT_NE(error(header + "duel,0,77,\"rule\n").find("bad.csv:2: a quoted field is not closed"),
             std::string::npos);
   EXPECT_NE(error(header + "duel,0,77\n").find("bad.csv:2: 3 fields, expected 20"),

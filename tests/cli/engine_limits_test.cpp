@@ -143,6 +143,19 @@ TEST(EngineLimits, GenmoveKeepsABoundedNumberOfAgents) {
   EXPECT_EQ(s.session_.keptAgents(), cli::kMaxKeptAgents) << "a bad spec keeps nothing";
 }
 
+// Lines that are not JSON: a bare word gets the list of commands; an empty or blank line (as a
+// client may send between requests) is a parse error, never an internal one (found by
+// fuzzing: blank-line-before-request.bin in the protocol corpus).
+TEST(EngineLimits, LinesThatAreNotJson) {
+  Session s;
+  for (const char* line : {"", "   ", "\t", "help", "quit now", "{\"cmd\""}) {
+    const json r = s.sendRaw(line);
+    EXPECT_EQ(errorCode(r), "parse_error") << "[" << line << "] " << r;
+  }
+  EXPECT_NE(message(s.sendRaw(" legal ")).find("commands: protocol, load"), std::string::npos);
+  EXPECT_TRUE(s.alive());
+}
+
 // A spec that changes only the budget (sims, ms, turn_ms) reuses the kept agent and its tree.
 TEST(EngineLimits, ChangingTheBudgetKeepsTheSearchTree) {
   Session s;

@@ -220,10 +220,10 @@ TEST_F(FaultTest, ArenaStopsOnSignalsWithReportsAndResumes) {
   ASSERT_EQ(expected.size(), 60u);
   for (const char* signal : {"INT", "TERM"}) {
     const std::string out = dir_ + "/" + signal;
-    const ProcessResult r = runShell(
-        "MORNE " + arena + out + " & pid=$!; for i in $(seq 1200); do " +
-        "[ \"$(wc -l < " + out + "/games.csv 2>/dev/null || echo 0)\" -ge 4 ] && break; " +
-        "sleep 0.02; done; kill -" + signal + " $pid; wait $pid; echo status $?");
+    const ProcessResult r =
+        runShell("MORNE " + arena + out + " & pid=$!; for i in $(seq 1200); do " +
+                 "[ \"$(wc -l < " + out + "/games.csv 2>/dev/null || echo 0)\" -ge 4 ] && break; " +
+                 "sleep 0.02; done; kill -" + signal + " $pid; wait $pid; echo status $?");
     ASSERT_NE(r.output.find("status 130"), std::string::npos) << signal << ": " << r.output;
     EXPECT_NE(r.output.find("interrupted: "), std::string::npos) << r.output;
     const size_t finished = gameRowsWithoutTimes(out + "/games.csv").size();
@@ -247,10 +247,12 @@ TEST_F(FaultTest, ArenaStopsOnSignalsWithReportsAndResumes) {
 TEST_F(FaultTest, ArenaKilledThenResumed) {
   const std::string out = dir_ + "/killed";
   // Killed once a few games are in games.csv (before, there may be no run to resume).
-  runShell("MORNE arena --quiet --agents 'rule mcts:sims=20' --scenarios duel --rounds 20 "
-           "--jobs 2 --out " + out + " & pid=$!; for i in $(seq 1200); do " +
-           "[ \"$(wc -l < " + out + "/games.csv 2>/dev/null || echo 0)\" -ge 3 ] && break; " +
-           "sleep 0.02; done; kill -KILL $pid; wait $pid");
+  runShell(
+      "MORNE arena --quiet --agents 'rule mcts:sims=20' --scenarios duel --rounds 20 "
+      "--jobs 2 --out " +
+      out + " & pid=$!; for i in $(seq 1200); do " + "[ \"$(wc -l < " + out +
+      "/games.csv 2>/dev/null || echo 0)\" -ge 3 ] && break; " +
+      "sleep 0.02; done; kill -KILL $pid; wait $pid");
   const ProcessResult r = runMorne("arena --quiet --resume --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(gameRowsWithoutTimes(out + "/games.csv").size(), 40u);

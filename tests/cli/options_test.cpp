@@ -18,8 +18,8 @@ namespace po = cli::po;
 po::options_description demoOptions() {
   po::options_description own("demo");
   own.add_options()("seed", po::value<int>()->default_value(1), "seed")(
-      "name", po::value<std::string>()->default_value("x"), "name")(
-      "quiet", po::bool_switch(), "quiet");
+      "name", po::value<std::string>()->default_value("x"), "name")("quiet", po::bool_switch(),
+                                                                    "quiet");
   return own;
 }
 
@@ -105,8 +105,9 @@ TEST(Options, ErrorsNameThePlace) {
     cli::parseCommand("demo", {"--config", section}, own, 0);
     FAIL();
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("section.cfg:2: \"[mcts]\": config files have no sections"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("section.cfg:2: \"[mcts]\": config files have no sections"),
+        std::string::npos)
         << e.what();
   }
   const std::string malformed = writeTempFile("malformed.cfg", "seed 5\n");

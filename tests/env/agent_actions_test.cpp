@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "env/rules.h"
 #include "env/error.h"
+#include "env/rules.h"
 #include "env/state_json.h"
 #include "tests/env/test_map.h"
 
