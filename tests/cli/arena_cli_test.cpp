@@ -4,7 +4,6 @@
 // Signals and kill -9 are in fault_test.cpp.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -29,14 +28,7 @@ std::string readAll(const std::string& path) {
 
 class ArenaCli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = (fs::temp_directory_path() /
-            ("morne-arena-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-               .string();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = freshTestDir("arena"); }
   void TearDown() override { fs::remove_all(dir_); }
   std::string dir_;
 };

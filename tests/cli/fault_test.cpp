@@ -32,14 +32,7 @@ constexpr int kCrashByte = 214;
 
 class FaultTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = (fs::temp_directory_path() /
-            ("morne-fault-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name()))
-               .string();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = freshTestDir("fault"); }
   void TearDown() override {
     if (mounted_) ::umount(small_.c_str());
     fs::remove_all(dir_);

@@ -3,7 +3,6 @@
 // shows line by line in a pipe, a map with its key, and numbers written as people write them.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
@@ -44,8 +43,7 @@ TEST(Newcomer, VersionNamesTheLinkedLibTorch) {
 }
 
 TEST(Newcomer, NnInitCreatesItsFolderAndKeepsAnExistingFile) {
-  const fs::path dir = fs::temp_directory_path() / ("morne-nets-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const fs::path dir = freshTestDir("nets");
   const std::string net = (dir / "nets" / "duel-g0.pt").string();
   const ProcessResult r = runMorne("nn init --scenario duel --out " + net);
   ASSERT_EQ(r.exit_code, 0) << r.output;

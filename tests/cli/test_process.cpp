@@ -1,6 +1,8 @@
 #include "tests/cli/test_process.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -9,6 +11,15 @@
 #include <fstream>
 
 namespace morne::test {
+
+std::string freshTestDir(const std::string& prefix) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("morne-" + prefix + "-" + std::to_string(::getpid()) + "-" +
+                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
 
 std::string writeTempFile(const std::string& name, const std::string& text) {
   const auto dir =

@@ -21,6 +21,10 @@ ProcessResult runShell(const std::string& script);
 // The files of `dir` whose names end with `end`, sorted (none when `dir` does not exist).
 std::vector<std::string> filesEndingWith(const std::string& dir, const std::string& end);
 
+// A fresh, empty folder for the running test, named after `prefix`, the process and the test:
+// TMP/morne-PREFIX-PID-TEST.
+std::string freshTestDir(const std::string& prefix);
+
 // Writes `text` to a fresh temporary file and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
 
