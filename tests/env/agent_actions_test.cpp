@@ -83,6 +83,47 @@ TEST(AgentActions, TrailForgetsOlderSteps) {
   EXPECT_TRUE(offered(agent, w.step({2, -1}, {1, -1})));
 }
 
+// The reasons the rules give to step straight back stay, once per excursion: from a passing
+// hex just taken (V-HEX-2) ...
+TEST(AgentActions, MayStepBackFromAPassingHexOnce_V_HEX_2) {
+  TestMap m;
+  m.unit({.id = "I", .at = {0, 0}, .ma = 6});
+  m.unit({.id = "E", .side = 1, .at = {6, -6}});
+  m.objective({1, 0}, true, 1, 1);
+  Walk w{m.build(), {}};
+  w.s = stateIn(*w.sc, env::Phase::kMovement, 0);
+  env::applyAction(w.s, w.step({0, 0}, {1, 0}));  // takes the passing hex
+  env::ActionList agent;
+  env::agentActions(w.s, agent);
+  EXPECT_TRUE(offered(agent, w.step({1, 0}, {0, 0})));
+  env::applyAction(w.s, w.step({1, 0}, {0, 0}));
+  env::agentActions(w.s, agent);
+  EXPECT_FALSE(offered(agent, w.step({0, 0}, {1, 0}))) << "no second round trip";
+}
+
+// ... and cavalry that must move before it charges, going back into contact (MV-CHG-5).
+TEST(AgentActions, CavalryMayStepBackIntoContactToCharge_MV_CHG_5) {
+  TestMap m;
+  m.unit({.id = "C", .type = "cavalry", .at = {0, 0}, .ma = 5});
+  m.unit({.id = "E", .side = 1, .at = {-1, 0}});
+  Walk w{m.build(), {}};
+  w.s = stateIn(*w.sc, env::Phase::kMovement, 0);
+  ASSERT_TRUE(w.s.sc().rules().charge_requires_move);
+  env::applyAction(w.s, w.step({0, 0}, {1, 0}));  // out of contact: it has now moved
+  env::ActionList agent;
+  env::agentActions(w.s, agent);
+  EXPECT_TRUE(offered(agent, w.step({1, 0}, {0, 0})));
+  // An infantry unit has no such reason.
+  TestMap n;
+  n.unit({.id = "I", .at = {0, 0}, .ma = 5});
+  n.unit({.id = "E", .side = 1, .at = {-1, 0}});
+  Walk v{n.build(), {}};
+  v.s = stateIn(*v.sc, env::Phase::kMovement, 0);
+  env::applyAction(v.s, v.step({0, 0}, {1, 0}));
+  env::agentActions(v.s, agent);
+  EXPECT_FALSE(offered(agent, v.step({1, 0}, {0, 0})));
+}
+
 TEST(AgentActions, TrailIsHashedSavedAndClearedAtTheNextPlayerTurn) {
   Walk w = openField();
   const env::GameState start = w.s;
