@@ -114,8 +114,8 @@ TEST(RuleAndMcts, SpecParametersAreChecked) {
 }
 
 // Dithering: agents choose from env::agentActions, so neither the rule agent nor the search
-// ever undoes a unit's previous step; random play, which picks among all legal actions, does
-// (which shows the counter sees reversals).
+// undoes a unit's previous step without a reason; random play, which picks among all legal
+// actions, does (which shows the counter sees reversals).
 TEST(StepCounter, RuleAndSearchAgentsNeverStepBackOnEveryScenario) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
@@ -125,7 +125,10 @@ TEST(StepCounter, RuleAndSearchAgentsNeverStepBackOnEveryScenario) {
       for (int side = 0; side < env::kNumSides; ++side) {
         const agents::StepCounts& c = g.steps[static_cast<size_t>(side)];
         EXPECT_GT(c.steps, 5) << name << " side " << side;
-        EXPECT_EQ(c.reversals, 0) << name << " " << blue << " vs " << orange << " side " << side;
+        // Only the straight steps back the rules give a reason for remain (env/agent_actions.h):
+        // a handful in a thousand steps at most (none in these games today).
+        EXPECT_LE(c.reversals, c.steps / 100)
+            << name << " " << blue << " vs " << orange << " side " << side;
         EXPECT_LE(c.revisits, c.steps / 20) << name << " " << blue << " vs " << orange;
       }
     }
