@@ -5,6 +5,7 @@
 #include "agents/mcts_agent.h"
 #include "agents/random_agent.h"
 #include "agents/rule_agent.h"
+#include "agents/search_agent.h"
 #include "env/error.h"
 
 namespace morne::agents {
@@ -89,11 +90,15 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
     if (k.name == spec.name) return k.maker(spec, seed);
   }
   if (spec.name == "rule") {
-    if (!spec.params.empty()) {
-      throw ConfigError("agent spec \"" + std::string(text) +
-                        "\": agent \"rule\" takes no parameters");
+    bool prune = true;
+    for (const auto& [key, value] : spec.params) {
+      if (key != "prune") {
+        throw ConfigError("agent spec \"" + std::string(text) + "\": agent \"rule\" takes one "
+                          "parameter, prune=0|1 (unknown \"" + key + "\")");
+      }
+      prune = specInt("rule", key, value, 0, 1) == 1;
     }
-    return std::make_unique<RuleAgent>();
+    return std::make_unique<RuleAgent>(HeuristicWeights{}, prune);
   }
   if (spec.name == "mcts") return makeMctsAgent(parseMctsParams(spec.params), seed);
   if (spec.name == "random") {
@@ -114,10 +119,11 @@ std::string agentCatalog() {
   std::string text =
       "  random    uniform choice among all the legal actions; seeded from the game seed\n"
       "  rule      rule-based: plays the best-scored action (attacks by expected result, fire at\n"
-      "            the most valuable targets, objectives, cover, guns and generals kept back)\n"
+      "            the most valuable targets, objectives, cover, guns and generals kept back);\n"
+      "            rule:prune=0 may also step a unit back into a hex it has just left\n"
       "  mcts      Monte Carlo tree search with chance nodes, guided by the rule heuristics:\n"
       "            mcts:sims=800,threads=1,cpuct=1.5,temperature=0.5,rollout=1,policy=rule,\n"
-      "            nodes=4194304,reuse=1   (docs/agents.md)\n"
+      "            nodes=4194304,reuse=1,prune=1   (docs/agents.md; prune=0: steps back too)\n"
       "            budgets of any search: sims=N per decision, or ms=T per decision, or\n"
       "            turn_ms=T per player-turn, shared out over its decisions\n"
       "            any search: noise=ALPHA,noise_fraction=0.25 (Dirichlet noise at the root),\n"

@@ -25,6 +25,7 @@ class HeuristicEvaluator : public mcts::Evaluator {
         temperature_(p.temperature),
         rollout_turns_(p.rollout),
         policy_(p.policy),
+        prune_(p.search.prune),
         rng_(seed) {}
 
   double evaluate(const env::GameState& s, std::span<const env::Action> legal,
@@ -62,7 +63,7 @@ class HeuristicEvaluator : public mcts::Evaluator {
         env::playRandomPly(x, rng_, legal_);
         continue;
       }
-      env::agentActions(x, legal_);
+      env::agentActions(x, legal_, prune_);
       env::applyAction(
           x, legal_[heuristics_.scoreAll(x, std::span(legal_.begin(), legal_.size()), scores_)]);
     }
@@ -73,6 +74,7 @@ class HeuristicEvaluator : public mcts::Evaluator {
   double temperature_;
   int rollout_turns_;
   RolloutPolicy policy_;
+  bool prune_;  // the rule rollouts choose as the search does
   env::Rng rng_;
   env::ActionList legal_;
   std::array<double, env::kMaxLegalActions> scores_{};
@@ -102,7 +104,7 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
     } else {
       throw ConfigError(
           "mcts: unknown parameter \"" + key +
-          "\" (sims, ms, turn_ms, cpuct, threads, nodes, reuse, noise, noise_fraction, gumbel, "
+          "\" (sims, ms, turn_ms, cpuct, threads, nodes, reuse, prune, noise, noise_fraction, gumbel, "
           "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
     }
   }

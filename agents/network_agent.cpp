@@ -124,7 +124,7 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
       p.model = value;
     } else {
       throw ConfigError("az: unknown parameter \"" + key +
-                        "\" (model, sims, ms, turn_ms, cpuct, threads, nodes, reuse, noise, "
+                        "\" (model, sims, ms, turn_ms, cpuct, threads, nodes, reuse, prune, noise, "
                         "noise_fraction, gumbel, "
                         "gumbel_actions, gumbel_scale)");
     }

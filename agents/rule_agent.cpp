@@ -9,7 +9,7 @@ namespace morne::agents {
 
 Decision RuleAgent::decide(const env::GameState& s) {
   env::ActionList legal;
-  env::agentActions(s, legal);
+  env::agentActions(s, legal, prune_);
   assert(!legal.empty());
   std::array<double, env::kMaxLegalActions> scores;
   const size_t best = heuristics_.scoreAll(s, std::span(legal.begin(), legal.size()), scores);

@@ -1,5 +1,5 @@
 #pragma once
-// The rule-based opponent, in the style of a classic wargame AI: every legal action is scored
+// The rule-based opponent, in the style of a classic wargame AI: every agent action is scored
 // by the heuristics (agents/heuristics.h) and the best one is played, one atomic action at a
 // time. It takes the attacks with the best expected result first (so victorious units then
 // support the next ones), fires at the most valuable targets, keeps guns and generals out of
@@ -11,14 +11,17 @@
 
 namespace morne::agents {
 
+// Spec: rule (prune=0: choose among every legal action, steps back included; docs/actions.md).
 class RuleAgent : public Agent {
  public:
-  explicit RuleAgent(HeuristicWeights weights = {}) : heuristics_(weights) {}
+  explicit RuleAgent(HeuristicWeights weights = {}, bool prune = true)
+      : heuristics_(weights), prune_(prune) {}
   Decision decide(const env::GameState& s) override;
-  std::string spec() const override { return "rule"; }
+  std::string spec() const override { return prune_ ? "rule" : "rule:prune=0"; }
 
  private:
   Heuristics heuristics_;
+  bool prune_;
 };
 
 }  // namespace morne::agents

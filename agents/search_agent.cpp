@@ -70,7 +70,7 @@ double SearchAgent::turnShare(const env::GameState& s, std::span<const env::Acti
 
 Decision SearchAgent::decide(const env::GameState& s) {
   env::ActionList legal;
-  env::agentActions(s, legal);
+  env::agentActions(s, legal, search_.params().prune);
   Decision d;
   if (legal.size() == 1) {  // nothing to think about
     d.action = legal[0];
@@ -147,6 +147,8 @@ bool readSearchParam(const std::string& agent, const std::string& key, const std
     p.max_nodes = static_cast<size_t>(specInt(agent, key, value, 1000, 100'000'000));
   } else if (key == "reuse") {
     p.reuse_tree = specInt(agent, key, value, 0, 1) == 1;
+  } else if (key == "prune") {
+    p.prune = specInt(agent, key, value, 0, 1) == 1;
   } else if (key == "noise") {
     p.noise_alpha = specDouble(agent, key, value, 0, 100);
   } else if (key == "noise_fraction") {
@@ -186,6 +188,7 @@ std::string searchParamsText(const mcts::SearchParams& p) {
     out << "sims=" << p.simulations;
   }
   out << ",cpuct=" << p.cpuct << ",threads=" << p.threads;
+  if (!p.prune) out << ",prune=0";
   if (p.noise_alpha > 0)
     out << ",noise=" << p.noise_alpha << ",noise_fraction=" << p.noise_fraction;
   if (p.gumbel)

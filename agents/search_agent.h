@@ -60,9 +60,9 @@ double expectedDecisions(const env::GameState& s, std::span<const env::Action> a
 // A search's result as an agent's decision.
 Decision decisionFrom(const mcts::SearchResult& r);
 
-// Reads one search parameter of agent `agent`'s spec into `p` (sims, ms, cpuct, threads, nodes,
-// reuse, noise, noise_fraction, gumbel, gumbel_actions, gumbel_scale); returns false when `key`
-// is none of them. Throws ConfigError on a bad value.
+// Reads one search parameter of agent `agent`'s spec into `p` (sims, ms, turn_ms, cpuct,
+// threads, nodes, reuse, prune, noise, noise_fraction, gumbel, gumbel_actions, gumbel_scale);
+// returns false when `key` is none of them. Throws ConfigError on a bad value.
 bool readSearchParam(const std::string& agent, const std::string& key, const std::string& value,
                      mcts::SearchParams& p);
 

@@ -49,6 +49,14 @@ bool isReturnStep(const GameState& s, Action a) {
   return true;
 }
 
+void agentActions(const GameState& s, ActionList& out, bool prune) {
+  if (prune) {
+    agentActions(s, out);
+  } else {
+    legalActions(s, out);
+  }
+}
+
 void agentActions(const GameState& s, ActionList& out) {
   legalActions(s, out);
   size_t kept = 0;

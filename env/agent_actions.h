@@ -21,4 +21,8 @@ bool isReturnStep(const GameState& s, Action a);
 // Fills `out` with the legal actions in canonical order, less the return steps.
 void agentActions(const GameState& s, ActionList& out);
 
+// The same with the pruning switched by `prune`; off, every legal action (an agent's `prune=0`,
+// to measure what the pruning changes).
+void agentActions(const GameState& s, ActionList& out, bool prune);
+
 }  // namespace morne::env

@@ -16,6 +16,7 @@ struct SearchParams {
   int threads = 1;                     // root-parallel trees
   size_t max_nodes = size_t{1} << 22;  // per tree (40 bytes a node: 160 MB)
   bool reuse_tree = true;
+  bool prune = true;  // choose among env::agentActions; false: every legal action (steps back)
 
   // Dirichlet noise at the root (self-play exploration): 0 = none.
   double noise_alpha = 0;

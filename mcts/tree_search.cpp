@@ -57,7 +57,7 @@ const LeafRequest* TreeSearch::next() {
           request_.legal = {};
           request_.priors = {};
         } else {
-          env::agentActions(state_, legal_);
+          env::agentActions(state_, legal_, params_.prune);
           priors_.assign(legal_.size(), 0.0f);
           request_.legal = std::span(legal_.begin(), legal_.size());
           request_.priors = priors_;

@@ -188,6 +188,11 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
                            const std::atomic<bool>* stop) {
   // A bad spec fails here, before any file is created.
   const std::optional<agents::BatchedSearch> batched = agents::makeBatchedSearch(c.agent);
+  if (const auto params = agents::parseAgentSpec(c.agent).params;
+      params.count("prune") && params.at("prune") == "0") {
+    throw ConfigError("selfplay: training data hold the agent actions (legal masks and policy "
+                      "targets without steps back); drop prune=0 from " + c.agent);
+  }
   if (batched && (batched->search.milliseconds > 0 || batched->search.turn_milliseconds > 0)) {
     throw ConfigError(
         "selfplay: give the agent a budget in simulations (sims=N), not ms or "

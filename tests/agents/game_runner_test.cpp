@@ -29,7 +29,15 @@ TEST(Agents, SpecParsing) {
   EXPECT_THROW(agents::makeAgent("alphago", 1), ConfigError);
   EXPECT_THROW(agents::makeAgent("random:depth=3", 1), ConfigError);
   EXPECT_EQ(agents::makeAgent("random", 1)->spec(), "random");
+  // prune=0: the agent may step units back (docs/actions.md); the spec says so.
+  EXPECT_EQ(agents::makeAgent("rule:prune=0", 1)->spec(), "rule:prune=0");
+  EXPECT_EQ(agents::makeAgent("rule:prune=1", 1)->spec(), "rule");
+  EXPECT_THROW(agents::makeAgent("rule:prune=2", 1), ConfigError);
+  EXPECT_THROW(agents::makeAgent("rule:depth=2", 1), ConfigError);
+  EXPECT_NE(agents::makeAgent("mcts:sims=10,prune=0", 1)->spec().find(",prune=0"),
+            std::string::npos);
 }
+
 
 TEST(Agents, RandomAgentsPlayLegalCompleteGames) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
@@ -172,6 +180,14 @@ TEST(SearchBudget, ExpectedDecisionsCountTheUnitsThatCanAct) {
   for (int u = 0; u < s.num_units; ++u) units += s.sideOf(u) == s.side && s.onMap(u);
   EXPECT_DOUBLE_EQ(agents::expectedDecisions(s, std::span(actions.begin(), actions.size())),
                    1 + 1.5 * static_cast<double>(steppers.size()) + units / 4.0);
+}
+
+// Without the pruning the agents step back again: what prune=0 is for (measuring the pruning).
+TEST(StepCounter, PruneZeroBringsTheStepsBackBack) {
+  const auto sc = env::loadScenario("crossing");
+  const agents::GameSummary g = play(*sc, "rule:prune=0", "rule", 1);
+  EXPECT_GT(g.steps[0].reversals, 0);
+  EXPECT_EQ(g.steps[1].reversals, 0);
 }
 
 TEST(RuleAgent, BeatsRandomPlayOnEveryScenario) {

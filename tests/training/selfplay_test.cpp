@@ -146,6 +146,12 @@ TEST_F(SelfPlayTest, BadSpecFailsBeforeAnyFile) {
   c.agent = "mcts:simz=3";
   EXPECT_THROW(runSelfPlay(c, nullptr, nullptr), ConfigError);
   EXPECT_FALSE(fs::exists(dir_));
+  // Training data hold the agent actions: an agent that may step back would not fit them.
+  c.agent = "mcts:sims=8,prune=0";
+  EXPECT_THROW(runSelfPlay(c, nullptr, nullptr), ConfigError);
+  c.agent = "rule:prune=0";
+  EXPECT_THROW(runSelfPlay(c, nullptr, nullptr), ConfigError);
+  EXPECT_FALSE(fs::exists(dir_));
 }
 
 TEST(CheapSearchSpec, ReplacesTheBudgetAndDropsTheNoise) {
