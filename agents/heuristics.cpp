@@ -7,7 +7,7 @@
 #include "env/fire.h"
 #include "env/movement.h"
 #include "env/rules.h"
-#include "mcts/search.h"
+#include "mcts/tree_search.h"
 
 namespace morne::agents {
 
@@ -54,7 +54,8 @@ double failProbability(int mo, int modifier) {
 // Whether unit u stands on an occupied objective its side values (it holds it by being there).
 bool garrisons(const GameState& s, int u) {
   for (const env::Objective& o : s.sc().objectives()) {
-    if (!o.passing && o.cell == s.unit(u).cell && o.vp[static_cast<size_t>(s.sideOf(u))] > 0) return true;
+    if (!o.passing && o.cell == s.unit(u).cell && o.vp[static_cast<size_t>(s.sideOf(u))] > 0)
+      return true;
   }
   return false;
 }
@@ -112,7 +113,8 @@ void Heuristics::stepsField(const GameState& s, int side, bool guns_only,
   std::array<CellId, env::kMaxCells> queue;
   size_t head = 0, tail = 0;
   for (int u = 0; u < s.num_units; ++u) {
-    if (!s.onMap(u) || s.sideOf(u) != side || (guns_only && !env::isArtillery(s.typeOf(u)))) continue;
+    if (!s.onMap(u) || s.sideOf(u) != side || (guns_only && !env::isArtillery(s.typeOf(u))))
+      continue;
     dist[static_cast<size_t>(s.unit(u).cell)] = 0;
     queue[tail++] = s.unit(u).cell;
   }
@@ -175,7 +177,8 @@ void Heuristics::refresh(const GameState& s) {
               [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     for (size_t k = 0; k < n; ++k) {
       const Candidate& c = candidates[k];
-      if (plan_[static_cast<size_t>(c.unit)] >= 0 || room[static_cast<size_t>(c.objective)] == 0) continue;
+      if (plan_[static_cast<size_t>(c.unit)] >= 0 || room[static_cast<size_t>(c.objective)] == 0)
+        continue;
       plan_[static_cast<size_t>(c.unit)] = static_cast<int8_t>(c.objective);
       --room[static_cast<size_t>(c.objective)];
     }
@@ -212,10 +215,13 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
       if (cell == o.cell) {
         // Taking a passing hex scores once; an occupied hex is worth holding a little more than
         // it is worth taking, so that a garrison stays put.
-        if (!o.passing) v += w_.objective * (vp + 1);
-        else if (!holds(s, o, side, u)) v += w_.objective * vp;
+        if (!o.passing)
+          v += w_.objective * (vp + 1);
+        else if (!holds(s, o, side, u))
+          v += w_.objective * vp;
       } else if (plan[static_cast<size_t>(u)] == static_cast<int>(i)) {
-        goal = objectiveStake(s, static_cast<int>(i), side) - w_.approach * turnsTo(s, u, static_cast<int>(i), cell);
+        goal = objectiveStake(s, static_cast<int>(i), side) -
+               w_.approach * turnsTo(s, u, static_cast<int>(i), cell);
       }
     }
     // Enemy guns are worth hunting down: a gun lost costs its side dearly (unitWorth).
@@ -228,12 +234,14 @@ double Heuristics::positionValue(const GameState& s, int u, CellId cell) {
       v += goal;
     } else {
       // Nothing left to take: close in on the enemy.
-      v -= w_.approach * std::min(std::max(1, enemyDistance(s, side, cell)), 20) / std::max(1, info.ma);
+      v -= w_.approach * std::min(std::max(1, enemyDistance(s, side, cell)), 20) /
+           std::max(1, info.ma);
     }
     // Command radius (CMD-3).
     const int general = info.corps < 0 ? -1 : sc.corps()[static_cast<size_t>(info.corps)].general;
     if (general >= 0 && s.onMap(general)) {
-      v -= w_.command * std::max(0, sc.distance(cell, s.unit(general).cell) - sc.unit(general).radius);
+      v -= w_.command *
+           std::max(0, sc.distance(cell, s.unit(general).cell) - sc.unit(general).radius);
     }
   }
 
@@ -280,15 +288,19 @@ double Heuristics::attackValue(const GameState& s, int attacker, int defender) {
   double total = 0;
   for (int d6 = 1; d6 <= 6; ++d6) {
     const int die = std::clamp(d6 + odds.dieModifier(), 0, env::kCrtRows - 1);
-    const env::CrtCell cell = s.sc().crt()[static_cast<size_t>(die)][static_cast<size_t>(odds.column + 7)];
+    const env::CrtCell cell =
+        s.sc().crt()[static_cast<size_t>(die)][static_cast<size_t>(odds.column + 7)];
     const int loss_d = std::min<int>(cell.defender_loss, vc_d);
     const int loss_a = std::min<int>(cell.attacker_loss, vc_a);
-    const double fail_d =
-        cell.defender_test && loss_d < vc_d && !general_d ? failProbability(s.unit(defender).mo, 0) : 0;
-    const double fail_a =
-        cell.attacker_test && loss_a < vc_a && !general_a ? failProbability(s.unit(attacker).mo, 0) : 0;
+    const double fail_d = cell.defender_test && loss_d < vc_d && !general_d
+                              ? failProbability(s.unit(defender).mo, 0)
+                              : 0;
+    const double fail_a = cell.attacker_test && loss_a < vc_a && !general_a
+                              ? failProbability(s.unit(attacker).mo, 0)
+                              : 0;
     const double dislodged = loss_d >= vc_d ? 1.0 : fail_d;
-    total += unitWorth(s, defender) * (loss_d + (loss_d >= vc_d ? 2 : 0)) + fail_d + 0.5 * stake * dislodged -
+    total += unitWorth(s, defender) * (loss_d + (loss_d >= vc_d ? 2 : 0)) + fail_d +
+             0.5 * stake * dislodged -
              (unitWorth(s, attacker) * (loss_a + (loss_a >= vc_a ? 2 : 0)) + 0.7 * fail_a);
   }
   return total / 6;
@@ -320,7 +332,8 @@ double Heuristics::chargeValue(const GameState& s, env::Action a) {
     // points fall on VC; losing all of them eliminates it.
     const int vc = s.unit(cavalry).vc;
     for (int die = 1; die <= 4; ++die) {
-      const double vc_loss = std::min<double>(vc, env::fireLosses(s, target, cavalry, true, die) / 2.0);
+      const double vc_loss =
+          std::min<double>(vc, env::fireLosses(s, target, cavalry, true, die) / 2.0);
       risk += (vc_loss + (vc_loss >= vc ? 2 : 0)) / 4.0;
     }
   }
@@ -369,7 +382,8 @@ double Heuristics::scoreAction(const GameState& s, env::Action a) {
   return 0;
 }
 
-size_t Heuristics::scoreAll(const GameState& s, std::span<const env::Action> legal, std::span<double> scores) {
+size_t Heuristics::scoreAll(const GameState& s, std::span<const env::Action> legal,
+                            std::span<double> scores) {
   size_t best = 0;
   for (size_t i = 0; i < legal.size(); ++i) {
     scores[i] = scoreAction(s, legal[i]);
@@ -394,11 +408,13 @@ double Heuristics::evaluate(const GameState& s) {
   for (int u = 0; u < s.num_units; ++u) {
     if (!s.onMap(u)) continue;
     const double sign = s.sideOf(u) == 0 ? 1.0 : -1.0;
-    score += sign * (unitWorth(s, u) * s.unit(u).vc + 0.25 * s.unit(u).mo + positionValue(s, u, s.unit(u).cell));
+    score += sign * (unitWorth(s, u) * s.unit(u).vc + 0.25 * s.unit(u).mo +
+                     positionValue(s, u, s.unit(u).cell));
   }
   // The attacks the side to move can deliver this turn (before its combat phase): for each of
   // its units, the best expected result against an adjacent enemy, supports included.
-  if (s.phase == env::Phase::kBombardment || s.phase == env::Phase::kMovement || s.phase == env::Phase::kCombat) {
+  if (s.phase == env::Phase::kBombardment || s.phase == env::Phase::kMovement ||
+      s.phase == env::Phase::kCombat) {
     const int side = s.side;
     double threat = 0;
     for (int u = 0; u < s.num_units; ++u) {
@@ -408,7 +424,8 @@ double Heuristics::evaluate(const GameState& s) {
         const env::Hexside& h = s.sc().side(s.unit(u).cell, d);
         if (h.neighbor == env::kNoCell || !h.contact) continue;
         const int v = s.unitAt(h.neighbor);
-        if (v >= 0 && s.sideOf(v) != side && env::canAttack(s, u, v)) best = std::max(best, attackValue(s, u, v));
+        if (v >= 0 && s.sideOf(v) != side && env::canAttack(s, u, v))
+          best = std::max(best, attackValue(s, u, v));
       }
       threat += best;
     }

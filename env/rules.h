@@ -21,6 +21,7 @@
 #include "env/events.h"
 #include "env/game_state.h"
 #include "env/rng.h"
+#include "env/victory.h"
 
 namespace morne::env {
 
@@ -72,17 +73,5 @@ int sampleChance(const GameState& s, Rng& rng);
 // a legal action chosen uniformly. `scratch` holds the legal list (reused: nothing allocates).
 // Precondition: !s.isTerminal().
 void playRandomPly(GameState& s, Rng& rng, ActionList& scratch);
-
-// Victory points and victory level (V-LEVEL-1), computed from the current position; final
-// once s.isTerminal().
-struct GameResult {
-  std::array<int, kNumSides> vp = {};
-  int winner = kNoSide;  // side ahead, kNoSide on a draw
-  int level = 0;         // 0 draw, 1 minor, 2 tactical, 3 major, 4 total victory
-};
-GameResult gameResult(const GameState& s);
-
-// Name of a victory level ("draw", "minor victory", ...).
-const char* victoryLevelName(int level);
 
 }  // namespace morne::env

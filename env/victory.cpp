@@ -1,6 +1,6 @@
-#include <algorithm>
+#include "env/victory.h"
 
-#include "env/rules.h"
+#include <algorithm>
 
 namespace morne::env {
 

@@ -28,45 +28,10 @@
 #include "env/game_state.h"
 #include "mcts/evaluator.h"
 #include "mcts/search_params.h"
+#include "mcts/search_result.h"
 #include "mcts/tree.h"
 
 namespace morne::mcts {
-
-// One step of a principal variation: an action, or a chance outcome.
-struct LineStep {
-  bool chance = false;
-  env::Action action;
-  int outcome = 0;
-};
-
-struct RootChild {
-  env::Action action;
-  int visits = 0;
-  double value = 0;  // mean value for the side to move
-  float prior = 0;
-  double policy = 0;  // the training target: share of the visits, or the Gumbel improved policy
-};
-
-struct SearchResult {
-  env::Action best;
-  int simulations = 0;
-  double seconds = 0;
-  double root_value = 0;            // for the side to move
-  std::vector<RootChild> children;  // the legal actions, in canonical order
-  std::vector<LineStep> principal_variation;
-  size_t nodes = 0;      // nodes in the trees after the search
-  bool sampled = false;  // `best` was drawn at random (Gumbel noise): play it as it is
-};
-
-class TreeSearch;
-
-// Sums the statistics of root-parallel trees that searched `root` (one tree for a Gumbel
-// search, whose choice and improved policy it reports).
-SearchResult summarizeSearch(const env::GameState& root, std::span<const TreeSearch* const> trees);
-
-// The value of a finished game from blue's point of view: +1 win, -1 loss, 0 draw; a win by a
-// larger victory level is worth a little more (0.85 minor .. 1.0 total).
-double terminalValue(const env::GameState& s);
 
 class Search {
  public:

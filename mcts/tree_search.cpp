@@ -4,10 +4,17 @@
 #include <cmath>
 
 #include "env/agent_actions.h"
+#include "env/rules.h"
 #include "mcts/root_noise.h"
-#include "mcts/search.h"
 
 namespace morne::mcts {
+
+double terminalValue(const env::GameState& s) {
+  const env::GameResult r = env::gameResult(s);
+  if (r.winner == env::kNoSide) return 0;
+  const double magnitude = 0.8 + 0.05 * r.level;
+  return r.winner == 0 ? magnitude : -magnitude;
+}
 
 TreeSearch::TreeSearch(const SearchParams& params, uint64_t seed)
     : params_(params), rng_(seed), tree_(params.max_nodes) {

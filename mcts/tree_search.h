@@ -2,7 +2,7 @@
 // One search tree that advances a leaf at a time. The caller asks for the next leaf that needs
 // an evaluation, evaluates it however it likes, and hands the value back; so one thread can run
 // many searches side by side and evaluate their leaves in one batch (the lock-step self-play of
-// training/batched_selfplay.h), and mcts::Search runs one per root-parallel thread with a
+// training/selfplay.h), and mcts::Search runs one per root-parallel thread with a
 // synchronous evaluator. mcts/search.h describes the simulation (select, expand, back up).
 //
 // Root options:
@@ -35,6 +35,10 @@
 #include "mcts/tree.h"
 
 namespace morne::mcts {
+
+// The value of a finished game from blue's point of view: +1 win, -1 loss, 0 draw; a win by a
+// larger victory level is worth a little more (0.85 minor .. 1.0 total).
+double terminalValue(const env::GameState& s);
 
 class TreeSearch {
  public:

@@ -168,21 +168,6 @@ struct Run {
 
 }  // namespace
 
-std::string cheapSearchSpec(const std::string& spec, int sims) {
-  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
-  parsed.params.erase("ms");
-  parsed.params.erase("noise");
-  parsed.params.erase("noise_fraction");
-  parsed.params["sims"] = std::to_string(sims);
-  std::string out = parsed.name;
-  char sep = ':';
-  for (const auto& [key, value] : parsed.params) {
-    out += sep + key + "=" + value;
-    sep = ',';
-  }
-  return out;
-}
-
 SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
                            const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop) {
@@ -190,8 +175,10 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   const std::optional<agents::BatchedSearch> batched = agents::makeBatchedSearch(c.agent);
   if (const auto params = agents::parseAgentSpec(c.agent).params;
       params.count("prune") && params.at("prune") == "0") {
-    throw ConfigError("selfplay: training data hold the agent actions (legal masks and policy "
-                      "targets without steps back); drop prune=0 from " + c.agent);
+    throw ConfigError(
+        "selfplay: training data hold the agent actions (legal masks and policy "
+        "targets without steps back); drop prune=0 from " +
+        c.agent);
   }
   if (batched && (batched->search.milliseconds > 0 || batched->search.turn_milliseconds > 0)) {
     throw ConfigError(

@@ -20,45 +20,10 @@
 #include <vector>
 
 #include "env/scenario.h"
+#include "training/selfplay_config.h"
 #include "training/shard_writer.h"
 
 namespace morne::training {
-
-struct SelfPlayConfig {
-  std::shared_ptr<const env::Scenario> scenario;
-  std::string agent = "mcts:sims=200";  // plays both sides
-  int games = 8;
-  int jobs = 1;               // worker threads
-  int games_per_thread = 16;  // lock-step games of one worker (agents with a lock-step form)
-  // Every network batch padded to games_per_thread positions, so that the data do not depend
-  // on --jobs (agents/network_agent.h); off: faster, the same data only for the same --jobs.
-  bool batch_invariant = true;
-  size_t cache_entries = 1 << 16;  // evaluation cache of one worker (0: none)
-  uint64_t seed = 1;
-  std::string out_dir = "selfplay";
-  std::string prefix;  // shard names: PREFIX-NNNN.h5
-  int rows_per_shard = 4096;
-  // Exploration: the first `temperature_moves` decisions of a game are drawn in proportion to
-  // the agent's policy target (the search's visits); later ones play the agent's choice.
-  int temperature_moves = 20;
-  // Playout cap randomisation (KataGo): with `cheap_sims` > 0, a decision gets the full
-  // budget with probability `full_search_probability` (and is recorded), else `cheap_sims`
-  // simulations (and is not recorded).
-  int cheap_sims = 0;
-  double full_search_probability = 0.25;
-  // Resignation: with `resign_value` > 0, a side whose search values its position below
-  // -resign_value for `resign_moves` decisions in a row resigns, except in a share
-  // `resign_check_fraction` of the games, which play on to measure false resignations.
-  double resign_value = 0;
-  int resign_moves = 3;
-  double resign_check_fraction = 0.1;
-  // Adjudication: with `adjudicate_decisions` > 0, a game is stopped after that many decisions
-  // and scored as it stands (victory points).
-  int adjudicate_decisions = 0;
-  int queue_games = 32;     // finished games waiting for the writer, at most
-  std::string config_json;  // the run's settings, stored in every shard
-  std::string engine;       // version line, stored in every shard
-};
 
 struct SelfPlayProgress {
   int games_done = 0;
@@ -93,9 +58,5 @@ struct SelfPlayResult {
 SelfPlayResult runSelfPlay(const SelfPlayConfig& config,
                            const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop);
-
-// The spec of playout cap randomisation's cheap searches: the agent's, with `sims` simulations
-// and no root noise (they are not recorded, so they need no exploration).
-std::string cheapSearchSpec(const std::string& spec, int sims);
 
 }  // namespace morne::training

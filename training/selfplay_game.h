@@ -22,7 +22,7 @@
 #include "mcts/tree_search.h"
 #include "training/record.h"
 #include "training/row_encoder.h"
-#include "training/selfplay.h"
+#include "training/selfplay_config.h"
 
 namespace morne::training {
 

@@ -157,6 +157,7 @@ TEST_F(SelfPlayTest, BadSpecFailsBeforeAnyFile) {
 TEST(CheapSearchSpec, ReplacesTheBudgetAndDropsTheNoise) {
   EXPECT_EQ(cheapSearchSpec("mcts:sims=200,cpuct=2", 8), "mcts:cpuct=2,sims=8");
   EXPECT_EQ(cheapSearchSpec("mcts:ms=50", 8), "mcts:sims=8");
+  EXPECT_EQ(cheapSearchSpec("mcts:turn_ms=500", 8), "mcts:sims=8");
   EXPECT_EQ(cheapSearchSpec("az:model=n.pt,noise=0.3,noise_fraction=0.5", 16),
             "az:model=n.pt,sims=16");
 }
