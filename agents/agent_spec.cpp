@@ -93,8 +93,10 @@ std::unique_ptr<Agent> makeAgent(std::string_view text, uint64_t seed) {
     bool prune = true;
     for (const auto& [key, value] : spec.params) {
       if (key != "prune") {
-        throw ConfigError("agent spec \"" + std::string(text) + "\": agent \"rule\" takes one "
-                          "parameter, prune=0|1 (unknown \"" + key + "\")");
+        throw ConfigError("agent spec \"" + std::string(text) +
+                          "\": agent \"rule\" takes one "
+                          "parameter, prune=0|1 (unknown \"" +
+                          key + "\")");
       }
       prune = specInt("rule", key, value, 0, 1) == 1;
     }

@@ -21,7 +21,8 @@ class GoalMap {
   // Movement points a unit of class m spends to walk from `from` to objective `objective`
   // (index into sc.objectives()), or kUnreachable.
   int distance(env::MoveClass m, int objective, env::CellId from) const {
-    return dist_[(static_cast<size_t>(m) * num_objectives_ + static_cast<size_t>(objective)) * num_cells_ +
+    return dist_[(static_cast<size_t>(m) * num_objectives_ + static_cast<size_t>(objective)) *
+                     num_cells_ +
                  static_cast<size_t>(from)];
   }
 

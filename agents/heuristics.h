@@ -48,7 +48,8 @@ class Heuristics {
   // Scores every action of `legal` into `scores` (same size) and returns the index of the best:
   // the first of the highest, so that on ties the canonical order decides and "end" (listed
   // first, score 0) wins unless something is worth doing.
-  size_t scoreAll(const env::GameState& s, std::span<const env::Action> legal, std::span<double> scores);
+  size_t scoreAll(const env::GameState& s, std::span<const env::Action> legal,
+                  std::span<double> scores);
 
   // The expected result of a legal attack, from the CRT, die modifiers and morale-test odds:
   // expected enemy loss minus own loss (a gun or general counts more, an elimination adds 2),
@@ -72,7 +73,8 @@ class Heuristics {
   // Recomputes the goal plan and distance fields when `s` is not the state they were made for.
   void refresh(const env::GameState& s);
   // Fills `dist` with the steps from every cell to the nearest unit (or gun) of `side`.
-  void stepsField(const env::GameState& s, int side, bool guns_only, std::array<uint8_t, env::kMaxCells>& dist) const;
+  void stepsField(const env::GameState& s, int side, bool guns_only,
+                  std::array<uint8_t, env::kMaxCells>& dist) const;
   static constexpr uint8_t kFar = 255;
   // What going for objective o is worth to `side`: half its VP, plus the enemy's if it holds it.
   double objectiveStake(const env::GameState& s, int objective, int side) const;

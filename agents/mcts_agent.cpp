@@ -102,10 +102,10 @@ MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params
         throw ConfigError("mcts: policy=" + value + " is not rule or random");
       p.policy = value == "rule" ? RolloutPolicy::kRule : RolloutPolicy::kRandom;
     } else {
-      throw ConfigError(
-          "mcts: unknown parameter \"" + key +
-          "\" (sims, ms, turn_ms, cpuct, threads, nodes, reuse, prune, noise, noise_fraction, gumbel, "
-          "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
+      throw ConfigError("mcts: unknown parameter \"" + key +
+                        "\" (sims, ms, turn_ms, cpuct, threads, nodes, reuse, prune, noise, "
+                        "noise_fraction, gumbel, "
+                        "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
     }
   }
   checkSearchParams("mcts", p.search);

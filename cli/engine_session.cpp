@@ -129,10 +129,9 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
       req = json::parse(line);
     } catch (const json::parse_error& e) {
       const size_t first = line.find_first_not_of(" \t");
-      const std::string word =
-          first == std::string::npos
-              ? std::string()
-              : line.substr(first, line.find_last_not_of(" \t") + 1 - first);
+      const std::string word = first == std::string::npos
+                                   ? std::string()
+                                   : line.substr(first, line.find_last_not_of(" \t") + 1 - first);
       if (!word.empty() && word.size() <= 32 &&
           word.find_first_of(" {}[]\"") == std::string::npos) {
         // A bare word ("help", "legal"): say how requests look instead of quoting the parser.

@@ -14,8 +14,7 @@ bool couldChargeFrom(const GameState& s, int u, CellId to) {
     const Hexside& h = s.sc().side(to, d);
     if (!h.contact) continue;
     const int target = s.unitAt(h.neighbor);
-    if (target >= 0 && s.sideOf(target) != s.sideOf(u) && !isGeneral(s.typeOf(target)))
-      return true;
+    if (target >= 0 && s.sideOf(target) != s.sideOf(u) && !isGeneral(s.typeOf(target))) return true;
   }
   return false;
 }

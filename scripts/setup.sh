@@ -14,6 +14,7 @@ packages=(
   libtorch-dev libopenblas0-pthread
   libtbb-dev libhdf5-dev zlib1g-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
+  clang-format
   python3-h5py python3-numpy
 )
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (docs/reliability.md says what each pass guards against):
-#   1. the Release build (scripts/setup.sh installs and builds first when needed): every test,
-#      the fault tests (full disk, kill -9, signals) and the fuzz corpora included;
+#   1. the Release build (scripts/setup.sh installs and builds first when needed): a
+#      clang-format check of every source, then every test, the fault tests (full disk,
+#      kill -9, signals) and the fuzz corpora included;
 #   2. build-asan/: Debug with AddressSanitizer and UndefinedBehaviorSanitizer, every test again;
 #   3. build-tsan/: ThreadSanitizer over the search, arena and self-play tests, with parallel work
 #      on std::thread (MORNE_STD_THREADS) instead of Debian's uninstrumented TBB;
@@ -15,6 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
+# The sources follow .clang-format (Google style, 100 columns): a difference fails the run.
+git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run -Werror
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 
 [ "${1:-}" = "--fast" ] && exit 0

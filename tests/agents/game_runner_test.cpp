@@ -38,7 +38,6 @@ TEST(Agents, SpecParsing) {
             std::string::npos);
 }
 
-
 TEST(Agents, RandomAgentsPlayLegalCompleteGames) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);

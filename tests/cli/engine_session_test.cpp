@@ -219,7 +219,8 @@ TEST(EngineSession, GenmoveReportsTheSearchAndCanPlayTheMove) {
 
   EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}})), "bad_request");
   EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=0"}})), "invalid_input");
-  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "rule"}, {"depth", 2}})), "bad_request");
+  EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "rule"}, {"depth", 2}})),
+            "bad_request");
 }
 
 }  // namespace
