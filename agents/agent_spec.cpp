@@ -49,6 +49,16 @@ AgentSpec parseAgentSpec(std::string_view text) {
   return spec;
 }
 
+std::string specText(const AgentSpec& spec) {
+  std::string out = spec.name;
+  char sep = ':';
+  for (const auto& [key, value] : spec.params) {
+    out += sep + key + "=" + value;
+    sep = ',';
+  }
+  return out;
+}
+
 namespace {
 
 struct RegisteredKind {

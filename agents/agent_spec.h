@@ -25,6 +25,9 @@ struct AgentSpec {
 // Parses a spec string. Throws ConfigError naming the spec and the problem.
 AgentSpec parseAgentSpec(std::string_view text);
 
+// The spec string of `spec`: NAME, or NAME:key=value,... with the parameters in sorted order.
+std::string specText(const AgentSpec& spec);
+
 // Builds the agent a spec names, seeded with `seed`. Every parameter must be known to that
 // agent; an unknown agent name or parameter throws ConfigError listing what is accepted.
 std::unique_ptr<Agent> makeAgent(std::string_view spec, uint64_t seed);

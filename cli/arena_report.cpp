@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cli/arena_results.h"
 #include "cli/number_text.h"
 #include "env/durable_file.h"
 #include "env/error.h"
@@ -21,12 +22,6 @@ namespace {
 using agents::ArenaLineup;
 using agents::ArenaStats;
 using agents::WinDrawLoss;
-
-std::string csvQuote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string xmlEscape(const std::string& s) {
   std::string out;
@@ -45,12 +40,10 @@ std::string xmlEscape(const std::string& s) {
   return out;
 }
 
-std::string fixed(double v, int digits) { return fixedText(v, digits); }
-
 // An interval bound: fixed decimals, or "-inf"/"+inf" when the interval is open.
 std::string bound(double v, int digits) {
   if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
-  return fixed(v, digits);
+  return fixedText(v, digits);
 }
 
 // A bound for JSON: a number, or null when the interval is open.
@@ -64,11 +57,6 @@ std::string intervalText(double lo, double hi, int digits) {
 
 std::string wdl(const WinDrawLoss& r) {
   return std::to_string(r.wins) + "/" + std::to_string(r.draws) + "/" + std::to_string(r.losses);
-}
-
-std::string stepColumns(const agents::StepCounts& c) {
-  return std::to_string(c.steps) + "," + std::to_string(c.reversals) + "," +
-         std::to_string(c.revisits);
 }
 
 // A bound in a CSV cell: empty when the interval is open on that side.
@@ -89,13 +77,13 @@ std::string ratingsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>&
       const agents::AgentRecord& r = st.agents[a];
       const bool elo = hasElo(st);
       out += st.scope + "," + csvQuote(lineup.agents[a]) + "," +
-             (elo ? fixed(st.elo.rating[a], 1) + "," + csvBound(st.elo.low[a]) + "," +
+             (elo ? fixedText(st.elo.rating[a], 1) + "," + csvBound(st.elo.low[a]) + "," +
                         csvBound(st.elo.high[a])
                   : std::string(",,")) +
              "," + std::to_string(r.results.games()) + "," + std::to_string(r.results.wins) + "," +
              std::to_string(r.results.draws) + "," + std::to_string(r.results.losses) + "," +
-             fixed(r.results.score(), 4) + "," + fixed(r.mean_plies, 1) + "," +
-             fixed(1000 * r.seconds_per_decision, 4) + "," + stepColumns(r.steps) + "\n";
+             fixedText(r.results.score(), 4) + "," + fixedText(r.mean_plies, 1) + "," +
+             fixedText(1000 * r.seconds_per_decision, 4) + "," + stepColumns(r.steps) + "\n";
     }
   }
   return out;
@@ -202,38 +190,41 @@ std::string eloSvg(const ArenaLineup& lineup, const std::vector<ArenaStats>& sco
   for (const ArenaStats& st : scopes) {
     if (!hasElo(st)) continue;
     body << "<text x=\"10\" y=\"" << y << "\" font-weight=\"bold\">" << xmlEscape(st.scope) << " ("
-         << st.games << " games, side advantage " << fixed(st.elo.side, 0) << " "
+         << st.games << " games, side advantage " << fixedText(st.elo.side, 0) << " "
          << intervalText(st.elo.side_low, st.elo.side_high, 0) << ")</text>\n";
     y += 8;
     const int top = y;
     const int bottom = top + row_h * static_cast<int>(lineup.agents.size()) + 10;
     for (double t = lo; t <= hi + 1e-9; t += tick) {  // grid and ticks
-      body << "<line x1=\"" << fixed(x(t), 1) << "\" y1=\"" << top << "\" x2=\"" << fixed(x(t), 1)
-           << "\" y2=\"" << bottom << "\" stroke=\"#e4e4e4\"/>\n"
-           << "<text x=\"" << fixed(x(t), 1) << "\" y=\"" << bottom + 14
-           << "\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">" << fixed(t, 0)
+      body << "<line x1=\"" << fixedText(x(t), 1) << "\" y1=\"" << top << "\" x2=\""
+           << fixedText(x(t), 1) << "\" y2=\"" << bottom << "\" stroke=\"#e4e4e4\"/>\n"
+           << "<text x=\"" << fixedText(x(t), 1) << "\" y=\"" << bottom + 14
+           << "\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">" << fixedText(t, 0)
            << "</text>\n";
     }
     body << "<line x1=\"" << label_w << "\" y1=\"" << bottom << "\" x2=\"" << label_w + plot_w
          << "\" y2=\"" << bottom << "\" stroke=\"#555\"/>\n"
-         << "<line x1=\"" << fixed(x(0), 1) << "\" y1=\"" << top << "\" x2=\"" << fixed(x(0), 1)
-         << "\" y2=\"" << bottom << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
+         << "<line x1=\"" << fixedText(x(0), 1) << "\" y1=\"" << top << "\" x2=\""
+         << fixedText(x(0), 1) << "\" y2=\"" << bottom
+         << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
     for (size_t a = 0; a < lineup.agents.size(); ++a) {
       y += row_h;
       const double r = st.elo.rating[a], l = st.elo.low[a], h = st.elo.high[a];
       body << "<text x=\"10\" y=\"" << y + 4 << "\">" << xmlEscape(lineup.agents[a]) << "</text>\n"
-           << "<line x1=\"" << fixed(x(l), 1) << "\" y1=\"" << y << "\" x2=\"" << fixed(x(h), 1)
-           << "\" y2=\"" << y << "\" stroke=\"#4a6fa5\" stroke-width=\"3\"/>\n";
+           << "<line x1=\"" << fixedText(x(l), 1) << "\" y1=\"" << y << "\" x2=\""
+           << fixedText(x(h), 1) << "\" y2=\"" << y
+           << "\" stroke=\"#4a6fa5\" stroke-width=\"3\"/>\n";
       for (double end : {l, h}) {
         if (!std::isinf(end) && end >= lo && end <= hi) continue;
         const double tip = x(end), back = end > r ? tip - 8 : tip + 8;  // open or off the axis
-        body << "<polygon points=\"" << fixed(tip, 1) << "," << y << " " << fixed(back, 1) << ","
-             << y - 5 << " " << fixed(back, 1) << "," << y + 5 << "\" fill=\"#4a6fa5\"/>\n";
+        body << "<polygon points=\"" << fixedText(tip, 1) << "," << y << " " << fixedText(back, 1)
+             << "," << y - 5 << " " << fixedText(back, 1) << "," << y + 5
+             << "\" fill=\"#4a6fa5\"/>\n";
       }
-      body << "<circle cx=\"" << fixed(x(r), 1) << "\" cy=\"" << y
+      body << "<circle cx=\"" << fixedText(x(r), 1) << "\" cy=\"" << y
            << "\" r=\"5\" fill=\"#1d3557\"/>\n"
            << "<text x=\"" << label_w + plot_w + 20 << "\" y=\"" << y + 4 << "\" font-size=\"11\">"
-           << (a == 0 ? std::string("0 (anchor)") : fixed(r, 0) + " " + intervalText(l, h, 0))
+           << (a == 0 ? std::string("0 (anchor)") : fixedText(r, 0) + " " + intervalText(l, h, 0))
            << "</text>\n";
     }
     y = bottom + 44;
@@ -258,13 +249,13 @@ void printArenaStats(std::ostream& out, const ArenaLineup& lineup, const ArenaSt
   for (const agents::PairRecord& p : st.pairs) {
     out << "    " << lineup.agents[static_cast<size_t>(p.a)] << " vs "
         << lineup.agents[static_cast<size_t>(p.b)] << ": " << wdl(p.total()) << " (score "
-        << fixed(100 * p.total().score(), 1) << "%; as blue " << wdl(p.a_as_blue) << ", as orange "
-        << wdl(p.a_as_orange) << ")\n";
+        << fixedText(100 * p.total().score(), 1) << "%; as blue " << wdl(p.a_as_blue)
+        << ", as orange " << wdl(p.a_as_orange) << ")\n";
     const agents::DuplicateRecord& d = p.duplicate;
     if (d.rounds > 0) {
       out << "      duplicate rounds: " << d.won << " won, " << d.split << " split, " << d.lost
-          << " lost; net " << (d.mean >= 0 ? "+" : "") << fixed(d.mean, 3) << " \xC2\xB1 "
-          << fixed(d.margin95, 3) << " a round\n";
+          << " lost; net " << (d.mean >= 0 ? "+" : "") << fixedText(d.mean, 3) << " \xC2\xB1 "
+          << fixedText(d.margin95, 3) << " a round\n";
     }
   }
   out << "  agents:\n";
@@ -274,16 +265,16 @@ void printArenaStats(std::ostream& out, const ArenaLineup& lineup, const ArenaSt
     if (hasElo(st)) {
       const std::string interval =
           a == 0 ? "(anchor)" : intervalText(st.elo.low[a], st.elo.high[a], 1);
-      out << " Elo " << std::setw(7) << fixed(st.elo.rating[a], 1) << " " << std::left
+      out << " Elo " << std::setw(7) << fixedText(st.elo.rating[a], 1) << " " << std::left
           << std::setw(20) << interval << std::right;
     }
-    out << "  score " << fixed(100 * r.results.score(), 1) << "%  " << fixed(r.mean_plies, 0)
-        << " plies/game  " << fixed(1000 * r.seconds_per_decision, 3) << " ms/decision  "
-        << r.steps.reversals << " reversals, " << r.steps.revisits << " revisits in "
-        << r.steps.steps << " steps\n";
+    out << "  score " << fixedText(100 * r.results.score(), 1) << "%  "
+        << fixedText(r.mean_plies, 0) << " plies/game  "
+        << fixedText(1000 * r.seconds_per_decision, 3) << " ms/decision  " << r.steps.reversals
+        << " reversals, " << r.steps.revisits << " revisits in " << r.steps.steps << " steps\n";
   }
   if (hasElo(st)) {
-    out << "  side advantage (blue): " << fixed(st.elo.side, 1) << " "
+    out << "  side advantage (blue): " << fixedText(st.elo.side, 1) << " "
         << intervalText(st.elo.side_low, st.elo.side_high, 1) << " Elo; ratings relative to "
         << lineup.agents[0] << ", 95% profile-likelihood intervals, prior "
         << shortText(st.elo.prior_draws) << " virtual draw per pair"

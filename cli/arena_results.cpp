@@ -44,17 +44,6 @@ constexpr const char* kColumns[] = {"scenario",
 constexpr size_t kRequiredColumns = 14;
 constexpr size_t kAllColumns = std::size(kColumns);
 
-std::string csvQuote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-std::string stepColumns(const StepCounts& c) {
-  return std::to_string(c.steps) + "," + std::to_string(c.reversals) + "," +
-         std::to_string(c.revisits);
-}
-
 // Splits one CSV line into fields ("" quotes a quote); nullopt on an unterminated quote.
 std::optional<std::vector<std::string>> splitCsv(const std::string& line) {
   std::vector<std::string> fields(1);
@@ -120,6 +109,17 @@ int indexIn(std::vector<std::string>& list, const std::string& item) {
 }
 
 }  // namespace
+
+std::string csvQuote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string stepColumns(const StepCounts& c) {
+  return std::to_string(c.steps) + "," + std::to_string(c.reversals) + "," +
+         std::to_string(c.revisits);
+}
 
 std::string gamesCsvHeader() {
   std::string header;

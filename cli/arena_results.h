@@ -12,6 +12,12 @@
 
 namespace morne::cli {
 
+// `s` as one CSV field, quoted ("" for a quote inside).
+std::string csvQuote(const std::string& s);
+
+// A side's step counts as three CSV fields: steps,reversals,revisits.
+std::string stepColumns(const agents::StepCounts& c);
+
 // The header line and one row of games.csv.
 std::string gamesCsvHeader();
 std::string gamesCsvRow(const agents::ArenaLineup& lineup, const agents::ArenaGame& g);

@@ -111,8 +111,7 @@ agents::Agent& EngineSession::keptAgent(const std::string& spec) {
       parsed.params.erase(it);
     }
   }
-  std::string key = parsed.name;
-  for (const auto& [k, v] : parsed.params) key += (key == parsed.name ? ":" : ",") + k + "=" + v;
+  const std::string key = agents::specText(parsed);
 
   KeptAgent& kept = agents_[key];
   kept.last_used = ++requests_served_;

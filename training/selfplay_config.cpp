@@ -11,13 +11,7 @@ std::string cheapSearchSpec(const std::string& spec, int sims) {
   parsed.params.erase("noise");
   parsed.params.erase("noise_fraction");
   parsed.params["sims"] = std::to_string(sims);
-  std::string out = parsed.name;
-  char sep = ':';
-  for (const auto& [key, value] : parsed.params) {
-    out += sep + key + "=" + value;
-    sep = ',';
-  }
-  return out;
+  return agents::specText(parsed);
 }
 
 }  // namespace morne::training
