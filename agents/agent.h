@@ -4,46 +4,25 @@
 // the CLI, config files, the arena and the protocol (agents/agent_spec.h).
 
 #include <map>
-#include <memory>
 #include <string>
-#include <vector>
 
 #include "env/action.h"
 #include "env/error.h"
 #include "env/game_state.h"
+#include "mcts/search_result.h"
 
 namespace morne::agents {
 
-// One ply of a game or of a search line: a decision, or the outcome of a chance event.
-struct Ply {
-  bool chance = false;
-  env::Action action;  // when !chance
-  int outcome = 0;     // when chance: the value drawn
-};
+// One ply of a game: a decision, or the outcome of a chance event (the record a search line
+// is made of, mcts/search_result.h).
+using Ply = mcts::LineStep;
 
-// What an agent knows about one candidate action at the root of its decision.
-struct ActionStat {
-  env::Action action;
-  int visits = 0;     // search visits (0 for agents that do not search)
-  double value = 0;   // for the side to move: mean search value, or the rule agent's score
-  double prior = 0;   // the prior probability the agent gave it
-  double policy = 0;  // its share of the agent's policy target (self-play), 0 when none
-};
-
-// How an agent reached its decision (what the protocol's genmove reports).
-struct SearchInfo {
-  int simulations = 0;
-  double seconds = 0;
-  size_t nodes = 0;       // search tree nodes after the decision
-  double root_value = 0;  // for the side to move, in [-1, 1]
-  std::vector<ActionStat> children;
-  bool sampled = false;  // the action was drawn at random by the agent itself
-  std::vector<Ply> principal_variation;
-};
-
+// An agent's decision and how it reached it: a search's report (mcts/search_result.h; what the
+// protocol's genmove shows). Agents that do not search fill only `children`, with their own
+// scores as values.
 struct Decision {
   env::Action action;
-  SearchInfo info;
+  mcts::SearchResult info;
 };
 
 class Agent {

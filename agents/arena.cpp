@@ -3,10 +3,10 @@
 #include <chrono>
 #include <mutex>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/game_runner.h"
 #include "env/error.h"
-#include "env/zobrist.h"
+#include "env/rng.h"
 #include "mcts/workers.h"
 
 namespace morne::agents {
@@ -21,8 +21,7 @@ std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
           ArenaGame g;
           g.scenario = sc;
           g.round = round;
-          g.seed = env::zobrist::mix(config.seed * 1000003 + static_cast<uint64_t>(sc) * 7919 +
-                                     static_cast<uint64_t>(round));
+          g.seed = env::deriveSeed(config.seed, sc, round);
           g.blue = a;
           g.orange = b;
           games.push_back(g);

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <string>
+
+#include "env/error.h"
 
 namespace morne::agents {
 
@@ -187,7 +188,7 @@ EloFit fitElo(int num_players, std::span<const EloGame> games, int anchor, doubl
   EloFit fit;
   fit.prior_draws = prior_draws;
   std::vector<double> theta(f.dims(), 0.0);
-  if (!f.maximise(theta, -1, &fit.converged)) throw std::invalid_argument(kUndetermined);
+  if (!f.maximise(theta, -1, &fit.converged)) throw UndeterminedError(kUndetermined);
   const double top = f.value(theta);
 
   fit.rating.assign(n, 0.0);

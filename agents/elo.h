@@ -45,7 +45,7 @@ struct EloFit {
   bool converged = false;
 };
 
-// Fits the ratings of `num_players` players. Throws std::invalid_argument when the games do not
+// Fits the ratings of `num_players` players. Throws UndeterminedError when the games do not
 // determine them (a player without games, or, without prior, pairs that met with one side only).
 EloFit fitElo(int num_players, std::span<const EloGame> games, int anchor = 0,
               double prior_draws = 1.0);

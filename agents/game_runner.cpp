@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
-#include "env/zobrist.h"
+#include "env/rng.h"
 
 namespace morne::agents {
 
 uint64_t agentSeed(uint64_t game_seed, int side) {
-  return env::zobrist::mix(game_seed * 2 + static_cast<uint64_t>(side) + 0x41676E74ull);
+  return env::splitMix64(game_seed * 2 + static_cast<uint64_t>(side) + 0x41676E74ull);
 }
 
 GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64_t seed,

@@ -1,11 +1,9 @@
 #include "agents/mcts_agent.h"
 
 #include <cmath>
-#include <sstream>
 
 #include "agents/search_agent.h"
 #include "env/agent_actions.h"
-#include "env/error.h"
 #include "env/rules.h"
 
 namespace morne::agents {
@@ -87,39 +85,86 @@ std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& p
   return std::make_unique<HeuristicEvaluator>(params, seed);
 }
 
+namespace {
+
+using Row = SpecParam<MctsAgentParams>;
+
+#define MORNE_MCTS_FIELD(field)                                                           \
+  [](const MctsAgentParams& p) { return static_cast<double>(p.field); },                  \
+      [](MctsAgentParams& p, double v) {                                                  \
+        p.field = static_cast<decltype(MctsAgentParams::field)>(static_cast<int64_t>(v)); \
+      },                                                                                  \
+      nullptr, nullptr
+
+const std::vector<Row>& rows() {
+  static const std::vector<Row> table = [] {
+    std::vector<Row> r = liftRows(searchParamRows(), &MctsAgentParams::search);
+    r.push_back({"temperature",
+                 Row::Kind::kNumber,
+                 0.01,
+                 100,
+                 {},
+                 Shown::kAlways,
+                 "of the softmax that turns the rule scores into priors (mcts only)",
+                 [](const MctsAgentParams& p) { return p.temperature; },
+                 [](MctsAgentParams& p, double v) { p.temperature = v; },
+                 nullptr,
+                 nullptr});
+    r.push_back({"scale",
+                 Row::Kind::kNumber,
+                 0,
+                 1000,
+                 {},
+                 Shown::kAlways,
+                 "leaf value = tanh(score / scale); 0: the heuristics' own (mcts only)",
+                 [](const MctsAgentParams& p) { return p.value_scale; },
+                 [](MctsAgentParams& p, double v) { p.value_scale = v; },
+                 nullptr,
+                 nullptr});
+    r.push_back({"rollout",
+                 Row::Kind::kInt,
+                 0,
+                 1000,
+                 {},
+                 Shown::kAlways,
+                 "player-turns played out at a leaf before the evaluation (mcts only)",
+                 MORNE_MCTS_FIELD(rollout)});
+    r.push_back({"policy",
+                 Row::Kind::kChoice,
+                 0,
+                 0,
+                 {"rule", "random"},
+                 Shown::kAlways,
+                 "who plays the rollouts (mcts only)",
+                 MORNE_MCTS_FIELD(policy)});
+    return r;
+  }();
+  return table;
+}
+
+}  // namespace
+
 MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params) {
   MctsAgentParams p;
-  for (const auto& [key, value] : params) {
-    if (readSearchParam("mcts", key, value, p.search)) continue;
-    if (key == "scale") {
-      p.value_scale = specDouble("mcts", key, value, 0, 1000);
-    } else if (key == "temperature") {
-      p.temperature = specDouble("mcts", key, value, 0.01, 100);
-    } else if (key == "rollout") {
-      p.rollout = specInt("mcts", key, value, 0, 1000);
-    } else if (key == "policy") {
-      if (value != "rule" && value != "random")
-        throw ConfigError("mcts: policy=" + value + " is not rule or random");
-      p.policy = value == "rule" ? RolloutPolicy::kRule : RolloutPolicy::kRandom;
-    } else {
-      throw ConfigError("mcts: unknown parameter \"" + key +
-                        "\" (sims, ms, turn_ms, cpuct, threads, nodes, reuse, prune, noise, "
-                        "noise_fraction, gumbel, "
-                        "gumbel_actions, gumbel_scale, temperature, scale, rollout, policy)");
-    }
-  }
+  readSpecParams<MctsAgentParams>("mcts", rows(), params, p);
   checkSearchParams("mcts", p.search);
   return p;
 }
 
-std::unique_ptr<Agent> makeMctsAgent(const MctsAgentParams& params, uint64_t seed) {
-  std::ostringstream tail;
-  tail << ",temperature=" << params.temperature << ",scale=" << params.value_scale
-       << ",rollout=" << params.rollout
-       << ",policy=" << (params.policy == RolloutPolicy::kRule ? "rule" : "random");
+std::vector<SpecParamInfo> mctsAgentParameters() { return describeRows<MctsAgentParams>(rows()); }
+
+std::unique_ptr<Agent> makeMctsAgent(const AgentSpec& spec, uint64_t seed) {
+  return makeMctsSearchAgent(parseMctsParams(spec.params), seed);
+}
+
+std::unique_ptr<Agent> makeMctsSearchAgent(const MctsAgentParams& params, uint64_t seed) {
   return std::make_unique<SearchAgent>(
       params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed,
-      SearchSpecText{"mcts:", tail.str(), MctsAgentParams{}.search.simulations});
+      SearchAgentText{MctsAgentParams{}.search, [params](const mcts::SearchParams& search) {
+                        MctsAgentParams p = params;
+                        p.search = search;
+                        return "mcts:" + specParamsText<MctsAgentParams>(rows(), p);
+                      }});
 }
 
 }  // namespace morne::agents

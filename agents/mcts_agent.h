@@ -4,16 +4,19 @@
 // of `rollout` player-turns by the rule agent (or at random), then judged by the static
 // position evaluation (docs/agents.md has the measurements behind the defaults).
 //
-// Spec: mcts:sims=800,ms=0,cpuct=1.5,threads=1,temperature=0.5,scale=0,rollout=1,policy=rule,
-//       nodes=4194304,reuse=1
+// Spec: mcts:sims=800,cpuct=1.5,threads=1,temperature=0.5,scale=0,rollout=1,policy=rule (and
+// every search parameter, agents/spec_params.h)
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "agents/agent.h"
+#include "agents/agent_spec.h"
 #include "agents/heuristics.h"
+#include "agents/spec_params.h"
 #include "mcts/search.h"
 
 namespace morne::agents {
@@ -32,7 +35,11 @@ struct MctsAgentParams {
 MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params);
 
 // The MCTS agent: a SearchAgent (agents/search_agent.h) with the heuristic evaluator.
-std::unique_ptr<Agent> makeMctsAgent(const MctsAgentParams& params, uint64_t seed);
+std::unique_ptr<Agent> makeMctsSearchAgent(const MctsAgentParams& params, uint64_t seed);
+
+// The "mcts" kind (agents/agent_kinds.h).
+std::vector<SpecParamInfo> mctsAgentParameters();
+std::unique_ptr<Agent> makeMctsAgent(const AgentSpec& spec, uint64_t seed);
 
 // The heuristic evaluator the MCTS agent searches with (exposed for benchmarks and tests).
 std::unique_ptr<mcts::Evaluator> makeHeuristicEvaluator(const MctsAgentParams& params,

@@ -1,12 +1,5 @@
 #include "agents/network_agent.h"
 
-#include <algorithm>
-#include <cmath>
-#include <optional>
-#include <vector>
-
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "agents/search_agent.h"
 #include "env/error.h"
 
@@ -14,137 +7,74 @@ namespace morne::agents {
 
 namespace {
 
-class NetworkEvaluator : public mcts::BatchEvaluator {
- public:
-  NetworkEvaluator(std::unique_ptr<Network> network, int fixed_batch)
-      : network_(std::move(network)), fixed_batch_(static_cast<size_t>(fixed_batch)) {}
+const std::vector<SpecParam<NetworkAgentParams>>& rows() {
+  static const std::vector<SpecParam<NetworkAgentParams>> table = [] {
+    std::vector<SpecParam<NetworkAgentParams>> r = {
+        {"model",
+         SpecParam<NetworkAgentParams>::Kind::kText,
+         0,
+         0,
+         {},
+         Shown::kAlways,
+         "network file (morne nn init; az only)",
+         nullptr,
+         nullptr,
+         [](const NetworkAgentParams& p) { return p.model; },
+         [](NetworkAgentParams& p, const std::string& v) { p.model = v; }}};
+    for (auto& row : liftRows(searchParamRows(), &NetworkAgentParams::search))
+      r.push_back(std::move(row));
+    return r;
+  }();
+  return table;
+}
 
-  void evaluate(std::span<const mcts::LeafRequest* const> leaves,
-                std::span<double> values) override {
-    if (fixed_batch_ > 0 && leaves.size() > fixed_batch_) {
-      for (size_t at = 0; at < leaves.size(); at += fixed_batch_) {
-        const size_t n = std::min(fixed_batch_, leaves.size() - at);
-        evaluate(leaves.subspan(at, n), values.subspan(at, n));
-      }
-      return;
-    }
-    if (leaves.empty()) return;
-    const size_t batch = std::max(leaves.size(), fixed_batch_);
-    prepare(leaves[0]->state->sc(), batch);
-    const size_t plane = static_cast<size_t>(encoder_->shape().planeSize());
-    const size_t globals = static_cast<size_t>(encoder_->shape().globals);
-    const size_t policy = static_cast<size_t>(layout_->size());
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      if (&leaves[i]->state->sc() != scenario_)
-        throw ConfigError("a batch of positions from two scenarios");
-      encoder_->encode(*leaves[i]->state, std::span(planes_).subspan(i * plane, plane),
-                       std::span(globals_).subspan(i * globals, globals));
-    }
-    // Padding: whatever the rows past the leaves hold (earlier positions), their outputs are
-    // not used and do not change the leaves' own.
-    network_->evaluate(static_cast<int>(batch), std::span(planes_).first(batch * plane),
-                       std::span(globals_).first(batch * globals),
-                       std::span(logits_).first(batch * policy), std::span(values_).first(batch));
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      const mcts::LeafRequest& leaf = *leaves[i];
-      softmaxOverLegal(std::span(logits_).subspan(i * policy, policy), leaf.legal, leaf.priors);
-      // The network speaks for the side to move; the search keeps values from blue's view.
-      values[i] = leaf.state->side == 0 ? values_[i] : -values_[i];
-    }
-  }
+NetworkLoader& loader() {
+  static NetworkLoader load;
+  return load;
+}
 
- private:
-  // The priors: the softmax of the policy logits over the legal actions.
-  void softmaxOverLegal(std::span<const float> logits, std::span<const env::Action> legal,
-                        std::span<float> priors) const {
-    if (legal.empty()) return;
-    float top = -1e30f;
-    for (size_t i = 0; i < legal.size(); ++i) {
-      priors[i] = logits[static_cast<size_t>(layout_->index(legal[i]))];
-      top = std::max(top, priors[i]);
-    }
-    float total = 0;
-    for (size_t i = 0; i < legal.size(); ++i) total += priors[i] = std::exp(priors[i] - top);
-    for (size_t i = 0; i < legal.size(); ++i) priors[i] /= total;
-  }
-
-  // Builds the encoders for `sc` the first time, checking the network fits it, and makes room
-  // for `batch` positions.
-  void prepare(const env::Scenario& sc, size_t batch) {
-    if (scenario_ == &sc) {
-      if (values_.size() < batch) resize(batch);
-      return;
-    }
-    encoder_.emplace(sc);
-    layout_.emplace(sc);
-    const NetworkConfig& c = network_->config();
-    const ObservationShape shape = encoder_->shape();
-    if (c.input.planes != shape.planes || c.input.height != shape.height ||
-        c.input.width != shape.width || c.input.globals != shape.globals ||
-        c.policySize() != layout_->size()) {
-      throw ConfigError(
-          "network made for scenario \"" + c.scenario + "\" (" + std::to_string(c.input.width) +
-          "x" + std::to_string(c.input.height) + ", " + std::to_string(c.policySize()) +
-          " policy entries) cannot play \"" + sc.name() + "\" (" + std::to_string(shape.width) +
-          "x" + std::to_string(shape.height) + ", " + std::to_string(layout_->size()) + ")");
-    }
-    scenario_ = &sc;
-    values_.clear();
-    resize(batch);
-  }
-
-  void resize(size_t batch) {
-    const ObservationShape shape = encoder_->shape();
-    planes_.assign(batch * static_cast<size_t>(shape.planeSize()), 0.0f);
-    globals_.assign(batch * static_cast<size_t>(shape.globals), 0.0f);
-    logits_.assign(batch * static_cast<size_t>(layout_->size()), 0.0f);
-    values_.assign(batch, 0.0f);
-  }
-
-  std::unique_ptr<Network> network_;
-  size_t fixed_batch_;  // 0: the batch as given
-  const env::Scenario* scenario_ = nullptr;
-  std::optional<ObservationEncoder> encoder_;
-  std::optional<PolicyLayout> layout_;
-  std::vector<float> planes_, globals_, logits_, values_;
-};
+// The loader, after loading `model` once to check it.
+const NetworkLoader& checkedLoader(const std::string& model) {
+  if (!loader()) throw ConfigError("az: this program cannot load networks");
+  loader()(model, 0);
+  return loader();
+}
 
 }  // namespace
 
-namespace {
-constexpr int kDefaultSimulations = 64;
-}  // namespace
+void setNetworkLoader(NetworkLoader load) { loader() = std::move(load); }
 
 NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::string>& params) {
   NetworkAgentParams p;
-  p.search.simulations = kDefaultSimulations;
-  for (const auto& [key, value] : params) {
-    if (readSearchParam("az", key, value, p.search)) continue;
-    if (key == "model") {
-      p.model = value;
-    } else {
-      throw ConfigError("az: unknown parameter \"" + key +
-                        "\" (model, sims, ms, turn_ms, cpuct, threads, nodes, reuse, prune, noise, "
-                        "noise_fraction, gumbel, "
-                        "gumbel_actions, gumbel_scale)");
-    }
-  }
+  readSpecParams<NetworkAgentParams>("az", rows(), params, p);
   checkSearchParams("az", p.search);
   if (p.model.empty()) throw ConfigError("az: give the network file, az:model=FILE");
   return p;
 }
 
-std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
-                                                           int fixed_batch) {
-  return std::make_unique<NetworkEvaluator>(std::move(network), std::max(0, fixed_batch));
+std::vector<SpecParamInfo> networkAgentParameters() {
+  return describeRows<NetworkAgentParams>(rows());
 }
 
-std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load,
-                                        uint64_t seed) {
+std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed) {
+  const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
+  const NetworkLoader& load = checkedLoader(params.model);
   return std::make_unique<SearchAgent>(
       params.search,
-      [load](uint64_t) { return mcts::evaluateOneByOne(makeNetworkEvaluator(load())); }, seed,
-      SearchSpecText{"az:model=" + params.model + ",", "", kDefaultSimulations});
+      [load, model = params.model](uint64_t) { return mcts::evaluateOneByOne(load(model, 0)); },
+      seed,
+      SearchAgentText{NetworkAgentParams{}.search, [params](const mcts::SearchParams& search) {
+                        NetworkAgentParams p = params;
+                        p.search = search;
+                        return "az:" + specParamsText<NetworkAgentParams>(rows(), p);
+                      }});
+}
+
+BatchedSearch networkLockstepSearch(const AgentSpec& spec) {
+  const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
+  const NetworkLoader& load = checkedLoader(params.model);
+  return BatchedSearch{params.search,
+                       [load, model = params.model](int batch) { return load(model, batch); }};
 }
 
 }  // namespace morne::agents

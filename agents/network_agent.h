@@ -1,52 +1,48 @@
 #pragma once
 // The network agent ("az" specs): AlphaZero-style search (mcts/search.h, PUCT with the rules'
-// chance nodes) whose evaluator is the policy-value network: priors are the softmax of the
-// policy logits over the legal actions, the value is the network's expected result for the
-// side to move. LibTorch-free: the network comes through agents/network.h.
+// chance nodes) whose evaluator is a policy-value network. agents/ never sees the network: the
+// program hands in a loader (setNetworkLoader) that turns a network file into a batch
+// evaluator (cli/main.cpp wires nn/network_evaluator.h and nn/torch/ in).
 //
-// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1,nodes=4194304,reuse=1 (or ms=...)
+// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1 (and every search parameter,
+// agents/spec_params.h)
 
+#include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "agents/agent.h"
-#include "agents/network.h"
-#include "mcts/search.h"
+#include "agents/agent_kinds.h"
+#include "mcts/evaluator.h"
+#include "mcts/search_params.h"
 
 namespace morne::agents {
 
 struct NetworkAgentParams {
+  NetworkAgentParams() { search.simulations = 64; }
   mcts::SearchParams search;
-  std::string model;  // network file (agents/network.h)
+  std::string model;  // network file
 };
+
+// Loads the network of file `model` as a batch evaluator (nn::makeNetworkEvaluator's
+// `fixed_batch`). Throws IoError or ConfigError on a bad file.
+using NetworkLoader =
+    std::function<std::unique_ptr<mcts::BatchEvaluator>(const std::string& model, int fixed_batch)>;
+
+// Sets the loader of the "az" agents; call once at start-up, before any thread starts. Without
+// one, an "az" spec is refused with a ConfigError.
+void setNetworkLoader(NetworkLoader load);
 
 // Reads the parameters of an "az" spec; throws ConfigError on an unknown key, a bad value or a
 // missing model.
 NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::string>& params);
 
-// Loads one copy of the network; each search thread gets its own.
-using NetworkLoader = std::function<std::unique_ptr<Network>()>;
-
-std::unique_ptr<Agent> makeNetworkAgent(const NetworkAgentParams& params, const NetworkLoader& load,
-                                        uint64_t seed);
-
-// The evaluator over one network, batch by batch (mcts::evaluateOneByOne makes a one-position
-// evaluator of it). Throws ConfigError at the first position of a scenario the network was not
-// made for (another map size or action space).
-//
-// With `fixed_batch` > 0 the network always runs on exactly that many positions: smaller
-// batches are padded, larger ones split. LibTorch's CPU kernels give a position bitwise the
-// same outputs whatever its companions in a batch of one size, but not across sizes (measured:
-// a position alone and in a batch of 2..32 differ in the last bits), so a fixed size makes
-// every evaluation a function of the position alone and self-play data independent of how
-// games share batches.
-std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
-                                                           int fixed_batch = 0);
-
-// Registers "az" with agent specs (agents/agent_spec.h), loading networks from files. Defined
-// with the network (agents/torch/), so only programs that link LibTorch can call it.
-void registerNetworkAgents();
+// The "az" kind (agents/agent_kinds.h). The network file is loaded once when the agent is made,
+// so that a bad file fails at once and not in a search thread.
+std::vector<SpecParamInfo> networkAgentParameters();
+std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed);
+BatchedSearch networkLockstepSearch(const AgentSpec& spec);
 
 }  // namespace morne::agents

@@ -1,16 +1,28 @@
 #include "agents/random_agent.h"
 
-#include <cassert>
-
+#include "env/check.h"
 #include "env/rules.h"
 
 namespace morne::agents {
 
+namespace {
+struct NoParameters {};
+const std::vector<SpecParam<NoParameters>> kRows;
+}  // namespace
+
 Decision RandomAgent::decide(const env::GameState& s) {
   env::ActionList legal;
   env::legalActions(s, legal);
-  assert(!legal.empty());
+  MORNE_CHECK(!legal.empty(), "random agent asked to decide at a position without actions");
   return {legal[rng_.below(static_cast<uint32_t>(legal.size()))], {}};
+}
+
+std::vector<SpecParamInfo> randomAgentParameters() { return describeRows<NoParameters>(kRows); }
+
+std::unique_ptr<Agent> makeRandomAgent(const AgentSpec& spec, uint64_t seed) {
+  NoParameters p;
+  readSpecParams<NoParameters>("random", kRows, spec.params, p);
+  return std::make_unique<RandomAgent>(seed);
 }
 
 }  // namespace morne::agents

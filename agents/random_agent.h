@@ -1,7 +1,12 @@
 #pragma once
 // The uniform random agent: every legal action equally likely, from its own seeded generator.
 
+#include <memory>
+#include <vector>
+
 #include "agents/agent.h"
+#include "agents/agent_spec.h"
+#include "agents/spec_params.h"
 #include "env/rng.h"
 
 namespace morne::agents {
@@ -15,5 +20,10 @@ class RandomAgent : public Agent {
  private:
   env::Rng rng_;
 };
+
+// The "random" kind (agents/agent_kinds.h). It takes no parameters: its seed comes from the
+// game seed.
+std::vector<SpecParamInfo> randomAgentParameters();
+std::unique_ptr<Agent> makeRandomAgent(const AgentSpec& spec, uint64_t seed);
 
 }  // namespace morne::agents

@@ -1,22 +1,56 @@
 #include "agents/rule_agent.h"
 
-#include <cassert>
-
 #include "env/agent_actions.h"
+#include "env/check.h"
 #include "env/rules.h"
 
 namespace morne::agents {
 
+namespace {
+
+struct RuleAgentParams {
+  bool prune = true;
+};
+
+const std::vector<SpecParam<RuleAgentParams>> kRows = {
+    {"prune",
+     SpecParam<RuleAgentParams>::Kind::kInt,
+     0,
+     1,
+     {},
+     Shown::kChanged,
+     "1: no step back into a hex just left (docs/actions.md); 0: every legal action",
+     [](const RuleAgentParams& p) { return p.prune ? 1.0 : 0.0; },
+     [](RuleAgentParams& p, double v) { p.prune = v != 0; },
+     nullptr,
+     nullptr}};
+
+}  // namespace
+
+std::vector<SpecParamInfo> ruleAgentParameters() { return describeRows<RuleAgentParams>(kRows); }
+
+std::unique_ptr<Agent> makeRuleAgent(const AgentSpec& spec, uint64_t /*seed*/) {
+  RuleAgentParams p;
+  readSpecParams<RuleAgentParams>("rule", kRows, spec.params, p);
+  return std::make_unique<RuleAgent>(HeuristicWeights{}, p.prune);
+}
+
+std::string RuleAgent::spec() const {
+  const std::string params = specParamsText<RuleAgentParams>(kRows, RuleAgentParams{prune_});
+  return params.empty() ? "rule" : "rule:" + params;
+}
+
 Decision RuleAgent::decide(const env::GameState& s) {
   env::ActionList legal;
   env::agentActions(s, legal, prune_);
-  assert(!legal.empty());
+  MORNE_CHECK(!legal.empty(), "rule agent asked to decide at a position without actions");
   std::array<double, env::kMaxLegalActions> scores;
   const size_t best = heuristics_.scoreAll(s, std::span(legal.begin(), legal.size()), scores);
   Decision d;
   d.action = legal[best];
   d.info.root_value = (s.side == 0 ? 1 : -1) * heuristics_.evaluate(s);
-  for (size_t i = 0; i < legal.size(); ++i) d.info.children.push_back({legal[i], 0, scores[i], 0});
+  for (size_t i = 0; i < legal.size(); ++i)
+    d.info.children.push_back({legal[i], 0, scores[i], 0, 0});
   return d;
 }
 

@@ -6,8 +6,13 @@
 // contact, goes for the objectives and holds them, and prefers defensive terrain. It ends a
 // phase when no action scores above zero. Deterministic (no randomness at all).
 
+#include <memory>
+#include <vector>
+
 #include "agents/agent.h"
+#include "agents/agent_spec.h"
 #include "agents/heuristics.h"
+#include "agents/spec_params.h"
 
 namespace morne::agents {
 
@@ -17,11 +22,15 @@ class RuleAgent : public Agent {
   explicit RuleAgent(HeuristicWeights weights = {}, bool prune = true)
       : heuristics_(weights), prune_(prune) {}
   Decision decide(const env::GameState& s) override;
-  std::string spec() const override { return prune_ ? "rule" : "rule:prune=0"; }
+  std::string spec() const override;
 
  private:
   Heuristics heuristics_;
   bool prune_;
 };
+
+// The "rule" kind (agents/agent_kinds.h).
+std::vector<SpecParamInfo> ruleAgentParameters();
+std::unique_ptr<Agent> makeRuleAgent(const AgentSpec& spec, uint64_t seed);
 
 }  // namespace morne::agents

@@ -1,29 +1,30 @@
 #pragma once
 // An agent that decides by tree search (mcts/search.h) with whatever evaluator it is given:
 // the heuristic evaluator ("mcts" specs, agents/mcts_agent.h) or a network ("az" specs,
-// agents/network_agent.h). Also the spec parameters every search agent shares.
+// agents/network_agent.h).
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "agents/agent.h"
 #include "mcts/search.h"
 
 namespace morne::agents {
 
-// The spec keys that set a search's budget; the engine changes them on a kept agent without
-// discarding its tree (Agent::setBudget).
-inline constexpr const char* kBudgetKeys[] = {"sims", "ms", "turn_ms"};
+// Whether `key` sets a search's budget (sims, ms, turn_ms: the Shown::kBudget rows of
+// agents/spec_params.h); the engine changes those on a kept agent without discarding its tree
+// (Agent::setBudget).
+bool isBudgetKey(std::string_view key);
 
-// How a search agent writes its spec: head + the search parameters + tail
-// ("mcts:" "sims=800,cpuct=1.5,threads=1" ",temperature=0.5,..."), and the simulations of its
-// kind's default budget.
-struct SearchSpecText {
-  std::string head;
-  std::string tail;
-  int default_simulations = 800;
+// What a search agent knows of its kind: the kind's default search parameters (setBudget
+// goes back to their budget) and how to write its spec with the search parameters it has now.
+struct SearchAgentText {
+  mcts::SearchParams defaults;
+  std::function<std::string(const mcts::SearchParams&)> spec;
 };
 
 // Budgets (docs/agents.md, "Search budgets"):
@@ -36,7 +37,7 @@ struct SearchSpecText {
 class SearchAgent : public Agent {
  public:
   SearchAgent(mcts::SearchParams params, mcts::EvaluatorFactory factory, uint64_t seed,
-              SearchSpecText text);
+              SearchAgentText text);
   Decision decide(const env::GameState& s) override;
   std::string spec() const override;
   void setBudget(const std::map<std::string, std::string>& budget) override;
@@ -46,7 +47,7 @@ class SearchAgent : public Agent {
   double turnShare(const env::GameState& s, std::span<const env::Action> actions);
 
   mcts::Search search_;
-  SearchSpecText text_;
+  SearchAgentText text_;
   int turn_ = -1;          // the player-turn being played (game turn x 2 + side)
   double turn_spent_ = 0;  // ms spent on its decisions so far
 };
@@ -57,28 +58,14 @@ class SearchAgent : public Agent {
 // movement phase.
 double expectedDecisions(const env::GameState& s, std::span<const env::Action> actions);
 
-// A search's result as an agent's decision.
-Decision decisionFrom(const mcts::SearchResult& r);
+// The decision when the agent has one action only: nothing to search, its prior and policy 1.
+Decision onlyAction(const env::Action& a);
 
-// Reads one search parameter of agent `agent`'s spec into `p` (sims, ms, turn_ms, cpuct,
-// threads, nodes, reuse, prune, noise, noise_fraction, gumbel, gumbel_actions, gumbel_scale);
-// returns false when `key` is none of them. Throws ConfigError on a bad value.
-bool readSearchParam(const std::string& agent, const std::string& key, const std::string& value,
-                     mcts::SearchParams& p);
+// A search's result as an agent's decision.
+Decision decisionFrom(mcts::SearchResult r);
 
 // Throws ConfigError when the parameters do not go together (two budgets, Gumbel with a time
 // budget or with several threads).
 void checkSearchParams(const std::string& agent, const mcts::SearchParams& p);
-
-// The search parameters as spec text: "sims=800,cpuct=1.5,threads=1" (or "ms=..." for a time
-// budget).
-std::string searchParamsText(const mcts::SearchParams& p);
-
-// A spec value as an integer or a number within [lo, hi]; throws ConfigError naming the agent,
-// the key and the accepted range.
-int specInt(const std::string& agent, const std::string& key, const std::string& value, int lo,
-            int hi);
-double specDouble(const std::string& agent, const std::string& key, const std::string& value,
-                  double lo, double hi);
 
 }  // namespace morne::agents

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 
-#include "agents/network.h"
 #include "cli/options.h"
 #include "env/scenario.h"
+#include "nn/network.h"
 
 namespace morne::cli {
 
@@ -18,7 +18,7 @@ int benchNn(const po::variables_map& vm);
 
 // Raw inference: evaluations per second of `net` at `batch` over `seconds`, on observations of
 // random positions of `sc` (cli/bench_nn.cpp; LibTorch threads as configured).
-double rawInferenceRate(agents::Network& net, const env::Scenario& sc, int batch, double seconds,
+double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, double seconds,
                         uint64_t seed);
 
 // `morne bench selfplay`: self-play positions/s on 1 and 2 threads, batching evaluator against

@@ -10,7 +10,7 @@
 #include <iostream>
 #include <vector>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/game_runner.h"
 #include "agents/mcts_agent.h"
 #include "agents/rule_agent.h"
@@ -54,7 +54,7 @@ double measure(const std::vector<env::GameState>& positions, int rollout, int th
   p.search.threads = threads;
   p.search.milliseconds = ms_per_position;
   p.search.reuse_tree = false;
-  const auto agent = agents::makeMctsAgent(p, seed);
+  const auto agent = agents::makeMctsSearchAgent(p, seed);
   double sims = 0, seconds = 0;
   for (const env::GameState& s : positions) {
     const agents::Decision d = agent->decide(s);

@@ -1,4 +1,4 @@
-// `morne bench nn`: raw inference throughput of the default network (agents/network.h) by
+// `morne bench nn`: raw inference throughput of the default network (nn/network.h) by
 // batch size, on 1 and 2 intra-op threads, over observations of real positions.
 
 #include <chrono>
@@ -7,9 +7,6 @@
 #include <iostream>
 #include <vector>
 
-#include "agents/network.h"
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
@@ -18,14 +15,17 @@
 #include "env/error.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
+#include "nn/network.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
 
 namespace morne::cli {
 
-double rawInferenceRate(agents::Network& net, const env::Scenario& sc, int batch, double seconds,
+double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, double seconds,
                         uint64_t seed) {
   // Observations of the positions of random games, one per batch entry.
-  const agents::ObservationEncoder encoder(sc);
-  const agents::NetworkConfig& c = net.config();
+  const nn::ObservationEncoder encoder(sc);
+  const nn::NetworkConfig& c = net.config();
   std::vector<float> planes, globals;
   std::vector<float> p(static_cast<size_t>(c.input.planeSize()));
   std::vector<float> g(static_cast<size_t>(c.input.globals));
@@ -64,32 +64,32 @@ int benchNn(const po::variables_map& vm) {
   int counts = 0;
   for (int threads = 1; threads <= max_threads; threads *= 2) ++counts;
   const double each = budget / repeats / (counts * static_cast<double>(batches.size()));
-  std::cout << versionLine() << "\nbench nn: default network (" << agents::NetworkConfig{}.blocks
-            << " blocks x " << agents::NetworkConfig{}.channels << " channels), random weights, "
+  std::cout << versionLine() << "\nbench nn: default network (" << nn::NetworkConfig{}.blocks
+            << " blocks x " << nn::NetworkConfig{}.channels << " channels), random weights, "
             << fixedText(budget, 2) << " s per scenario in " << repeats
             << " interleaved rounds; OpenMP wait policy " << openMpPolicyText() << "; "
             << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
-    const agents::ObservationEncoder encoder(*sc);
-    agents::NetworkConfig c;
+    const nn::ObservationEncoder encoder(*sc);
+    nn::NetworkConfig c;
     c.input = encoder.shape();
-    c.policy_planes = agents::PolicyLayout(*sc).planes();
+    c.policy_planes = nn::PolicyLayout(*sc).planes();
     c.scenario = sc->name();
-    const auto net = agents::Network::create(c, 1);
+    const auto net = nn::Network::create(c, 1);
     std::vector<std::function<double()>> configs;
     std::vector<std::string> labels;
     for (int threads = 1; threads <= max_threads; threads *= 2) {
       for (int batch : batches) {
         labels.push_back(std::to_string(threads) + " thread(s), batch " + std::to_string(batch));
         configs.push_back([&, threads, batch] {
-          agents::configureTorchRuntime(threads);
+          nn::configureTorchRuntime(threads);
           return rawInferenceRate(*net, *sc, batch, each, vm["seed"].as<uint64_t>());
         });
       }
     }
     const auto m = measureInterleaved(repeats, configs);
-    agents::configureTorchRuntime(1);
+    nn::configureTorchRuntime(1);
     std::cout << "\n"
               << spreadHeader(name + " (" + std::to_string(net->parameters()) +
                               " parameters), evals/s")

@@ -16,9 +16,6 @@
 #include <mutex>
 #include <thread>
 
-#include "agents/network.h"
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
@@ -26,6 +23,9 @@
 #include "env/error.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
+#include "nn/network.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
 #include "training/row_encoder.h"
 #include "training/selfplay.h"
 #include "training/shard_reader.h"
@@ -112,15 +112,15 @@ int benchSelfplay(const po::variables_map& vm) {
             << " lock-step games on 1 and 2 worker threads, one LibTorch thread per worker; "
             << repeats << " interleaved rounds of " << fixedText(each, 2) << " s a measurement; "
             << loadText() << "\n";
-  agents::configureTorchRuntime(1);
+  nn::configureTorchRuntime(1);
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
-    agents::NetworkConfig nc;
-    nc.input = agents::ObservationEncoder(*sc).shape();
-    nc.policy_planes = agents::PolicyLayout(*sc).planes();
+    nn::NetworkConfig nc;
+    nc.input = nn::ObservationEncoder(*sc).shape();
+    nc.policy_planes = nn::PolicyLayout(*sc).planes();
     nc.scenario = sc->name();
     const std::string model = (dir / (name + ".pt")).string();
-    const auto net = agents::Network::create(nc, 1);
+    const auto net = nn::Network::create(nc, 1);
     net->save(model);
     int run_number = 0;
     auto out = [&] { return (dir / (name + "-" + std::to_string(run_number++))).string(); };

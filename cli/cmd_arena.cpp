@@ -11,7 +11,7 @@
 #include <optional>
 #include <thread>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/arena.h"
 #include "agents/arena_stats.h"
 #include "cli/arena_report.h"

@@ -5,20 +5,20 @@
 #include <iomanip>
 #include <iostream>
 
-#include "agents/network.h"
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "env/error.h"
 #include "env/scenario_library.h"
+#include "nn/network.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
 
 namespace morne::cli {
 
 namespace {
 
-void describe(const agents::Network& net) {
-  const agents::NetworkConfig& c = net.config();
+void describe(const nn::Network& net) {
+  const nn::NetworkConfig& c = net.config();
   std::cout << "scenario:        " << c.scenario << "\n"
             << "input:           " << c.input.planes << " planes x " << c.input.height << " x "
             << c.input.width << ", " << c.input.globals << " global features (encoder version "
@@ -56,7 +56,7 @@ int runNn(const Args& args) {
   const auto& vm = cmd.vm;
   if (cmd.positional[0] == "info") {
     if (cmd.positional.size() != 2) throw ConfigError("nn info: give one network file");
-    describe(*agents::Network::load(cmd.positional[1]));
+    describe(*nn::Network::load(cmd.positional[1]));
     return 0;
   }
   if (cmd.positional[0] != "init") {
@@ -64,9 +64,9 @@ int runNn(const Args& args) {
   }
   if (!vm.count("out")) throw ConfigError("nn init: give --out FILE");
   const auto sc = env::loadScenario(vm["scenario"].as<std::string>());
-  agents::NetworkConfig c;
-  c.input = agents::ObservationEncoder(*sc).shape();
-  c.policy_planes = agents::PolicyLayout(*sc).planes();
+  nn::NetworkConfig c;
+  c.input = nn::ObservationEncoder(*sc).shape();
+  c.policy_planes = nn::PolicyLayout(*sc).planes();
   c.blocks = vm["blocks"].as<int>();
   c.channels = vm["channels"].as<int>();
   c.value_hidden = vm["value-hidden"].as<int>();
@@ -76,7 +76,7 @@ int runNn(const Args& args) {
     throw ConfigError("nn init: --channels must be in 1..1024");
   if (c.value_hidden < 1 || c.value_hidden > 4096)
     throw ConfigError("nn init: --value-hidden must be in 1..4096");
-  const auto net = agents::Network::create(c, vm["seed"].as<uint64_t>());
+  const auto net = nn::Network::create(c, vm["seed"].as<uint64_t>());
   const std::string out = vm["out"].as<std::string>();
   const std::filesystem::path parent = std::filesystem::path(out).parent_path();
   std::error_code ec;

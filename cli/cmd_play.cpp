@@ -3,7 +3,7 @@
 #include <chrono>
 #include <iostream>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/game_log.h"
 #include "agents/game_runner.h"
 #include "cli/commands.h"

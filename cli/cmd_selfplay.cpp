@@ -8,7 +8,7 @@
 #include <random>
 #include <thread>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/number_text.h"

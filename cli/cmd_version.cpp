@@ -3,11 +3,11 @@
 
 #include <iostream>
 
-#include "agents/network.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/version_info.h"
 #include "env/game_state.h"
+#include "nn/network.h"
 
 namespace morne::cli {
 
@@ -25,7 +25,7 @@ int runVersion(const Args& args) {
             << "sanitizers:       " << (*kSanitizers ? kSanitizers : "none") << "\n"
             << "max cells/units:  " << kBuildMaxCells << " / " << kBuildMaxUnits << "\n"
             << "sizeof GameState: " << sizeof(env::GameState) << " bytes\n"
-            << "LibTorch:         " << agents::torchRuntimeText() << "\n";
+            << "LibTorch:         " << nn::torchRuntimeText() << "\n";
   return 0;
 }
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/search_agent.h"
 #include "cli/engine_session.h"
 #include "cli/request_error.h"
@@ -18,9 +18,9 @@ using nlohmann::json;
 namespace {
 
 // The principal variation as protocol steps, replayed from `s` to name each action.
-json lineJson(env::GameState s, const std::vector<agents::Ply>& line) {
+json lineJson(env::GameState s, const std::vector<mcts::LineStep>& line) {
   json out = json::array();
-  for (const agents::Ply& p : line) {
+  for (const mcts::LineStep& p : line) {
     if (p.chance) {
       if (!s.isChanceNode()) break;
       out.push_back(
@@ -69,15 +69,15 @@ json EngineSession::genmove(const json& req) {
   }
   const agents::Decision d = agent->decide(s);
 
-  std::vector<agents::ActionStat> children = d.info.children;
+  std::vector<mcts::RootChild> children = d.info.children;
   std::stable_sort(children.begin(), children.end(),
-                   [](const agents::ActionStat& a, const agents::ActionStat& b) {
+                   [](const mcts::RootChild& a, const mcts::RootChild& b) {
                      return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
                    });
   const size_t top = req.contains("top") ? req["top"].get<size_t>() : 10;
   json list = json::array();
   for (size_t i = 0; i < std::min(top, children.size()); ++i) {
-    const agents::ActionStat& c = children[i];
+    const mcts::RootChild& c = children[i];
     list.push_back({{"action", env::actionJson(s, c.action)},
                     {"text", env::actionText(s, c.action)},
                     {"visits", c.visits},
@@ -105,10 +105,12 @@ agents::Agent& EngineSession::keptAgent(const std::string& spec) {
   // The key: the spec without its budget keys, parameters in sorted order.
   agents::AgentSpec parsed = agents::parseAgentSpec(spec);
   std::map<std::string, std::string> budget;
-  for (const char* key : agents::kBudgetKeys) {
-    if (auto it = parsed.params.find(key); it != parsed.params.end()) {
+  for (auto it = parsed.params.begin(); it != parsed.params.end();) {
+    if (agents::isBudgetKey(it->first)) {
       budget.insert(*it);
-      parsed.params.erase(it);
+      it = parsed.params.erase(it);
+    } else {
+      ++it;
     }
   }
   const std::string key = agents::specText(parsed);

@@ -154,7 +154,7 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
     reply["ok"] = true;
     reply["cmd"] = req["cmd"];
   } catch (const RequestError& e) {
-    reply = {{"ok", false}, {"error", {{"code", e.code}, {"message", shortened(e.message)}}}};
+    reply = {{"ok", false}, {"error", {{"code", e.code}, {"message", shortened(e.what())}}}};
     if (!e.details.is_null()) reply["error"]["details"] = e.details;
   } catch (const ValidationError& e) {
     reply = {{"ok", false},
@@ -162,6 +162,9 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
               {{"code", "invalid_input"},
                {"message", shortened(e.what())},
                {"details", problemsJson(e)}}}};
+  } catch (const InternalError& e) {
+    reply = {{"ok", false},
+             {"error", {{"code", "internal_error"}, {"message", shortened(e.what())}}}};
   } catch (const Error& e) {
     reply = {{"ok", false},
              {"error", {{"code", "invalid_input"}, {"message", shortened(e.what())}}}};

@@ -6,10 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "agents/network.h"
 #include "agents/network_agent.h"
 #include "cli/commands.h"
 #include "env/error.h"
+#include "nn/network.h"
+#include "nn/network_evaluator.h"
 
 namespace {
 
@@ -81,8 +82,11 @@ int runHelp(const Args& args) {
 int main(int argc, char** argv) {
   // Line by line, also into a pipe or a file: progress and results show as they happen.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  morne::agents::configureTorchRuntime(1);  // games run in parallel: one intra-op thread each
-  morne::agents::registerNetworkAgents();
+  morne::nn::configureTorchRuntime(1);  // games run in parallel: one intra-op thread each
+  // The "az" agents load their networks through LibTorch (nn/torch/), which agents/ never sees.
+  morne::agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
+    return morne::nn::makeNetworkEvaluator(morne::nn::Network::load(model), fixed_batch);
+  });
   const Args all(argv + 1, argv + argc);
   if (all.empty()) {
     printCommands();
@@ -100,6 +104,9 @@ int main(int argc, char** argv) {
   }
   try {
     return command->run(Args(all.begin() + 1, all.end()));
+  } catch (const morne::InternalError& e) {
+    std::cerr << "morne " << command->name << ": internal error: " << e.what() << "\n";
+    return 3;
   } catch (const morne::Error& e) {
     // Messages may start with the command's own name ("arena: ..."); it is said once.
     std::string message = e.what();

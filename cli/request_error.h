@@ -6,12 +6,19 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "env/error.h"
+
 namespace morne::cli {
 
-struct RequestError {
-  std::string code;     // parse_error, bad_request, unknown_command, no_game, illegal_action, ...
-  std::string message;  // one precise sentence for the user
-  nlohmann::json details = nullptr;
+// what() is one precise sentence for the user.
+class RequestError : public Error {
+ public:
+  RequestError(std::string error_code, const std::string& message,
+               nlohmann::json error_details = nullptr)
+      : Error(message), code(std::move(error_code)), details(std::move(error_details)) {}
+
+  std::string code;  // parse_error, bad_request, unknown_command, no_game, illegal_action, ...
+  nlohmann::json details;
 };
 
 // Throws bad_request unless every key of the request is "cmd", "id" or one of `allowed`, so

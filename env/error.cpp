@@ -1,5 +1,7 @@
 #include "env/error.h"
 
+#include "env/check.h"
+
 namespace morne {
 
 namespace {
@@ -17,5 +19,10 @@ ValidationError::ValidationError(std::string source, std::vector<Problem> proble
     : Error(describe(source, problems)),
       source_(std::move(source)),
       problems_(std::move(problems)) {}
+
+void failCheck(const char* condition, const char* message, const char* file, int line) {
+  throw InternalError(std::string(file) + ":" + std::to_string(line) + ": check `" + condition +
+                      "` failed: " + message);
+}
 
 }  // namespace morne

@@ -1,7 +1,7 @@
 #pragma once
-// The one family of exceptions used for bad input at the boundaries (scenario files, saved
-// states, config files, protocol messages). Rule code never throws: apply() and legalActions()
-// work on validated data only.
+// The one family of exceptions morne throws: bad input at the boundaries (scenario files, saved
+// states, config files, protocol messages), and broken invariants (InternalError, env/check.h).
+// Rule code never throws: apply() and legalActions() work on validated data only.
 
 #include <stdexcept>
 #include <string>
@@ -23,6 +23,19 @@ class ConfigError : public Error {
 
 // A file that cannot be opened, read or written.
 class IoError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Ratings or statistics that the data given cannot determine (agents/elo.h).
+class UndeterminedError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A broken invariant: a bug in morne, not bad input (env/check.h). The binary reports it as an
+// internal error.
+class InternalError : public Error {
  public:
   using Error::Error;
 };

@@ -7,6 +7,24 @@
 
 namespace morne::env {
 
+// SplitMix64's finaliser: a strong 64-bit mixer (hash keys, seeds).
+constexpr uint64_t splitMix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// The seed of one stream of a run: game `i` of a self-play run is deriveSeed(run_seed, i), the
+// games of arena round r on scenario k deriveSeed(run_seed, k, r). Streams are combined as
+// a polynomial in 7919, so each index below 7919 keeps streams apart.
+template <class... Stream>
+constexpr uint64_t deriveSeed(uint64_t base, Stream... streams) {
+  uint64_t key = 0;
+  ((key = key * 7919 + static_cast<uint64_t>(streams)), ...);
+  return splitMix64(base * 1000003 + key);
+}
+
 class Rng {
  public:
   explicit Rng(uint64_t seed) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "env/capacity.h"
+#include "env/rng.h"
 #include "env/types.h"
 
 namespace morne::env::zobrist {
@@ -26,13 +27,8 @@ struct Tables {
 // The key tables, filled before main() runs.
 extern const Tables& kTables;
 
-// SplitMix64 finaliser: a strong 64-bit mixer, used for the small header key.
-constexpr uint64_t mix(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+// The mixer of the small header key (env/rng.h).
+constexpr uint64_t mix(uint64_t x) { return splitMix64(x); }
 
 inline uint64_t unitCell(int u, int c) { return kTables.cell[u][c + 1]; }
 inline uint64_t unitVc(int u, int vc) { return kTables.vc[u][vc]; }

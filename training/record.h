@@ -2,10 +2,10 @@
 // What self-play records (docs/training-data.md has the file format). One GameData holds every
 // recorded position of one game, row after row, in the layout of the HDF5 datasets:
 //
-//   planes   float32 [rows, planes, height, width]  the observation (agents/observation.h)
+//   planes   float32 [rows, planes, height, width]  the observation (nn/observation.h)
 //   globals  float32 [rows, globals]                its global features
 //   policy   float32 [rows, policy size]            the search's visit distribution over the
-//                                                   policy entries (agents/policy_layout.h);
+//                                                   policy entries (nn/policy_layout.h);
 //                                                   one-hot on the move played by agents that
 //                                                   do not search
 //   legal    uint8   [rows, policy size]            1 at the legal actions

@@ -5,13 +5,12 @@ namespace morne::training {
 RowEncoder::RowEncoder(const env::Scenario& sc) : encoder_(sc), layout_(sc) {}
 
 RowShape RowEncoder::shape() const {
-  const agents::ObservationShape s = encoder_.shape();
+  const nn::ObservationShape s = encoder_.shape();
   return {s.planes, s.height, s.width, s.globals, layout_.size()};
 }
 
-void RowEncoder::append(const env::GameState& s, int move,
-                        std::span<const agents::ActionStat> stats, env::Action played,
-                        GameData& g) const {
+void RowEncoder::append(const env::GameState& s, int move, std::span<const mcts::RootChild> stats,
+                        env::Action played, GameData& g) const {
   const RowShape shape = this->shape();
   const size_t planes = g.planes.size(), globals = g.globals.size(), policy = g.policy.size();
   g.planes.resize(planes + static_cast<size_t>(shape.planeSize()));
@@ -21,9 +20,9 @@ void RowEncoder::append(const env::GameState& s, int move,
   layout_.legalMask(s, std::span(g.legal).subspan(policy));
   g.policy.resize(policy + static_cast<size_t>(shape.policy), 0.0f);
   double total = 0;
-  for (const agents::ActionStat& a : stats) total += a.policy;
+  for (const mcts::RootChild& a : stats) total += a.policy;
   if (total > 0) {
-    for (const agents::ActionStat& a : stats) {
+    for (const mcts::RootChild& a : stats) {
       g.policy[policy + static_cast<size_t>(layout_.index(a.action))] =
           static_cast<float>(a.policy / total);
     }

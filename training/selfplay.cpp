@@ -7,11 +7,11 @@
 #include <optional>
 #include <thread>
 
-#include "agents/agent_spec.h"
-#include "agents/observation.h"
+#include "agents/agent_kinds.h"
 #include "env/error.h"
 #include "mcts/eval_cache.h"
 #include "mcts/workers.h"
+#include "nn/observation.h"
 #include "training/selfplay_game.h"
 #include "training/shard_writer.h"
 
@@ -172,7 +172,8 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
                            const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop) {
   // A bad spec fails here, before any file is created.
-  const std::optional<agents::BatchedSearch> batched = agents::makeBatchedSearch(c.agent);
+  const std::optional<agents::BatchedSearch> batched =
+      c.lockstep ? agents::makeBatchedSearch(c.agent) : std::nullopt;
   if (const auto params = agents::parseAgentSpec(c.agent).params;
       params.count("prune") && params.at("prune") == "0") {
     throw ConfigError(
@@ -200,7 +201,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   info.blue_agent = info.orange_agent = c.agent;
   info.config = c.config_json;
   info.engine = c.engine;
-  info.encoder_version = agents::kEncoderVersion;
+  info.encoder_version = nn::kEncoderVersion;
   info.shape = rows.shape();
   ShardWriter writer(c.out_dir, c.prefix, info, c.rows_per_shard);
   SelfPlayResult result;

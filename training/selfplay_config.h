@@ -17,6 +17,9 @@ struct SelfPlayConfig {
   int games = 8;
   int jobs = 1;               // worker threads
   int games_per_thread = 16;  // lock-step games of one worker (agents with a lock-step form)
+  // Agents with a lock-step form ("az") play in lock-step; false: one game at a time, as any
+  // agent does (the same data, slower; for comparisons).
+  bool lockstep = true;
   // Every network batch padded to games_per_thread positions, so that the data do not depend
   // on --jobs (agents/network_agent.h); off: faster, the same data only for the same --jobs.
   bool batch_invariant = true;

@@ -1,11 +1,7 @@
 #include "training/selfplay_game.h"
 
 #include "agents/game_runner.h"
-#include "agents/search_agent.h"
-#include "env/agent_actions.h"
 #include "env/rules.h"
-#include "env/zobrist.h"
-#include "mcts/search.h"
 
 namespace morne::training {
 
@@ -16,10 +12,10 @@ namespace {
 env::Action playedAction(const agents::Decision& d, bool explore, env::Rng& rng) {
   if (!explore || d.info.sampled) return d.action;
   double total = 0;
-  for (const agents::ActionStat& a : d.info.children) total += a.policy;
+  for (const mcts::RootChild& a : d.info.children) total += a.policy;
   if (!(total > 0)) return d.action;
   double pick = rng.uniform() * total;
-  for (const agents::ActionStat& a : d.info.children) {
+  for (const mcts::RootChild& a : d.info.children) {
     if ((pick -= a.policy) < 0) return a.action;
   }
   return d.action;
@@ -32,9 +28,9 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
     : c_(c),
       rows_(rows),
       s_(env::newGame(*c.scenario)),
-      dice_(env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index))),
-      choice_(env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index)) ^ 0x5E1F'91A7ull) {
-  const uint64_t seed = env::zobrist::mix(c.seed * 1000003 + static_cast<uint64_t>(index));
+      dice_(env::deriveSeed(c.seed, index)),
+      choice_(env::deriveSeed(c.seed, index) ^ 0x5E1F'91A7ull) {
+  const uint64_t seed = env::deriveSeed(c.seed, index);
   data_.id = static_cast<uint64_t>(index);
   data_.seed = seed;
   for (int side = 0; side < env::kNumSides; ++side) {
@@ -53,11 +49,10 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
 const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
   for (;;) {
     if (searching_) {
-      mcts::TreeSearch& search = *search_[s_.side];
-      if (const mcts::LeafRequest* leaf = search.next()) return leaf;
+      agents::LockstepSearchAgent& agent = *search_[s_.side];
+      if (const mcts::LeafRequest* leaf = agent.next()) return leaf;
       searching_ = false;
-      const mcts::TreeSearch* trees[] = {&search};
-      decided(agents::decisionFrom(mcts::summarizeSearch(s_, trees)));
+      decided(agent.decision());
       continue;
     }
     if (over_ || (stop && stop->load())) return nullptr;
@@ -77,14 +72,6 @@ const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
     full_search_ = c_.cheap_sims == 0 || choice_.uniform() < c_.full_search_probability;
     if (!search_[s_.side]) {
       decided((full_search_ ? full_[s_.side] : cheap_[s_.side])->decide(s_));
-      continue;
-    }
-    env::agentActions(s_, legal_);
-    if (legal_.size() == 1) {  // nothing to search, as SearchAgent does
-      agents::Decision d;
-      d.action = legal_[0];
-      d.info.children.push_back({legal_[0], 0, 0, 1, 1});
-      decided(d);
       continue;
     }
     // Cheap searches are not recorded: they get no exploration noise (KataGo).

@@ -17,9 +17,9 @@
 #include <optional>
 
 #include "agents/agent.h"
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
+#include "agents/lockstep_agent.h"
 #include "env/rng.h"
-#include "mcts/tree_search.h"
 #include "training/record.h"
 #include "training/row_encoder.h"
 #include "training/selfplay_config.h"
@@ -56,8 +56,8 @@ class SelfPlayGame {
   env::GameState s_;
   env::Rng dice_;
   env::Rng choice_;
-  std::unique_ptr<agents::Agent> full_[2], cheap_[2];  // agents that decide on their own
-  std::optional<mcts::TreeSearch> search_[2];          // lock-step searches
+  std::unique_ptr<agents::Agent> full_[2], cheap_[2];     // agents that decide on their own
+  std::optional<agents::LockstepSearchAgent> search_[2];  // lock-step searches
   bool searching_ = false;
   bool full_search_ = true;
   bool resign_allowed_ = true;
@@ -67,7 +67,6 @@ class SelfPlayGame {
   bool over_ = false;
   int move_ = 0;
   GameData data_;
-  env::ActionList legal_;
 };
 
 }  // namespace morne::training

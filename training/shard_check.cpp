@@ -4,10 +4,10 @@
 #include <cmath>
 #include <set>
 
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
 
 namespace morne::training {
 
@@ -42,17 +42,17 @@ std::optional<RowShape> expectedShape(const std::string& scenario) {
   for (const env::BuiltinScenario& b : env::builtinScenarios()) {
     if (scenario != b.name) continue;
     const auto sc = env::loadScenario(scenario);
-    const agents::ObservationShape o = agents::ObservationEncoder(*sc).shape();
-    return RowShape{o.planes, o.height, o.width, o.globals, agents::PolicyLayout(*sc).size()};
+    const nn::ObservationShape o = nn::ObservationEncoder(*sc).shape();
+    return RowShape{o.planes, o.height, o.width, o.globals, nn::PolicyLayout(*sc).size()};
   }
   return std::nullopt;
 }
 
 void checkHeader(const ShardContents& c, Checker& check) {
-  if (c.encoder_version != agents::kEncoderVersion) {
+  if (c.encoder_version != nn::kEncoderVersion) {
     check.problem("attributes", "encoder version " + std::to_string(c.encoder_version) +
                                     " is not the one this morne knows (" +
-                                    std::to_string(agents::kEncoderVersion) + ")");
+                                    std::to_string(nn::kEncoderVersion) + ")");
   }
   if (const std::optional<RowShape> want = expectedShape(c.scenario)) {
     const RowShape& s = c.shape;

@@ -9,6 +9,7 @@
 
 #include "agents/arena_stats.h"
 #include "agents/elo.h"
+#include "env/error.h"
 #include "env/scenario_library.h"
 
 namespace morne::test {
@@ -113,9 +114,10 @@ TEST(Elo, DrawsCountHalfAndThePriorKeepsAPerfectScoreFinite) {
   ASSERT_TRUE(fit.converged);
   EXPECT_GT(fit.rating[1], 300);
   EXPECT_TRUE(std::isfinite(fit.high[1]));
-  EXPECT_THROW(agents::fitElo(3, sweep, 0, 1.0), std::invalid_argument);  // player 2 never played
+  EXPECT_THROW(agents::fitElo(3, sweep, 0, 1.0),
+               morne::UndeterminedError);  // player 2 never played
   // One side only and no prior: the side term and the ratings cannot be told apart.
-  EXPECT_THROW(agents::fitElo(2, games(0, 1, 0, 20, 0), 0, 0.0), std::invalid_argument);
+  EXPECT_THROW(agents::fitElo(2, games(0, 1, 0, 20, 0), 0, 0.0), morne::UndeterminedError);
 }
 
 TEST(Arena, ScheduleMirrorsEveryRoundOnTheSameDice) {

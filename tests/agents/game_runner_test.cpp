@@ -7,7 +7,7 @@
 
 #include <set>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/mcts_agent.h"
 #include "agents/search_agent.h"
 #include "env/agent_actions.h"
@@ -210,8 +210,8 @@ TEST(RuleAgent, DecisionReportsEveryCandidateWithItsScore) {
   env::legalActions(s, legal);
   ASSERT_EQ(d.info.children.size(), legal.size());
   double best = -1e9;
-  for (const agents::ActionStat& c : d.info.children) best = std::max(best, c.value);
-  for (const agents::ActionStat& c : d.info.children) {
+  for (const mcts::RootChild& c : d.info.children) best = std::max(best, c.value);
+  for (const mcts::RootChild& c : d.info.children) {
     if (c.action == d.action) {
       EXPECT_EQ(c.value, best);
     }

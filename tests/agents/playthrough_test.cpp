@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/game_log.h"
 #include "env/scenario_library.h"
 

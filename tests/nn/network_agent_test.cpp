@@ -7,25 +7,33 @@
 
 #include <filesystem>
 
-#include "agents/agent_spec.h"
+#include "agents/agent_kinds.h"
 #include "agents/game_runner.h"
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "env/error.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
 #include "mcts/evaluator.h"
+#include "nn/network_evaluator.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
 #include "tests/agents/legality_checker.h"
 
 namespace morne::test {
 namespace {
 
 // A small random network for `scenario`, saved to a temporary file.
+// The "az" agents load their networks as the binary does (cli/main.cpp).
+void useNetworkFiles() {
+  agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
+    return nn::makeNetworkEvaluator(nn::Network::load(model), fixed_batch);
+  });
+}
+
 std::string randomNetworkFile(const std::string& scenario) {
   const auto sc = env::loadScenario(scenario);
-  agents::NetworkConfig c;
-  c.input = agents::ObservationEncoder(*sc).shape();
-  c.policy_planes = agents::PolicyLayout(*sc).planes();
+  nn::NetworkConfig c;
+  c.input = nn::ObservationEncoder(*sc).shape();
+  c.policy_planes = nn::PolicyLayout(*sc).planes();
   c.blocks = 1;
   c.channels = 8;
   c.scenario = scenario;
@@ -33,12 +41,12 @@ std::string randomNetworkFile(const std::string& scenario) {
       std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / (scenario + ".pt")).string();
-  agents::Network::create(c, 3)->save(path);
+  nn::Network::create(c, 3)->save(path);
   return path;
 }
 
 TEST(NetworkAgent, PlaysLegalGamesDeterministically) {
-  agents::registerNetworkAgents();
+  useNetworkFiles();
   const std::string model = randomNetworkFile("duel");
   const auto sc = env::loadScenario("duel");
   const std::string spec = "az:model=" + model + ",sims=8";
@@ -56,12 +64,12 @@ TEST(NetworkAgent, PlaysLegalGamesDeterministically) {
   const agents::Decision d = agent->decide(env::newGame(*sc));
   EXPECT_EQ(d.info.simulations, 8);
   double prior_sum = 0;
-  for (const agents::ActionStat& c : d.info.children) prior_sum += c.prior;
+  for (const mcts::RootChild& c : d.info.children) prior_sum += c.prior;
   EXPECT_NEAR(prior_sum, 1.0, 1e-4);
 }
 
 TEST(NetworkAgent, ExplainsBadModels) {
-  agents::registerNetworkAgents();
+  useNetworkFiles();
   EXPECT_THROW(agents::makeAgent("az:sims=8", 1), ConfigError);
   EXPECT_THROW(agents::makeAgent("az:model=/nonexistent/net.pt", 1), IoError);
   auto agent = agents::makeAgent("az:model=" + randomNetworkFile("duel") + ",sims=4", 1);
@@ -100,8 +108,8 @@ TEST(NetworkEvaluator, BatchEqualsOneByOne) {
     leaves.push_back(&requests[i]);
   }
   std::vector<double> values(states.size());
-  agents::makeNetworkEvaluator(agents::Network::load(model))->evaluate(leaves, values);
-  auto single = mcts::evaluateOneByOne(agents::makeNetworkEvaluator(agents::Network::load(model)));
+  nn::makeNetworkEvaluator(nn::Network::load(model))->evaluate(leaves, values);
+  auto single = mcts::evaluateOneByOne(nn::makeNetworkEvaluator(nn::Network::load(model)));
   for (size_t i = 0; i < states.size(); ++i) {
     single_priors[i].assign(legal[i].size(), 0.0f);
     const double v = single->evaluate(states[i], requests[i].legal, single_priors[i]);
@@ -112,7 +120,7 @@ TEST(NetworkEvaluator, BatchEqualsOneByOne) {
 }
 
 TEST(NetworkAgent, GumbelAndNoiseSpecsPlayLegalGames) {
-  agents::registerNetworkAgents();
+  useNetworkFiles();
   const std::string model = randomNetworkFile("duel");
   const auto sc = env::loadScenario("duel");
   auto blue = agents::makeAgent("az:model=" + model + ",sims=6,gumbel=1,gumbel_actions=4", 1);

@@ -1,8 +1,8 @@
-// The policy-value network (agents/network.h): shapes, value range, save and load round trip,
+// The policy-value network (nn/network.h): shapes, value range, save and load round trip,
 // and the errors for files that are not morne networks. Linked with LibTorch, so kept in its own
 // test binary (each LibTorch process takes a fraction of a second to start).
 
-#include "agents/network.h"
+#include "nn/network.h"
 
 #include <gtest/gtest.h>
 
@@ -12,11 +12,11 @@
 #include <fstream>
 #include <limits>
 
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "env/error.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
 
 namespace morne::test {
 namespace {
@@ -30,11 +30,11 @@ std::string tempPath(const std::string& name) {
 
 struct Fixture {
   std::shared_ptr<const env::Scenario> sc = env::loadScenario("duel");
-  agents::ObservationEncoder encoder{*sc};
-  agents::PolicyLayout layout{*sc};
+  nn::ObservationEncoder encoder{*sc};
+  nn::PolicyLayout layout{*sc};
 
-  agents::NetworkConfig config(int blocks = 2, int channels = 16) const {
-    agents::NetworkConfig c;
+  nn::NetworkConfig config(int blocks = 2, int channels = 16) const {
+    nn::NetworkConfig c;
     c.input = encoder.shape();
     c.policy_planes = layout.planes();
     c.blocks = blocks;
@@ -44,13 +44,13 @@ struct Fixture {
   }
 
   // Evaluates the start position and the position after one action, as a batch of two.
-  std::pair<std::vector<float>, std::vector<float>> evaluate(agents::Network& net) const {
+  std::pair<std::vector<float>, std::vector<float>> evaluate(nn::Network& net) const {
     env::GameState a = env::newGame(*sc);
     env::GameState b = a;
     env::ActionList legal;
     env::legalActions(b, legal);
     env::applyAction(b, legal[1]);
-    const agents::ObservationShape shape = encoder.shape();
+    const nn::ObservationShape shape = encoder.shape();
     std::vector<float> planes(2 * static_cast<size_t>(shape.planeSize()));
     std::vector<float> globals(2 * static_cast<size_t>(shape.globals));
     encoder.encode(a, std::span(planes).first(static_cast<size_t>(shape.planeSize())),
@@ -66,7 +66,7 @@ struct Fixture {
 
 TEST(Network, EvaluatesABatchWithFiniteOutputs) {
   Fixture f;
-  auto net = agents::Network::create(f.config(), 1);
+  auto net = nn::Network::create(f.config(), 1);
   EXPECT_EQ(net->config().policySize(), f.layout.size());
   EXPECT_GT(net->parameters(), 10'000);
   const auto [policy, values] = f.evaluate(*net);
@@ -76,32 +76,32 @@ TEST(Network, EvaluatesABatchWithFiniteOutputs) {
 
 TEST(Network, SaveAndLoadGiveTheSameOutputs) {
   Fixture f;
-  auto net = agents::Network::create(f.config(3, 8), 7);
+  auto net = nn::Network::create(f.config(3, 8), 7);
   const std::string path = tempPath("net.pt");
   net->save(path);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
-  auto loaded = agents::Network::load(path);
+  auto loaded = nn::Network::load(path);
   EXPECT_EQ(loaded->config().blocks, 3);
   EXPECT_EQ(loaded->config().channels, 8);
   EXPECT_EQ(loaded->config().scenario, "duel");
   EXPECT_EQ(f.evaluate(*net), f.evaluate(*loaded));
   // Another seed gives another network.
-  auto other = agents::Network::create(f.config(3, 8), 8);
+  auto other = nn::Network::create(f.config(3, 8), 8);
   EXPECT_NE(f.evaluate(*net).first, f.evaluate(*other).first);
 }
 
 TEST(Network, RejectsFilesThatAreNotItsNetworks) {
   Fixture f;
-  EXPECT_THROW(agents::Network::load(tempPath("missing.pt")), IoError);
+  EXPECT_THROW(nn::Network::load(tempPath("missing.pt")), IoError);
   const std::string junk = tempPath("junk.pt");
   std::ofstream(junk) << "not a network";
-  EXPECT_THROW(agents::Network::load(junk), ConfigError);
-  agents::NetworkConfig old = f.config();
-  old.encoder_version = agents::kEncoderVersion + 1;
+  EXPECT_THROW(nn::Network::load(junk), ConfigError);
+  nn::NetworkConfig old = f.config();
+  old.encoder_version = nn::kEncoderVersion + 1;
   const std::string path = tempPath("future.pt");
-  agents::Network::create(old, 1)->save(path);
+  nn::Network::create(old, 1)->save(path);
   try {
-    agents::Network::load(path);
+    nn::Network::load(path);
     ADD_FAILURE() << "a network of another encoder version was accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("encoder version"), std::string::npos) << e.what();
@@ -133,7 +133,7 @@ std::string readAll(const std::string& path) {
 
 std::string loadError(const std::string& path) {
   try {
-    agents::Network::load(path);
+    nn::Network::load(path);
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -145,7 +145,7 @@ std::string loadError(const std::string& path) {
 TEST(Network, DamagedWeightsAreRefusedOnLoad) {
   Fixture f;
   const std::string path = tempPath("good.pt");
-  agents::Network::create(f.config(), 3)->save(path);
+  nn::Network::create(f.config(), 3)->save(path);
   const std::string good = readAll(path);
   const size_t offset = firstTensorOffset(good);
   ASSERT_GT(offset, 0u);
@@ -166,15 +166,14 @@ TEST(Network, DamagedWeightsAreRefusedOnLoad) {
       << loadError(flipped_path);
 
   EXPECT_EQ(loadError(path), "");
-  EXPECT_EQ(agents::Network::load(path)->checksum(),
-            agents::Network::create(f.config(), 3)->checksum());
+  EXPECT_EQ(nn::Network::load(path)->checksum(), nn::Network::create(f.config(), 3)->checksum());
 }
 
 // Non-finite outputs are an error, not a value of null and every visit on the first action.
 TEST(Network, NonFiniteOutputsAreAnError) {
   Fixture f;
-  auto net = agents::Network::create(f.config(), 1);
-  const agents::ObservationShape shape = f.encoder.shape();
+  auto net = nn::Network::create(f.config(), 1);
+  const nn::ObservationShape shape = f.encoder.shape();
   std::vector<float> planes(static_cast<size_t>(shape.planeSize()), 0.0f);
   std::vector<float> globals(static_cast<size_t>(shape.globals), 0.0f);
   planes[0] = std::numeric_limits<float>::infinity();

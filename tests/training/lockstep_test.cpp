@@ -1,14 +1,15 @@
-// Self-play in lock-step: a fake network agent kind with a batch evaluator (no LibTorch) plays
-// the same games whether its leaves are evaluated one at a time by the ordinary search agent or
-// in batches across 1, 4 or 16 games on 1 or 2 threads, with or without the evaluation cache.
+// Self-play in lock-step: the network agent kind with a fake network (a batch evaluator, no
+// LibTorch) plays the same games whether its leaves are evaluated one at a time by the ordinary
+// search agent or in batches across 1, 4 or 16 games on 1 or 2 threads, with or without the
+// evaluation cache.
 // Also the self-play endings: resignation and adjudication.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "agents/agent_spec.h"
-#include "agents/search_agent.h"
+#include "agents/agent_kinds.h"
+#include "agents/network_agent.h"
 #include "env/scenario_library.h"
 #include "mcts/eval_cache.h"
 #include "tests/training/temp_dir.h"
@@ -39,33 +40,19 @@ class HashBatchEvaluator : public mcts::BatchEvaluator {
   }
 };
 
-mcts::SearchParams fakeParams(const agents::AgentSpec& spec) {
-  mcts::SearchParams p;
-  p.simulations = 24;
-  for (const auto& [key, value] : spec.params) agents::readSearchParam(spec.name, key, value, p);
-  return p;
-}
+// The "az" kind with a loader that gives the hash evaluator for any model name.
+constexpr const char* kFakeNet = "az:model=fake,sims=24";
 
-// "fakenet" has a lock-step form; "fakenet-sync" is the same agent without one.
-void registerFakeKinds() {
-  auto maker = [](const agents::AgentSpec& spec, uint64_t seed) -> std::unique_ptr<agents::Agent> {
-    return std::make_unique<agents::SearchAgent>(
-        fakeParams(spec),
-        [](uint64_t) { return mcts::evaluateOneByOne(std::make_unique<HashBatchEvaluator>()); },
-        seed, agents::SearchSpecText{spec.name + ":", "", 800});
-  };
-  agents::registerAgentKind("fakenet", maker, "", [](const agents::AgentSpec& spec) {
-    return agents::BatchedSearch{fakeParams(spec),
-                                 [](int) { return std::make_unique<HashBatchEvaluator>(); }};
-  });
-  agents::registerAgentKind("fakenet-sync", maker, "");
+void useFakeNetworks() {
+  agents::setNetworkLoader(
+      [](const std::string&, int) { return std::make_unique<HashBatchEvaluator>(); });
 }
 
 class LockstepTest : public test::TempDirTest {
  protected:
   void SetUp() override {
     TempDirTest::SetUp();
-    registerFakeKinds();
+    useFakeNetworks();
   }
 
   SelfPlayConfig config(const std::string& agent, const std::string& prefix) const {
@@ -105,7 +92,8 @@ void expectSameGames(const std::map<uint64_t, GameData>& a, const std::map<uint6
 }
 
 TEST_F(LockstepTest, BatchedGamesEqualOneByOneGames) {
-  SelfPlayConfig sync = config("fakenet-sync", "sync");
+  SelfPlayConfig sync = config(kFakeNet, "sync");
+  sync.lockstep = false;
   sync.jobs = 1;
   const auto reference = play(sync);
   ASSERT_EQ(reference.size(), 6u);
@@ -113,8 +101,8 @@ TEST_F(LockstepTest, BatchedGamesEqualOneByOneGames) {
     for (int per_thread : {1, 4, 16}) {
       for (size_t cache : {size_t{0}, size_t{4096}}) {
         SelfPlayConfig c =
-            config("fakenet", "b" + std::to_string(jobs) + "-" + std::to_string(per_thread) + "-" +
-                                  std::to_string(cache));
+            config(kFakeNet, "b" + std::to_string(jobs) + "-" + std::to_string(per_thread) + "-" +
+                                 std::to_string(cache));
         c.jobs = jobs;
         c.games_per_thread = per_thread;
         c.cache_entries = cache;
@@ -171,7 +159,7 @@ TEST_F(LockstepTest, ResignedGamesGoToTheSideThatDidNotResign) {
 }
 
 TEST_F(LockstepTest, AdjudicationStopsGamesAfterTheirDecisions) {
-  SelfPlayConfig c = config("fakenet", "adj");
+  SelfPlayConfig c = config(kFakeNet, "adj");
   c.adjudicate_decisions = 12;
   SelfPlayProgress p;
   const auto games = play(c, &p);

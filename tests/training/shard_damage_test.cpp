@@ -10,9 +10,9 @@
 #include <functional>
 #include <limits>
 
-#include "agents/observation.h"
 #include "env/error.h"
 #include "env/rng.h"
+#include "nn/observation.h"
 #include "tests/training/temp_dir.h"
 #include "training/shard_check.h"
 #include "training/shard_reader.h"
@@ -63,7 +63,7 @@ class ShardDamageTest : public test::TempDirTest {
     info.blue_agent = info.orange_agent = "rule";
     info.config = "{}";
     info.engine = "morne test";
-    info.encoder_version = agents::kEncoderVersion;
+    info.encoder_version = nn::kEncoderVersion;
     info.shape = kShape;
     env::Rng rng(5);
     ShardWriter writer(dir_.string(), "good", info, 1000);

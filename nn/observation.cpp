@@ -1,4 +1,4 @@
-#include "agents/observation.h"
+#include "nn/observation.h"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include "env/hex.h"
 #include "env/rules.h"
 
-namespace morne::agents {
+namespace morne::nn {
 
 namespace {
 
@@ -315,4 +315,4 @@ void ObservationEncoder::encode(const GameState& s, std::span<float> planes,
   globals[13] = s.combat.active() ? 1.0f : 0.0f;
 }
 
-}  // namespace morne::agents
+}  // namespace morne::nn

@@ -1,4 +1,4 @@
-// The network's view of the game (agents/observation.h, agents/policy_layout.h): shapes, value
+// The network's view of the game (nn/observation.h, nn/policy_layout.h): shapes, value
 // ranges, the mover's perspective, the policy round trip for every legal action of many random
 // positions, and the documentation of every channel.
 
@@ -9,11 +9,11 @@
 #include <set>
 #include <sstream>
 
-#include "agents/observation.h"
-#include "agents/policy_layout.h"
 #include "env/agent_actions.h"
 #include "env/rules.h"
 #include "env/scenario_library.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
 
 namespace morne::test {
 namespace {
@@ -22,7 +22,7 @@ struct Encoded {
   std::vector<float> planes, globals;
 };
 
-Encoded encode(const agents::ObservationEncoder& enc, const env::GameState& s) {
+Encoded encode(const nn::ObservationEncoder& enc, const env::GameState& s) {
   Encoded e{std::vector<float>(static_cast<size_t>(enc.shape().planeSize())),
             std::vector<float>(static_cast<size_t>(enc.shape().globals))};
   enc.encode(s, e.planes, e.globals);
@@ -30,7 +30,7 @@ Encoded encode(const agents::ObservationEncoder& enc, const env::GameState& s) {
 }
 
 int planeOf(std::string_view name) {
-  const auto names = agents::ObservationEncoder::planeNames();
+  const auto names = nn::ObservationEncoder::planeNames();
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] == name) return static_cast<int>(i);
   }
@@ -38,7 +38,7 @@ int planeOf(std::string_view name) {
   return 0;
 }
 
-double planeSum(const agents::ObservationEncoder& enc, const Encoded& e, std::string_view name) {
+double planeSum(const nn::ObservationEncoder& enc, const Encoded& e, std::string_view name) {
   const int area = enc.shape().height * enc.shape().width;
   double sum = 0;
   for (int g = 0; g < area; ++g) sum += e.planes[static_cast<size_t>(planeOf(name) * area + g)];
@@ -62,11 +62,9 @@ void forRandomPositions(const env::Scenario& sc, int games, F&& visit) {
 TEST(Observation, ShapesAndNamesAgree) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
-    const agents::ObservationEncoder enc(*sc);
-    EXPECT_EQ(enc.shape().planes,
-              static_cast<int>(agents::ObservationEncoder::planeNames().size()));
-    EXPECT_EQ(enc.shape().globals,
-              static_cast<int>(agents::ObservationEncoder::globalNames().size()));
+    const nn::ObservationEncoder enc(*sc);
+    EXPECT_EQ(enc.shape().planes, static_cast<int>(nn::ObservationEncoder::planeNames().size()));
+    EXPECT_EQ(enc.shape().globals, static_cast<int>(nn::ObservationEncoder::globalNames().size()));
     EXPECT_EQ(enc.shape().height, sc->height());
     EXPECT_EQ(enc.shape().width, sc->width());
     std::set<int> grid;
@@ -78,7 +76,7 @@ TEST(Observation, ShapesAndNamesAgree) {
 TEST(Observation, ValuesAreFiniteBoundedAndConsistent) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
-    const agents::ObservationEncoder enc(*sc);
+    const nn::ObservationEncoder enc(*sc);
     int checked = 0;
     forRandomPositions(*sc, 3, [&](const env::GameState& s) {
       const Encoded e = encode(enc, s);
@@ -102,7 +100,7 @@ TEST(Observation, ValuesAreFiniteBoundedAndConsistent) {
     // Terrain is one-hot on every hex.
     const Encoded e = encode(enc, env::newGame(*sc));
     double terrain = 0;
-    for (std::string_view n : agents::ObservationEncoder::planeNames()) {
+    for (std::string_view n : nn::ObservationEncoder::planeNames()) {
       if (n.starts_with("terrain_")) terrain += planeSum(enc, e, n);
     }
     EXPECT_EQ(terrain, sc->numCells());
@@ -112,7 +110,7 @@ TEST(Observation, ValuesAreFiniteBoundedAndConsistent) {
 
 TEST(Observation, SeenFromTheSideToMove) {
   const auto sc = env::loadScenario("duel");
-  const agents::ObservationEncoder enc(*sc);
+  const nn::ObservationEncoder enc(*sc);
   const env::GameState blue = env::newGame(*sc);
   env::GameState orange = blue;
   orange.side = 1;
@@ -132,7 +130,7 @@ TEST(Observation, SeenFromTheSideToMove) {
 TEST(PolicyLayout, EveryLegalActionRoundTrips) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
-    const agents::PolicyLayout layout(*sc);
+    const nn::PolicyLayout layout(*sc);
     EXPECT_EQ(layout.size(), layout.planes() * sc->height() * sc->width() + 2);
     std::vector<uint8_t> mask(static_cast<size_t>(layout.size()));
     long actions = 0;
@@ -170,13 +168,13 @@ TEST(Observation, EveryChannelIsDocumented) {
   ASSERT_TRUE(f) << "docs/training-data.md is missing";
   std::stringstream text;
   text << f.rdbuf();
-  for (std::string_view n : agents::ObservationEncoder::planeNames()) {
+  for (std::string_view n : nn::ObservationEncoder::planeNames()) {
     EXPECT_NE(text.str().find("`" + std::string(n) + "`"), std::string::npos) << n;
   }
-  for (std::string_view n : agents::ObservationEncoder::globalNames()) {
+  for (std::string_view n : nn::ObservationEncoder::globalNames()) {
     EXPECT_NE(text.str().find("`" + std::string(n) + "`"), std::string::npos) << n;
   }
-  EXPECT_NE(text.str().find("encoder version " + std::to_string(agents::kEncoderVersion)),
+  EXPECT_NE(text.str().find("encoder version " + std::to_string(nn::kEncoderVersion)),
             std::string::npos);
 }
 

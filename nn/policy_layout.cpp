@@ -1,4 +1,4 @@
-#include "agents/policy_layout.h"
+#include "nn/policy_layout.h"
 
 #include <algorithm>
 #include <cassert>
@@ -7,7 +7,7 @@
 #include "env/hex.h"
 #include "env/rules.h"
 
-namespace morne::agents {
+namespace morne::nn {
 
 PolicyLayout::PolicyLayout(const env::Scenario& sc)
     : sc_(&sc),
@@ -51,4 +51,4 @@ int PolicyLayout::legalMask(const env::GameState& s, std::span<uint8_t> mask) co
   return static_cast<int>(legal.size());
 }
 
-}  // namespace morne::agents
+}  // namespace morne::nn

@@ -1,12 +1,12 @@
 #pragma once
 // The policy-value network, behind a LibTorch-free facade: everything that includes LibTorch
-// is in agents/torch/ (one translation unit), so the rest of morne compiles in seconds.
+// is in nn/torch/, so the rest of morne compiles in seconds.
 //
 // Architecture (AlphaZero-style, sized for CPUs): a 3x3 convolution from the observation planes
 // to `channels`, plus a linear projection of the global features added to every square; then
 // `blocks` residual blocks (3x3 conv, batch norm, ReLU, 3x3 conv, batch norm, skip, ReLU).
 // Policy head: a 1x1 convolution to the action planes (one logit per plane and square) and, from
-// the pooled trunk, two logits for "end" and "hold" (agents/policy_layout.h). Value head: global
+// the pooled trunk, two logits for "end" and "hold" (nn/policy_layout.h). Value head: global
 // average pooling and the global features, a hidden layer of `value_hidden` units, tanh: the
 // expected result for the side to move, in [-1, 1].
 
@@ -15,9 +15,9 @@
 #include <span>
 #include <string>
 
-#include "agents/observation.h"
+#include "nn/observation.h"
 
-namespace morne::agents {
+namespace morne::nn {
 
 struct NetworkConfig {
   ObservationShape input;  // planes, height, width, globals (from ObservationEncoder)
@@ -67,4 +67,4 @@ void configureTorchRuntime(int threads);
 // The LibTorch library in use: "LibTorch 1.13.0, CPU, 1 intra-op thread(s)".
 std::string torchRuntimeText();
 
-}  // namespace morne::agents
+}  // namespace morne::nn

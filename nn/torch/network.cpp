@@ -1,6 +1,6 @@
-// The one translation unit that includes LibTorch (agents/network.h is the facade).
+// The one translation unit that includes LibTorch (nn/network.h is the facade).
 
-#include "agents/network.h"
+#include "nn/network.h"
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -15,47 +15,49 @@
 #include "env/durable_file.h"
 #include "env/error.h"
 
-namespace morne::agents {
+namespace morne::nn {
 
 namespace {
 
-namespace nn = torch::nn;
+namespace tnn = torch::nn;
 
-struct ResidualBlockImpl : nn::Module {
+struct ResidualBlockImpl : tnn::Module {
   explicit ResidualBlockImpl(int channels)
       : conv1(register_module(
-            "conv1", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
-        bn1(register_module("bn1", nn::BatchNorm2d(channels))),
+            "conv1",
+            tnn::Conv2d(tnn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
+        bn1(register_module("bn1", tnn::BatchNorm2d(channels))),
         conv2(register_module(
-            "conv2", nn::Conv2d(nn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
-        bn2(register_module("bn2", nn::BatchNorm2d(channels))) {}
+            "conv2",
+            tnn::Conv2d(tnn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
+        bn2(register_module("bn2", tnn::BatchNorm2d(channels))) {}
 
   torch::Tensor forward(const torch::Tensor& x) {
     torch::Tensor y = torch::relu(bn1(conv1(x)));
     return torch::relu(x + bn2(conv2(y)));
   }
 
-  nn::Conv2d conv1;
-  nn::BatchNorm2d bn1;
-  nn::Conv2d conv2;
-  nn::BatchNorm2d bn2;
+  tnn::Conv2d conv1;
+  tnn::BatchNorm2d bn1;
+  tnn::Conv2d conv2;
+  tnn::BatchNorm2d bn2;
 };
 TORCH_MODULE(ResidualBlock);
 
-struct PolicyValueNetImpl : nn::Module {
+struct PolicyValueNetImpl : tnn::Module {
   explicit PolicyValueNetImpl(const NetworkConfig& c)
       : stem(register_module(
             "stem",
-            nn::Conv2d(nn::Conv2dOptions(c.input.planes, c.channels, 3).padding(1).bias(false)))),
-        stem_bn(register_module("stem_bn", nn::BatchNorm2d(c.channels))),
-        globals_in(register_module("globals_in", nn::Linear(c.input.globals, c.channels))),
-        tower(register_module("tower", nn::Sequential())),
-        policy_conv(register_module("policy_conv",
-                                    nn::Conv2d(nn::Conv2dOptions(c.channels, c.policy_planes, 1)))),
-        pass_fc(register_module("pass_fc", nn::Linear(c.channels, 2))),
-        value_fc1(
-            register_module("value_fc1", nn::Linear(c.channels + c.input.globals, c.value_hidden))),
-        value_fc2(register_module("value_fc2", nn::Linear(c.value_hidden, 1))) {
+            tnn::Conv2d(tnn::Conv2dOptions(c.input.planes, c.channels, 3).padding(1).bias(false)))),
+        stem_bn(register_module("stem_bn", tnn::BatchNorm2d(c.channels))),
+        globals_in(register_module("globals_in", tnn::Linear(c.input.globals, c.channels))),
+        tower(register_module("tower", tnn::Sequential())),
+        policy_conv(register_module(
+            "policy_conv", tnn::Conv2d(tnn::Conv2dOptions(c.channels, c.policy_planes, 1)))),
+        pass_fc(register_module("pass_fc", tnn::Linear(c.channels, 2))),
+        value_fc1(register_module("value_fc1",
+                                  tnn::Linear(c.channels + c.input.globals, c.value_hidden))),
+        value_fc2(register_module("value_fc2", tnn::Linear(c.value_hidden, 1))) {
     for (int b = 0; b < c.blocks; ++b) tower->push_back(ResidualBlock(c.channels));
   }
 
@@ -70,14 +72,14 @@ struct PolicyValueNetImpl : nn::Module {
     return {policy, value};
   }
 
-  nn::Conv2d stem;
-  nn::BatchNorm2d stem_bn;
-  nn::Linear globals_in;
-  nn::Sequential tower;
-  nn::Conv2d policy_conv;
-  nn::Linear pass_fc;
-  nn::Linear value_fc1;
-  nn::Linear value_fc2;
+  tnn::Conv2d stem;
+  tnn::BatchNorm2d stem_bn;
+  tnn::Linear globals_in;
+  tnn::Sequential tower;
+  tnn::Conv2d policy_conv;
+  tnn::Linear pass_fc;
+  tnn::Linear value_fc1;
+  tnn::Linear value_fc2;
 };
 TORCH_MODULE(PolicyValueNet);
 
@@ -297,4 +299,4 @@ std::string torchRuntimeText() {
          std::to_string(at::get_num_threads()) + " intra-op thread(s)";
 }
 
-}  // namespace morne::agents
+}  // namespace morne::nn

@@ -11,7 +11,7 @@
 #include "env/action.h"
 #include "env/game_state.h"
 
-namespace morne::agents {
+namespace morne::nn {
 
 class PolicyLayout {
  public:
@@ -40,4 +40,4 @@ class PolicyLayout {
   std::vector<env::CellId> cell_of_grid_;  // kNoCell where the grid has no hex
 };
 
-}  // namespace morne::agents
+}  // namespace morne::nn

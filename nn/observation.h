@@ -11,7 +11,7 @@
 
 #include "env/game_state.h"
 
-namespace morne::agents {
+namespace morne::nn {
 
 inline constexpr int kEncoderVersion = 1;
 
@@ -49,4 +49,4 @@ class ObservationEncoder {
   std::vector<float> static_planes_;  // the scenario-only planes, copied in by encode()
 };
 
-}  // namespace morne::agents
+}  // namespace morne::nn

@@ -1,0 +1,78 @@
+// The table of agent kinds and their parameter rows (agents/agent_kinds.h,
+// agents/spec_params.h): every parameter of every kind reads back from the spec an agent
+// writes of itself, parse(spec(parse(s))) == parse(s), and bad values are refused with the
+// accepted range.
+
+#include "agents/agent_kinds.h"
+
+#include <gtest/gtest.h>
+
+#include "agents/network_agent.h"
+#include "env/error.h"
+#include "mcts/evaluator.h"
+
+namespace morne::agents {
+namespace {
+
+// A network that is never asked anything: the az agents are only made, not run.
+class UnusedNetwork : public mcts::BatchEvaluator {
+ public:
+  void evaluate(std::span<const mcts::LeafRequest* const>, std::span<double>) override {}
+};
+
+// A valid value of `p` other than its default, as spec text.
+std::string otherValue(const SpecParamInfo& p) {
+  if (p.text) return "other.pt";
+  if (!p.choices.empty()) return p.choices[p.default_text == p.choices[0] ? 1 : 0];
+  const double v = std::stod(p.default_text);
+  if (v != p.lo) return shortestNumber(p.lo);
+  return shortestNumber(p.integer ? p.lo + 1 : p.lo + (p.hi - p.lo) / 4);
+}
+
+TEST(AgentKinds, EveryParameterReadsBackFromTheAgentsOwnSpec) {
+  setNetworkLoader([](const std::string&, int) { return std::make_unique<UnusedNetwork>(); });
+  int checked = 0;
+  for (const AgentKind& kind : agentKinds()) {
+    const std::string name(kind.name);
+    const std::string base = name == "az" ? "model=net.pt" : "";
+    EXPECT_FALSE(makeAgent(name + (base.empty() ? "" : ":" + base), 1)->spec().empty());
+    for (const SpecParamInfo& p : kind.parameters()) {
+      const std::string value = otherValue(p);
+      std::string spec = name + ":" + p.key + "=" + value;
+      if (!base.empty() && p.key != "model") spec += "," + base;
+      const std::string written = makeAgent(spec, 1)->spec();
+      EXPECT_NE(
+          ("," + written.substr(written.find(':') + 1) + ",").find("," + p.key + "=" + value + ","),
+          std::string::npos)
+          << spec << " wrote " << written;
+      EXPECT_EQ(makeAgent(written, 1)->spec(), written) << spec;
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 1 + 13 + 4 + 14);  // rule, the search parameters of mcts and az, their own
+}
+
+TEST(AgentKinds, BadValuesNameTheAcceptedRange) {
+  try {
+    makeAgent("mcts:threads=0", 1);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "mcts: threads=0 is not an integer in 1..256");
+  }
+  EXPECT_THROW(makeAgent("mcts:sims=2.5", 1), ConfigError);
+  EXPECT_THROW(makeAgent("mcts:policy=smart", 1), ConfigError);
+  EXPECT_THROW(makeAgent("rule:prune=2", 1), ConfigError);
+  EXPECT_THROW(makeAgent("chess", 1), ConfigError);
+}
+
+TEST(AgentKinds, OnlyNetworkAgentsHaveALockstepForm) {
+  setNetworkLoader([](const std::string&, int) { return std::make_unique<UnusedNetwork>(); });
+  EXPECT_FALSE(makeBatchedSearch("mcts:sims=10"));
+  EXPECT_FALSE(makeBatchedSearch("rule"));
+  const auto az = makeBatchedSearch("az:model=net.pt,sims=12");
+  ASSERT_TRUE(az);
+  EXPECT_EQ(az->search.simulations, 12);
+}
+
+}  // namespace
+}  // namespace morne::agents
