@@ -1,20 +1,34 @@
 #pragma once
-// The targets of `morne bench` (cli/cmd_bench.cpp dispatches): each reads the shared bench
-// options (scenario, seconds, seed, threads) and prints a table.
+// The targets of `morne bench` (cli/cmd_bench.cpp dispatches): each takes the shared bench
+// settings and prints a table.
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
-#include "cli/options.h"
 #include "env/scenario.h"
 #include "nn/network.h"
 
 namespace morne::cli {
 
+// The settings of `morne bench` (its options, declared once in cli/cmd_bench.cpp).
+struct BenchConfig {
+  std::vector<std::string> scenarios;  // empty: the target's own choice
+  double seconds = 3;                  // measuring time per scenario (and configuration)
+  uint64_t seed = 1;                   // seed of the games measured
+  int threads = 2;                     // mcts, nn: thread counts 1, 2, 4 .. up to this
+  int repeats = 5;                     // interleaved measurements of each configuration
+};
+
+// `morne bench env`: state copies, legal actions, random playouts, line of sight
+// (cli/cmd_bench.cpp).
+int benchEnv(const BenchConfig& bench);
+
 // `morne bench mcts`: simulations per second on 1..threads threads (cli/bench_mcts.cpp).
-int benchMcts(const po::variables_map& vm);
+int benchMcts(const BenchConfig& bench);
 
 // `morne bench nn`: network inference throughput by batch size and thread count (cli/bench_nn.cpp).
-int benchNn(const po::variables_map& vm);
+int benchNn(const BenchConfig& bench);
 
 // Raw inference: evaluations per second of `net` at `batch` over `seconds`, on observations of
 // random positions of `sc` (cli/bench_nn.cpp; LibTorch threads as configured).
@@ -23,6 +37,6 @@ double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, do
 
 // `morne bench selfplay`: self-play positions/s on 1 and 2 threads, batching evaluator against
 // raw inference, HDF5 writer throughput (cli/bench_selfplay.cpp).
-int benchSelfplay(const po::variables_map& vm);
+int benchSelfplay(const BenchConfig& bench);
 
 }  // namespace morne::cli

@@ -66,13 +66,12 @@ double measure(const std::vector<env::GameState>& positions, int rollout, int th
 
 }  // namespace
 
-int benchMcts(const po::variables_map& vm) {
-  std::vector<std::string> names = vm["scenario"].as<std::vector<std::string>>();
+int benchMcts(const BenchConfig& bench) {
+  std::vector<std::string> names = bench.scenarios;
   if (names.empty()) names = {"duel", "crossing"};
-  const double budget = vm["seconds"].as<double>();
-  const int max_threads = vm["threads"].as<int>();
-  const int repeats = vm["repeats"].as<int>();
-  if (max_threads < 1) throw ConfigError("--threads must be at least 1");
+  const double budget = bench.seconds;
+  const int max_threads = bench.threads;
+  const int repeats = bench.repeats;
   constexpr size_t kPositions = 20;
   std::cout << versionLine() << "\nbench mcts: heuristic evaluator, no tree reuse, " << kPositions
             << " positions from a rule-vs-rule game, " << fixedText(budget, 2)
@@ -80,7 +79,7 @@ int benchMcts(const po::variables_map& vm) {
             << " interleaved rounds; " << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
-    const auto positions = samplePositions(*sc, vm["seed"].as<uint64_t>(), kPositions);
+    const auto positions = samplePositions(*sc, bench.seed, kPositions);
     if (positions.empty())
       throw ConfigError("bench mcts: " + name + " has no position with a choice");
     const double ms = 1000 * budget / repeats / static_cast<double>(positions.size());

@@ -53,12 +53,12 @@ double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, do
   return static_cast<double>(evals) / elapsed;
 }
 
-int benchNn(const po::variables_map& vm) {
-  std::vector<std::string> names = vm["scenario"].as<std::vector<std::string>>();
+int benchNn(const BenchConfig& bench) {
+  std::vector<std::string> names = bench.scenarios;
   if (names.empty()) names = {"crossing"};
-  const double budget = vm["seconds"].as<double>();
-  const int max_threads = vm["threads"].as<int>();
-  const int repeats = vm["repeats"].as<int>();
+  const double budget = bench.seconds;
+  const int max_threads = bench.threads;
+  const int repeats = bench.repeats;
   if (max_threads > 1) requirePassiveOpenMp();
   const std::vector<int> batches = {1, 8, 32, 128};
   int counts = 0;
@@ -84,7 +84,7 @@ int benchNn(const po::variables_map& vm) {
         labels.push_back(std::to_string(threads) + " thread(s), batch " + std::to_string(batch));
         configs.push_back([&, threads, batch] {
           nn::configureTorchRuntime(threads);
-          return rawInferenceRate(*net, *sc, batch, each, vm["seed"].as<uint64_t>());
+          return rawInferenceRate(*net, *sc, batch, each, bench.seed);
         });
       }
     }

@@ -96,12 +96,12 @@ SelfPlayRun timedSelfPlay(const std::shared_ptr<const env::Scenario>& sc, const 
 
 }  // namespace
 
-int benchSelfplay(const po::variables_map& vm) {
-  std::vector<std::string> names = vm["scenario"].as<std::vector<std::string>>();
+int benchSelfplay(const BenchConfig& bench) {
+  std::vector<std::string> names = bench.scenarios;
   if (names.empty()) names = {"duel"};
-  const double seconds = vm["seconds"].as<double>();
-  const int repeats = vm["repeats"].as<int>();
-  const uint64_t seed = vm["seed"].as<uint64_t>();
+  const double seconds = bench.seconds;
+  const int repeats = bench.repeats;
+  const uint64_t seed = bench.seed;
   const double each = seconds / repeats;
   const fs::path dir =
       fs::temp_directory_path() / ("morne-bench-selfplay-" + std::to_string(::getpid()));

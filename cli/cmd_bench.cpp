@@ -15,6 +15,7 @@
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
 #include "cli/number_text.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "env/error.h"
 #include "env/rules.h"
@@ -165,13 +166,15 @@ double legalNs(const std::vector<env::GameState>& states, double& avg_actions) {
   return secondsSince(t0) * 1e9 / static_cast<double>(calls);
 }
 
-int benchEnv(const po::variables_map& vm) {
-  std::vector<std::string> names = vm["scenario"].as<std::vector<std::string>>();
+}  // namespace
+
+int benchEnv(const BenchConfig& bench) {
+  std::vector<std::string> names = bench.scenarios;
   if (names.empty()) {
     for (const env::BuiltinScenario& b : env::builtinScenarios()) names.push_back(b.name);
   }
-  const double budget = vm["seconds"].as<double>();
-  const int repeats = vm["repeats"].as<int>();
+  const double budget = bench.seconds;
+  const int repeats = bench.repeats;
   std::cout << versionLine() << "\nbench env: one thread, " << repeats << " interleaved rounds, "
             << fixedText(budget, 2)
             << " s of random playouts per scenario in all; sizeof(GameState) = "
@@ -179,7 +182,7 @@ int benchEnv(const po::variables_map& vm) {
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
     std::vector<env::GameState> samples;
-    randomPlayouts(*sc, std::min(0.3, budget), vm["seed"].as<uint64_t>(), &samples);  // warm-up
+    randomPlayouts(*sc, std::min(0.3, budget), bench.seed, &samples);  // warm-up
     CopyBench copies(samples);
     double avg_actions = 0;
     uint64_t round = 0;
@@ -190,7 +193,7 @@ int benchEnv(const po::variables_map& vm) {
          [&] { return copies.nanoseconds(2); }, [&] { return legalNs(samples, avg_actions); },
          [&] {
            const PlayoutStats st =
-               randomPlayouts(*sc, budget / repeats, vm["seed"].as<uint64_t>() + ++round, nullptr);
+               randomPlayouts(*sc, budget / repeats, bench.seed + ++round, nullptr);
            games_per_s.push_back(static_cast<double>(st.games) / st.seconds);
            return static_cast<double>(st.decisions) / st.seconds;
          },
@@ -221,34 +224,47 @@ int benchEnv(const po::variables_map& vm) {
   return 0;
 }
 
+namespace {
+
+// The options of `morne bench`, one row each (cli/option_table.h); --scenario (repeatable) is
+// read apart.
+const OptionRow<BenchConfig> kOptions[] = {
+    {"seconds",
+     &BenchConfig::seconds,
+     {0, 1e6, true, false},
+     "measuring time per scenario (env: random playouts; mcts: per thread count)"},
+    {"seed", &BenchConfig::seed, anyValue(), "seed of the games measured"},
+    {"threads",
+     &BenchConfig::threads,
+     {1, 256},
+     "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2"},
+    {"repeats",
+     &BenchConfig::repeats,
+     {1, 1000},
+     "measurements of each configuration, interleaved; figures are median, min and max"},
+};
+
 }  // namespace
 
 int runBench(const Args& args) {
+  BenchConfig b;
   po::options_description own("Options of `morne bench env|mcts|nn|selfplay`");
-  // clang-format off
-  own.add_options()
-      ("scenario", po::value<std::vector<std::string>>()->default_value({}, "all built-in")
-                       ->composing(),
-       "scenario to measure (repeatable)")
-      ("seconds", numberOption(3.0),
-       "measuring time per scenario (env: random playouts; mcts: per thread count)")
-      ("seed", po::value<uint64_t>()->default_value(1), "seed of the games measured")
-      ("threads", po::value<int>()->default_value(2),
-       "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2")
-      ("repeats", po::value<int>()->default_value(5),
-       "measurements of each configuration, interleaved; figures are median, min and max");
-  // clang-format on
+  own.add_options()(
+      "scenario",
+      po::value<std::vector<std::string>>()->default_value({}, "all built-in")->composing(),
+      "scenario to measure (repeatable)");
+  addOptions<BenchConfig>(own, kOptions, b);
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
     std::cout << usageText("morne bench env|mcts|nn|selfplay [options]", own);
     return cmd.help ? 0 : 1;
   }
-  if (cmd.vm["seconds"].as<double>() <= 0) throw ConfigError("bench: --seconds must be positive");
-  if (cmd.vm["repeats"].as<int>() < 1) throw ConfigError("bench: --repeats must be at least 1");
-  if (cmd.positional[0] == "env") return benchEnv(cmd.vm);
-  if (cmd.positional[0] == "mcts") return benchMcts(cmd.vm);
-  if (cmd.positional[0] == "nn") return benchNn(cmd.vm);
-  if (cmd.positional[0] == "selfplay") return benchSelfplay(cmd.vm);
+  readOptions<BenchConfig>("bench", cmd.vm, kOptions, b);
+  b.scenarios = cmd.vm["scenario"].as<std::vector<std::string>>();
+  if (cmd.positional[0] == "env") return benchEnv(b);
+  if (cmd.positional[0] == "mcts") return benchMcts(b);
+  if (cmd.positional[0] == "nn") return benchNn(b);
+  if (cmd.positional[0] == "selfplay") return benchSelfplay(b);
   throw ConfigError("bench: unknown target \"" + cmd.positional[0] +
                     "\" (available: env, mcts, nn, selfplay)");
 }

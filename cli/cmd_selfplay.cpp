@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/number_text.h"
+#include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "env/error.h"
@@ -33,48 +34,66 @@ std::string defaultPrefix(const std::string& scenario) {
   return scenario + "-" + stamp + "-" + suffix;
 }
 
+// The options of `morne selfplay`, one row each (cli/option_table.h); --scenario and --quiet
+// are read apart (a scenario is loaded, quiet is not part of the run).
+const OptionRow<training::SelfPlayConfig> kOptions[] = {
+    {"agent", &training::SelfPlayConfig::agent, anyValue(),
+     "agent spec playing both sides (mcts for generation 0, az:model=FILE later)"},
+    {"games", &training::SelfPlayConfig::games, atLeast(1), "games to play"},
+    {"jobs", &training::SelfPlayConfig::jobs, atLeast(1), "worker threads"},
+    {"games-per-thread", &training::SelfPlayConfig::games_per_thread, atLeast(1),
+     "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)"},
+    {"batch-invariant", &training::SelfPlayConfig::batch_invariant, anyValue(),
+     "pad network batches to --games-per-thread so that the data do not depend on --jobs "
+     "(0: 10-25% faster, the same data only for the same --jobs)"},
+    {"lockstep", &training::SelfPlayConfig::lockstep, anyValue(),
+     "play az agents in lock-step (0: one game at a time per worker: the same data, slower)",
+     false},
+    {"cache",
+     &training::SelfPlayConfig::cache_entries,
+     {0, 1e9},
+     "evaluation cache entries per worker (az agents; 0: none)",
+     false},
+    {"seed", &training::SelfPlayConfig::seed, anyValue(), "base seed of the dice and the agents"},
+    {"out", &training::SelfPlayConfig::out_dir, anyValue(), "folder of the shards", false},
+    {"prefix", &training::SelfPlayConfig::prefix, anyValue(),
+     "shard names PREFIX-NNNN.h5 (default: scenario, time and a random suffix)", false},
+    {"rows-per-shard", &training::SelfPlayConfig::rows_per_shard, atLeast(1),
+     "positions per shard (whole games)"},
+    {"temperature-moves", &training::SelfPlayConfig::temperature_moves, atLeast(0),
+     "first decisions of a game drawn in proportion to the search's visits"},
+    {"cheap-sims", &training::SelfPlayConfig::cheap_sims, atLeast(0),
+     "playout cap randomisation: simulations of the cheap searches (0: off)"},
+    {"full-probability",
+     &training::SelfPlayConfig::full_search_probability,
+     {0, 1, true, false},
+     "playout cap randomisation: share of full searches (recorded)"},
+    {"resign-value",
+     &training::SelfPlayConfig::resign_value,
+     {0, 1, false, true},
+     "resign when the search values the position below minus this (0: never resign)"},
+    {"resign-moves", &training::SelfPlayConfig::resign_moves, atLeast(1),
+     "... for this many decisions in a row"},
+    {"resign-check",
+     &training::SelfPlayConfig::resign_check_fraction,
+     {0, 1},
+     "share of games that never resign, to measure false resignations"},
+    {"adjudicate-after", &training::SelfPlayConfig::adjudicate_decisions, atLeast(0),
+     "stop a game after this many decisions and score it as it stands (0: never)"},
+    {"queue", &training::SelfPlayConfig::queue_games, atLeast(1),
+     "finished games waiting for the writer, at most", false},
+};
+
 }  // namespace
 
 int runSelfplay(const Args& args) {
+  training::SelfPlayConfig c;
+  c.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   po::options_description own("Options of `morne selfplay`");
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  // clang-format off
-  own.add_options()
-      ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
-       "built-in scenario name or scenario file")
-      ("agent", po::value<std::string>()->default_value("mcts:sims=100"),
-       "agent spec playing both sides (mcts for generation 0, az:model=FILE later)")
-      ("games", po::value<int>()->default_value(8), "games to play")
-      ("jobs", po::value<int>()->default_value(cores), "worker threads")
-      ("games-per-thread", po::value<int>()->default_value(16),
-       "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)")
-      ("batch-invariant", po::value<bool>()->default_value(true),
-       "pad network batches to --games-per-thread so that the data do not depend on --jobs "
-       "(0: 10-25% faster, the same data only for the same --jobs)")
-      ("cache", po::value<int>()->default_value(65536),
-       "evaluation cache entries per worker (az agents; 0: none)")
-      ("seed", po::value<uint64_t>()->default_value(1), "base seed of the dice and the agents")
-      ("out", po::value<std::string>()->default_value("selfplay"), "folder of the shards")
-      ("prefix", po::value<std::string>()->default_value(""),
-       "shard names PREFIX-NNNN.h5 (default: scenario, time and a random suffix)")
-      ("rows-per-shard", po::value<int>()->default_value(4096), "positions per shard (whole games)")
-      ("temperature-moves", po::value<int>()->default_value(20),
-       "first decisions of a game drawn in proportion to the search's visits")
-      ("cheap-sims", po::value<int>()->default_value(0),
-       "playout cap randomisation: simulations of the cheap searches (0: off)")
-      ("full-probability", numberOption(0.25),
-       "playout cap randomisation: share of full searches (recorded)")
-      ("resign-value", numberOption(0),
-       "resign when the search values the position below minus this (0: never resign)")
-      ("resign-moves", po::value<int>()->default_value(3), "... for this many decisions in a row")
-      ("resign-check", numberOption(0.1),
-       "share of games that never resign, to measure false resignations")
-      ("adjudicate-after", po::value<int>()->default_value(0),
-       "stop a game after this many decisions and score it as it stands (0: never)")
-      ("queue", po::value<int>()->default_value(32),
-       "finished games waiting for the writer, at most")
-      ("quiet", po::bool_switch(), "no progress bar");
-  // clang-format on
+  own.add_options()("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
+                    "built-in scenario name or scenario file");
+  addOptions<training::SelfPlayConfig>(own, kOptions, c);
+  own.add_options()("quiet", po::bool_switch(), "no progress bar");
   const ParsedCommand cmd = parseCommand("selfplay", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne selfplay [options]", own) << "\nAgents:\n"
@@ -82,62 +101,12 @@ int runSelfplay(const Args& args) {
     return 0;
   }
   const auto& vm = cmd.vm;
-  training::SelfPlayConfig c;
+  readOptions<training::SelfPlayConfig>("selfplay", vm, kOptions, c);
   c.scenario = env::loadScenario(vm["scenario"].as<std::string>());
-  c.agent = vm["agent"].as<std::string>();
-  c.games = vm["games"].as<int>();
-  c.jobs = vm["jobs"].as<int>();
-  c.seed = vm["seed"].as<uint64_t>();
-  c.out_dir = vm["out"].as<std::string>();
-  c.prefix = vm["prefix"].as<std::string>().empty() ? defaultPrefix(c.scenario->name())
-                                                    : vm["prefix"].as<std::string>();
-  c.rows_per_shard = vm["rows-per-shard"].as<int>();
-  c.temperature_moves = vm["temperature-moves"].as<int>();
-  c.cheap_sims = vm["cheap-sims"].as<int>();
-  c.full_search_probability = vm["full-probability"].as<double>();
-  c.queue_games = vm["queue"].as<int>();
-  c.games_per_thread = vm["games-per-thread"].as<int>();
-  c.batch_invariant = vm["batch-invariant"].as<bool>();
-  const int cache = vm["cache"].as<int>();
-  c.resign_value = vm["resign-value"].as<double>();
-  c.resign_moves = vm["resign-moves"].as<int>();
-  c.resign_check_fraction = vm["resign-check"].as<double>();
-  c.adjudicate_decisions = vm["adjudicate-after"].as<int>();
-  if (c.games_per_thread < 1) throw ConfigError("selfplay: --games-per-thread must be at least 1");
-  if (cache < 0) throw ConfigError("selfplay: --cache must not be negative");
-  c.cache_entries = static_cast<size_t>(cache);
-  if (!(c.resign_value >= 0 && c.resign_value < 1))
-    throw ConfigError("selfplay: --resign-value must be in [0, 1)");
-  if (c.resign_moves < 1) throw ConfigError("selfplay: --resign-moves must be at least 1");
-  if (!(c.resign_check_fraction >= 0 && c.resign_check_fraction <= 1))
-    throw ConfigError("selfplay: --resign-check must be in [0, 1]");
-  if (c.adjudicate_decisions < 0)
-    throw ConfigError("selfplay: --adjudicate-after must not be negative");
-  if (c.games < 1) throw ConfigError("selfplay: --games must be at least 1");
-  if (c.jobs < 1) throw ConfigError("selfplay: --jobs must be at least 1");
-  if (c.rows_per_shard < 1) throw ConfigError("selfplay: --rows-per-shard must be at least 1");
-  if (c.temperature_moves < 0)
-    throw ConfigError("selfplay: --temperature-moves must not be negative");
-  if (c.cheap_sims < 0) throw ConfigError("selfplay: --cheap-sims must not be negative");
-  if (!(c.full_search_probability > 0 && c.full_search_probability <= 1))
-    throw ConfigError("selfplay: --full-probability must be in (0, 1]");
-  if (c.queue_games < 1) throw ConfigError("selfplay: --queue must be at least 1");
-  c.config_json = nlohmann::json{{"scenario", c.scenario->name()},
-                                 {"agent", c.agent},
-                                 {"games", c.games},
-                                 {"jobs", c.jobs},
-                                 {"seed", c.seed},
-                                 {"rows_per_shard", c.rows_per_shard},
-                                 {"temperature_moves", c.temperature_moves},
-                                 {"cheap_sims", c.cheap_sims},
-                                 {"full_probability", c.full_search_probability},
-                                 {"games_per_thread", c.games_per_thread},
-                                 {"batch_invariant", c.batch_invariant},
-                                 {"resign_value", c.resign_value},
-                                 {"resign_moves", c.resign_moves},
-                                 {"resign_check", c.resign_check_fraction},
-                                 {"adjudicate_after", c.adjudicate_decisions}}
-                      .dump();
+  if (c.prefix.empty()) c.prefix = defaultPrefix(c.scenario->name());
+  nlohmann::json record = optionsJson<training::SelfPlayConfig>(kOptions, c);
+  record["scenario"] = c.scenario->name();
+  c.config_json = record.dump();
   c.engine = versionLine();
 
   std::cout << versionLine() << "\nselfplay: " << c.games << " games of " << c.agent << " on "

@@ -13,7 +13,7 @@ namespace morne::training {
 
 struct SelfPlayConfig {
   std::shared_ptr<const env::Scenario> scenario;
-  std::string agent = "mcts:sims=200";  // plays both sides
+  std::string agent = "mcts:sims=100";  // plays both sides
   int games = 8;
   int jobs = 1;               // worker threads
   int games_per_thread = 16;  // lock-step games of one worker (agents with a lock-step form)

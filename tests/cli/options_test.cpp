@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "cli/option_table.h"
 #include "env/error.h"
 #include "tests/cli/test_process.h"
 
@@ -21,6 +22,54 @@ po::options_description demoOptions() {
       "name", po::value<std::string>()->default_value("x"), "name")("quiet", po::bool_switch(),
                                                                     "quiet");
   return own;
+}
+
+// A config struct declared through an option table (cli/option_table.h).
+struct DemoConfig {
+  int games = 8;
+  double share = 0.25;
+  bool fast = true;
+  uint64_t seed = 1;
+  std::string out = "here";
+};
+
+const cli::OptionRow<DemoConfig> kDemoRows[] = {
+    {"games", &DemoConfig::games, cli::atLeast(1), "games"},
+    {"share", &DemoConfig::share, {0, 1, true, false}, "share"},
+    {"fast", &DemoConfig::fast, cli::anyValue(), "fast"},
+    {"seed", &DemoConfig::seed, cli::anyValue(), "seed"},
+    {"out-dir", &DemoConfig::out, cli::anyValue(), "folder", false},
+};
+
+DemoConfig readDemo(const std::vector<std::string>& args) {
+  po::options_description own("demo");
+  cli::addOptions<DemoConfig>(own, kDemoRows, DemoConfig{});
+  const auto cmd = cli::parseCommand("demo", args, own, 0);
+  DemoConfig c;
+  cli::readOptions<DemoConfig>("demo", cmd.vm, kDemoRows, c);
+  return c;
+}
+
+TEST(OptionTable, DefaultsRangesAndTheRecordComeFromTheRows) {
+  const DemoConfig d = readDemo({});
+  EXPECT_EQ(d.games, 8);
+  EXPECT_EQ(d.out, "here");
+  const DemoConfig c = readDemo({"--games", "3", "--share", "1", "--fast", "0", "--seed",
+                                 "18446744073709551615", "--out-dir", "there"});
+  EXPECT_EQ(c.games, 3);
+  EXPECT_EQ(c.share, 1.0);
+  EXPECT_FALSE(c.fast);
+  EXPECT_EQ(c.seed, 18446744073709551615ull);
+  EXPECT_EQ(c.out, "there");
+  try {
+    readDemo({"--share", "0"});
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "demo: --share must be in (0, 1] (got 0)");
+  }
+  EXPECT_THROW(readDemo({"--games", "0"}), ConfigError);
+  EXPECT_EQ(cli::optionsJson<DemoConfig>(kDemoRows, c).dump(),
+            R"({"fast":false,"games":3,"seed":18446744073709551615,"share":1.0})");
 }
 
 TEST(Options, PrecedenceSetOverFlagsOverFileOverDefaults) {

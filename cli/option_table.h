@@ -1,0 +1,110 @@
+#pragma once
+// A subcommand's options declared once: one row per option {name, field, range, help, recorded},
+// in the manner of env/rule_switches.cpp. The Program_options declarations (with the defaults of
+// the config struct), the range checks, and the JSON record of a run all come from the rows.
+//
+//   const OptionRow<SelfPlayConfig> kRows[] = {
+//       {"games", &SelfPlayConfig::games, atLeast(1), "games to play"}, ...};
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "cli/number_text.h"
+#include "cli/options.h"
+#include "env/error.h"
+
+namespace morne::cli {
+
+// The values an option accepts: [lo, hi], either end open when said.
+struct OptionRange {
+  double lo = -std::numeric_limits<double>::infinity();
+  double hi = std::numeric_limits<double>::infinity();
+  bool lo_open = false;
+  bool hi_open = false;
+
+  bool contains(double v) const {
+    return (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+  }
+  // "at least 1", "in (0, 1]", ...
+  std::string text() const {
+    if (std::isinf(hi)) return lo_open ? "above " + shortText(lo) : "at least " + shortText(lo);
+    return std::string("in ") + (lo_open ? "(" : "[") + shortText(lo) + ", " + shortText(hi) +
+           (hi_open ? ")" : "]");
+  }
+};
+
+inline OptionRange atLeast(double lo) { return {lo}; }
+inline OptionRange anyValue() { return {}; }
+
+template <class Config>
+using OptionField = std::variant<int Config::*, double Config::*, bool Config::*,
+                                 uint64_t Config::*, std::string Config::*>;
+
+template <class Config>
+struct OptionRow {
+  const char* name;  // --name; in the JSON record, with '_' for '-'
+  OptionField<Config> field;
+  OptionRange range;  // of the numbers
+  const char* help;
+  bool recorded = true;  // part of the run's JSON record (optionsJson)
+};
+
+// Declares the options of `rows` in `own`, with the values of `defaults` as defaults.
+template <class Config>
+void addOptions(po::options_description& own, std::span<const OptionRow<Config>> rows,
+                const Config& defaults) {
+  for (const OptionRow<Config>& r : rows) {
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_cvref_t<decltype(defaults.*member)>;
+          if constexpr (std::is_same_v<T, double>) {
+            own.add_options()(r.name, numberOption(defaults.*member), r.help);
+          } else {
+            own.add_options()(r.name, po::value<T>()->default_value(defaults.*member), r.help);
+          }
+        },
+        r.field);
+  }
+}
+
+// Reads the options of `rows` from `vm` into `c`; throws ConfigError "COMMAND: --NAME must be
+// RANGE" for a number out of its range.
+template <class Config>
+void readOptions(const std::string& command, const po::variables_map& vm,
+                 std::span<const OptionRow<Config>> rows, Config& c) {
+  for (const OptionRow<Config>& r : rows) {
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_cvref_t<decltype(c.*member)>;
+          const T v = vm[r.name].template as<T>();
+          if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+            if (!r.range.contains(static_cast<double>(v))) {
+              throw ConfigError(command + ": --" + r.name + " must be " + r.range.text() +
+                                " (got " + shortText(static_cast<double>(v)) + ")");
+            }
+          }
+          c.*member = v;
+        },
+        r.field);
+  }
+}
+
+// The recorded options of `c` as a JSON object (keys with '_' for '-').
+template <class Config>
+nlohmann::json optionsJson(std::span<const OptionRow<Config>> rows, const Config& c) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const OptionRow<Config>& r : rows) {
+    if (!r.recorded) continue;
+    std::string key = r.name;
+    for (char& ch : key) ch = ch == '-' ? '_' : ch;
+    std::visit([&](auto member) { out[key] = c.*member; }, r.field);
+  }
+  return out;
+}
+
+}  // namespace morne::cli
