@@ -1,8 +1,8 @@
 #include "agents/game_log.h"
 
-#include "env/ascii_map.h"
-#include "env/event_text.h"
-#include "env/notation.h"
+#include "env/io/ascii_map.h"
+#include "env/io/event_text.h"
+#include "env/io/notation.h"
 
 namespace morne::agents {
 

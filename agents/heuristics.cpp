@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "env/combat.h"
-#include "env/fire.h"
-#include "env/movement.h"
 #include "env/rules.h"
+#include "env/tactics.h"
 #include "mcts/tree_search.h"
 
 namespace morne::agents {

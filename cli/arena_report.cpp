@@ -11,8 +11,8 @@
 
 #include "cli/arena_results.h"
 #include "cli/number_text.h"
-#include "env/durable_file.h"
 #include "env/error.h"
+#include "env/io/durable_file.h"
 #include "env/rules.h"
 
 namespace morne::cli {

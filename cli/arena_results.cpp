@@ -7,10 +7,10 @@
 #include <tuple>
 
 #include "cli/number_text.h"
-#include "env/durable_file.h"
 #include "env/error.h"
-#include "env/json_nesting.h"
-#include "env/text_file.h"
+#include "env/io/durable_file.h"
+#include "env/io/json_nesting.h"
+#include "env/io/text_file.h"
 
 namespace morne::cli {
 

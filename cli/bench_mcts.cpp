@@ -19,7 +19,7 @@
 #include "cli/commands.h"
 #include "cli/number_text.h"
 #include "env/error.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 
 namespace morne::cli {
 

@@ -21,9 +21,9 @@
 #include "cli/number_text.h"
 #include "cli/options.h"
 #include "cli/progress.h"
-#include "env/durable_file.h"
 #include "env/error.h"
-#include "env/scenario_library.h"
+#include "env/io/durable_file.h"
+#include "env/io/scenario_library.h"
 
 namespace morne::cli {
 

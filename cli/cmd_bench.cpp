@@ -18,8 +18,8 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "env/error.h"
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 
 namespace morne::cli {
 

@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "env/error.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 #include "nn/network.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"

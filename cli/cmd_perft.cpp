@@ -8,10 +8,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "env/error.h"
+#include "env/io/notation.h"
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "env/perft.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
-#include "env/state_json.h"
 
 namespace morne::cli {
 
@@ -48,7 +49,9 @@ int runPerft(const Args& args) {
   if (cmd.vm["divide"].as<bool>()) {
     uint64_t total = 0;
     for (const env::PerftBranch& b : env::perftDivide(s, depth)) {
-      std::printf("%-24s %llu\n", b.first_ply.c_str(), static_cast<unsigned long long>(b.count));
+      const std::string first =
+          b.action ? env::actionText(s, *b.action) : "outcome " + std::to_string(b.outcome);
+      std::printf("%-24s %llu\n", first.c_str(), static_cast<unsigned long long>(b.count));
       total += b.count;
     }
     std::printf("total %llu\n", static_cast<unsigned long long>(total));

@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/number_text.h"
 #include "cli/options.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 
 namespace morne::cli {
 

@@ -5,11 +5,11 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "env/ascii_map.h"
 #include "env/error.h"
+#include "env/io/ascii_map.h"
+#include "env/io/scenario_library.h"
 #include "env/rule_switches.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 
 namespace morne::cli {
 

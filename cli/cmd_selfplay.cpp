@@ -16,7 +16,7 @@
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "env/error.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 #include "training/selfplay.h"
 
 namespace morne::cli {

@@ -8,7 +8,7 @@
 #include "agents/search_agent.h"
 #include "cli/engine_session.h"
 #include "cli/request_error.h"
-#include "env/notation.h"
+#include "env/io/notation.h"
 #include "env/rules.h"
 
 namespace morne::cli {

@@ -4,8 +4,8 @@
 #include "cli/engine_session.h"
 #include "cli/request_error.h"
 #include "env/crt.h"
+#include "env/io/notation.h"
 #include "env/los.h"
-#include "env/notation.h"
 #include "env/preview.h"
 #include "env/rules.h"
 

@@ -6,16 +6,16 @@
 #include "cli/commands.h"
 #include "cli/request_error.h"
 #include "env/action.h"
-#include "env/ascii_map.h"
 #include "env/error.h"
-#include "env/event_text.h"
-#include "env/json_nesting.h"
-#include "env/notation.h"
+#include "env/io/ascii_map.h"
+#include "env/io/event_text.h"
+#include "env/io/json_nesting.h"
+#include "env/io/notation.h"
+#include "env/io/scenario_json.h"
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "env/reachable.h"
 #include "env/rules.h"
-#include "env/scenario_json.h"
-#include "env/scenario_library.h"
-#include "env/state_json.h"
 
 namespace morne::cli {
 

@@ -7,7 +7,7 @@
 
 #include "cli/number_text.h"
 #include "env/error.h"
-#include "env/text_file.h"
+#include "env/io/text_file.h"
 
 namespace morne::cli {
 

@@ -2,8 +2,10 @@
 #   - each library includes only its own folder and the layers below it:
 #       env/ (the rules kernel) <- env/io/ <- mcts/ <- nn/, agents/ <- training/ <- cli/
 #   - the rules kernel (env/ outside env/io/) builds with the standard library alone;
+#   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
 #   - LibTorch is included only under a torch/ folder (nn/torch/).
 # Run as: cmake -DSOURCE_DIR=<top of the tree> -P cmake/check_layers.cmake
+cmake_minimum_required(VERSION 3.25)
 set(allowed_env "env/")
 set(allowed_env_io "env/")
 set(allowed_mcts "env/;mcts/")
@@ -13,6 +15,14 @@ set(allowed_training "env/;mcts/;nn/;agents/;training/")
 set(allowed_cli "env/;mcts/;nn/;agents/;training/;cli/")
 
 set(problems "")
+file(GLOB_RECURSE env_headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/env/*.h")
+set(internal_headers "")
+foreach(header IN LISTS env_headers)
+  file(STRINGS "${SOURCE_DIR}/${header}" marks REGEX "Internal to env")
+  if(marks)
+    list(APPEND internal_headers "${header}")
+  endif()
+endforeach()
 file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/env/*.h" "${SOURCE_DIR}/env/*.cpp" "${SOURCE_DIR}/mcts/*.h"
   "${SOURCE_DIR}/mcts/*.cpp" "${SOURCE_DIR}/nn/*.h" "${SOURCE_DIR}/nn/*.cpp"
@@ -44,6 +54,9 @@ foreach(file IN LISTS sources)
       endforeach()
       if(layer STREQUAL "env" AND target MATCHES "^env/io/")
         set(ok FALSE)
+      endif()
+      if(NOT file MATCHES "^env/" AND target IN_LIST internal_headers)
+        list(APPEND problems "${file}: ${target} is internal to env/")
       endif()
       if(NOT ok)
         list(APPEND problems "${file}: ${layer} may not include ${target}")

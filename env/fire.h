@@ -6,6 +6,7 @@
 #include "env/action.h"
 #include "env/events.h"
 #include "env/game_state.h"
+#include "env/tactics.h"
 
 namespace morne::env {
 
@@ -19,15 +20,8 @@ struct FireModifiers {
 };
 FireModifiers fireModifiers(const GameState& s, int gun, int target, bool reaction);
 
-// Loss points of a fire with d4 result `die` (F-RES-1): floor((VT + M + d4) / 2), 0 if the sum
-// is negative.
-int fireLosses(const GameState& s, int gun, int target, bool reaction, int die);
-
 // Whether artillery unit u may bombard this phase (F-GEN-1, F-GEN-4, F-GEN-7).
 bool canBombard(const GameState& s, int gun);
-
-// The unit a fire action targets, or -1 if the offset leaves the map or finds no unit.
-int fireTarget(const GameState& s, Action a);
 
 // Appends the phasing side's fire actions, sorted (F-GEN-1..3).
 void generateFireActions(const GameState& s, ActionList& out);

@@ -6,16 +6,13 @@
 #include "env/action.h"
 #include "env/events.h"
 #include "env/game_state.h"
+#include "env/tactics.h"
 
 namespace morne::env {
 
 // Movement points of unit u for this player-turn's movement phase (MV-GEN-3): MA, halved if
 // out of command (CMD-3), reduced after firing (F-GEN-6), 0 if held in a marsh (switch).
 int movementAllowance(const GameState& s, int u);
-
-// Cost of a movement step of unit u in direction `dir`, or -1 if the step is not allowed.
-// Sets *road_step when the step follows a road (MV-ROAD-1).
-int stepCost(const GameState& s, int u, int dir, bool* road_step);
 
 // Whether cavalry unit u may charge the unit in direction `dir` (MV-CHG-1, MV-CHG-5).
 bool canCharge(const GameState& s, int u, int dir);
@@ -43,11 +40,5 @@ void resolveMarshTest(GameState& s, int value, EventLog* log);
 
 // Resolves the pending charge test with the d9 face `value`.
 void resolveChargeTest(GameState& s, int value, EventLog* log);
-
-// The d4 result at or below which a unit is stuck in a marsh (MV-MARSH-1).
-int marshStuckThreshold(const GameState& s, int u);
-
-// Modifier of a charge test: the VC difference, full or halved (MV-CHG-5, switch).
-int chargeModifier(const GameState& s, int cavalry, int target);
 
 }  // namespace morne::env

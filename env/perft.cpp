@@ -1,6 +1,5 @@
 #include "env/perft.h"
 
-#include "env/notation.h"
 #include "env/rules.h"
 
 namespace morne::env {
@@ -53,9 +52,9 @@ std::vector<PerftBranch> perftDivide(const GameState& s, int depth) {
   std::vector<PerftBranch> out;
   if (depth <= 0) return out;
   forEachChild(s, [&](const GameState& child, Ply ply) {
-    out.push_back(
-        {ply.action ? actionText(s, *ply.action) : "outcome " + std::to_string(ply.outcome),
-         perft(child, depth - 1)});
+    const std::optional<Action> action =
+        ply.action ? std::optional<Action>(*ply.action) : std::nullopt;
+    out.push_back({action, ply.outcome, perft(child, depth - 1)});
   });
   return out;
 }

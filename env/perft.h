@@ -5,19 +5,21 @@
 // A game that ends before `depth` plies contributes no sequence, as in chess perft.
 
 #include <cstdint>
-#include <string>
+#include <optional>
 #include <vector>
 
+#include "env/action.h"
 #include "env/game_state.h"
 
 namespace morne::env {
 
 uint64_t perft(const GameState& s, int depth);
 
-// Per-first-ply counts (Stockfish's "divide"): the text of each root action or chance outcome
-// and the number of sequences that start with it.
+// Per-first-ply counts (Stockfish's "divide"): each root action or chance outcome and the
+// number of sequences that start with it.
 struct PerftBranch {
-  std::string first_ply;
+  std::optional<Action> action;  // the root action, or none for a chance outcome
+  int outcome = 0;               // the chance outcome
   uint64_t count = 0;
 };
 std::vector<PerftBranch> perftDivide(const GameState& s, int depth);

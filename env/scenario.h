@@ -1,7 +1,7 @@
 #pragma once
 // Scenario: everything about a game that never changes while it is played: the map (terrain,
 // elevation, hexside features, roads), the orders of battle, objectives, set-up zones, the
-// number of game turns and the rule switches. Loaded once (env/scenario_json.h), validated,
+// number of game turns and the rule switches. Loaded once (env/io/scenario_json.h), validated,
 // then shared read-only by every GameState as std::shared_ptr<const Scenario>, the way
 // OpenSpiel states share their Game.
 //

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "env/durable_file.h"
 #include "env/error.h"
+#include "env/io/durable_file.h"
 
 namespace morne::training {
 

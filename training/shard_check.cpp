@@ -4,8 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
 

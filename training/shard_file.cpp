@@ -6,8 +6,8 @@
 #include <atomic>
 #include <vector>
 
-#include "env/durable_file.h"
 #include "env/error.h"
+#include "env/io/durable_file.h"
 
 namespace morne::training {
 

@@ -1,7 +1,7 @@
 #pragma once
 // One shard under construction: an HDF5 file held in memory (HDF5's core driver, without a
 // backing store) that takes whole games, then goes to disk in one checked, durable write
-// (env/durable_file.h). HDF5 itself never writes to disk, so a full disk is one clear IoError
+// (env/io/durable_file.h). HDF5 itself never writes to disk, so a full disk is one clear IoError
 // and never a half-flushed file or a crash in the library's shutdown. The layout is that of
 // docs/training-data.md. HDF5 is used here and in shard_reader.cpp only.
 

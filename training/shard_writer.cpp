@@ -5,8 +5,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "env/durable_file.h"
 #include "env/error.h"
+#include "env/io/durable_file.h"
 #include "training/game_journal.h"
 #include "training/shard_file.h"
 

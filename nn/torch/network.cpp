@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "env/durable_file.h"
 #include "env/error.h"
+#include "env/io/durable_file.h"
 
 namespace morne::nn {
 

@@ -10,7 +10,7 @@
 #include "agents/arena_stats.h"
 #include "agents/elo.h"
 #include "env/error.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 
 namespace morne::test {
 namespace {

@@ -12,7 +12,7 @@
 #include "agents/search_agent.h"
 #include "env/agent_actions.h"
 #include "env/error.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 #include "tests/agents/legality_checker.h"
 
 namespace morne::test {

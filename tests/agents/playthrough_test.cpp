@@ -9,7 +9,7 @@
 
 #include "agents/agent_kinds.h"
 #include "agents/game_log.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 
 namespace morne::test {
 namespace {

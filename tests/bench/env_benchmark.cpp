@@ -5,8 +5,8 @@
 
 #include <cstring>
 
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 
 namespace {
 

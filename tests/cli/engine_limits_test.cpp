@@ -8,10 +8,10 @@
 #include <sstream>
 
 #include "cli/engine_session.h"
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "env/rng.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
-#include "env/state_json.h"
 #include "tests/training/temp_dir.h"
 
 namespace morne::test {

@@ -7,7 +7,7 @@
 
 #include <fstream>
 
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 
 namespace morne::test {
 namespace {

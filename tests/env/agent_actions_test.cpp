@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "env/error.h"
+#include "env/io/state_json.h"
 #include "env/rules.h"
-#include "env/state_json.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

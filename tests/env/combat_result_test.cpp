@@ -7,8 +7,8 @@
 #include "env/combat.h"
 #include "env/crt.h"
 #include "env/error.h"
+#include "env/io/scenario_json.h"
 #include "env/rules.h"
-#include "env/scenario_json.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

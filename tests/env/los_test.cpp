@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 
 namespace {
 std::atomic<long> g_allocations{0};

@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
-#include "env/state_json.h"
 #include "tests/env/reference_rules.h"
 
 namespace morne::test {

@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
-#include "env/state_json.h"
 #include "tests/env/reference_rules.h"
 
 namespace morne::test {

@@ -9,9 +9,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
-#include "env/state_json.h"
 
 namespace morne::test {
 namespace {

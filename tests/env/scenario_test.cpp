@@ -7,9 +7,9 @@
 #include <set>
 
 #include "env/error.h"
+#include "env/io/scenario_json.h"
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_json.h"
-#include "env/scenario_library.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "env/notation.h"
+#include "env/io/notation.h"
+#include "env/io/scenario_json.h"
 #include "env/rules.h"
-#include "env/scenario_json.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

@@ -1,6 +1,6 @@
 // JSON form of states (round trip, validation) and of actions (text, JSON, policy index).
 
-#include "env/state_json.h"
+#include "env/io/state_json.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "env/error.h"
-#include "env/notation.h"
+#include "env/io/notation.h"
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

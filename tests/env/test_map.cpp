@@ -2,8 +2,8 @@
 
 #include <cassert>
 
+#include "env/io/scenario_json.h"
 #include "env/rules.h"
-#include "env/scenario_json.h"
 #include "env/turn.h"
 
 namespace morne::test {

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "env/io/scenario_json.h"
 #include "env/rules.h"
-#include "env/scenario_json.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

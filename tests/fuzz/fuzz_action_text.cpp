@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "env/notation.h"
+#include "env/io/notation.h"
+#include "env/io/scenario_library.h"
 #include "env/rng.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 #include "tests/fuzz/fuzz_target.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

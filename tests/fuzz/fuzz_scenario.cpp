@@ -3,7 +3,7 @@
 // UBSan watch the rules).
 
 #include "env/error.h"
-#include "env/scenario_json.h"
+#include "env/io/scenario_json.h"
 #include "tests/fuzz/random_play.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

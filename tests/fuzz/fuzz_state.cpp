@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "env/error.h"
-#include "env/json_nesting.h"
-#include "env/scenario_library.h"
-#include "env/state_json.h"
+#include "env/io/json_nesting.h"
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "tests/fuzz/random_play.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

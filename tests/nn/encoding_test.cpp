@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "env/agent_actions.h"
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
 

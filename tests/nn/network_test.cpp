@@ -13,8 +13,8 @@
 #include <limits>
 
 #include "env/error.h"
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
-#include "env/scenario_library.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
 

@@ -10,7 +10,7 @@
 
 #include "agents/agent_kinds.h"
 #include "agents/network_agent.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 #include "mcts/eval_cache.h"
 #include "tests/training/temp_dir.h"
 #include "training/selfplay.h"

@@ -11,7 +11,7 @@
 #include <filesystem>
 
 #include "env/error.h"
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 #include "tests/training/temp_dir.h"
 #include "training/shard_reader.h"
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "env/json_reader.h"
+#include "env/io/json_reader.h"
 #include "env/scenario.h"
 
 namespace morne::env {

@@ -1,4 +1,4 @@
-#include "env/json_nesting.h"
+#include "env/io/json_nesting.h"
 
 #include <algorithm>
 

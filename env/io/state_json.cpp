@@ -1,12 +1,12 @@
-#include "env/state_json.h"
+#include "env/io/state_json.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "env/json_reader.h"
+#include "env/io/json_reader.h"
+#include "env/io/state_resolution_json.h"
+#include "env/io/text_file.h"
 #include "env/rules.h"
-#include "env/state_resolution_json.h"
-#include "env/text_file.h"
 
 namespace morne::env {
 

@@ -1,7 +1,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "env/scenario_loader.h"
+#include "env/io/scenario_loader.h"
 
 namespace morne::env {
 

@@ -1,4 +1,4 @@
-#include "env/text_file.h"
+#include "env/io/text_file.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "env/event_text.h"
+#include "env/io/event_text.h"
 
 #include <array>
 #include <nlohmann/json.hpp>

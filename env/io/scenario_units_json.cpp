@@ -1,6 +1,6 @@
 #include <map>
 
-#include "env/scenario_loader.h"
+#include "env/io/scenario_loader.h"
 
 namespace morne::env {
 

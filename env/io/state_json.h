@@ -21,7 +21,7 @@ nlohmann::json stateToJson(const GameState& s);
 // ValidationError naming `source` and each problem's JSON pointer.
 GameState stateFromJson(const Scenario& sc, const nlohmann::json& j, const std::string& source);
 
-// Reads a saved state of scenario `sc` from the file `path` (env/text_file.h) and validates it
+// Reads a saved state of scenario `sc` from the file `path` (env/io/text_file.h) and validates it
 // as stateFromJson does. Throws IoError or ValidationError naming the file.
 GameState loadStateFile(const Scenario& sc, const std::string& path);
 

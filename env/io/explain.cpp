@@ -1,11 +1,11 @@
-// explainIllegal (env/notation.h): why an action is refused, citing the rule, for the protocol's
+// explainIllegal (env/io/notation.h): why an action is refused, citing the rule, for the protocol's
 // error messages. It re-asks the rule functions in the order a player would check them.
 
 #include "env/combat.h"
 #include "env/control.h"
 #include "env/fire.h"
+#include "env/io/notation.h"
 #include "env/movement.h"
-#include "env/notation.h"
 #include "env/rules.h"
 
 namespace morne::env {

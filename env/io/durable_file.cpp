@@ -1,4 +1,4 @@
-#include "env/durable_file.h"
+#include "env/io/durable_file.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,4 +1,4 @@
-#include "env/notation.h"
+#include "env/io/notation.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,12 +1,12 @@
-#include "env/scenario_json.h"
+#include "env/io/scenario_json.h"
 
 #include <cctype>
 #include <map>
 
-#include "env/json_nesting.h"
-#include "env/json_reader.h"
-#include "env/scenario_loader.h"
-#include "env/text_file.h"
+#include "env/io/json_nesting.h"
+#include "env/io/json_reader.h"
+#include "env/io/scenario_loader.h"
+#include "env/io/text_file.h"
 
 namespace morne::env {
 

@@ -1,10 +1,10 @@
-#include "env/scenario_library.h"
+#include "env/io/scenario_library.h"
 
 #include <filesystem>
 
 #include "env/error.h"
-#include "env/scenario_json.h"
-#include "env/text_file.h"
+#include "env/io/scenario_json.h"
+#include "env/io/text_file.h"
 
 namespace morne::env {
 

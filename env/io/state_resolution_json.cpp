@@ -1,4 +1,4 @@
-#include "env/state_resolution_json.h"
+#include "env/io/state_resolution_json.h"
 
 #include <string>
 #include <tuple>

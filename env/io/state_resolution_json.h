@@ -1,5 +1,5 @@
 #pragma once
-// Internal to env/state_json.cpp: the JSON form of what a state is in the middle of resolving
+// Internal to env/io/state_json.cpp: the JSON form of what a state is in the middle of resolving
 // (the pending chance event, reaction fire, the charge decision, the combat in progress),
 // read back with every consistency check that keeps the rules from acting on a state they
 // could never have produced.
@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "env/game_state.h"
-#include "env/json_reader.h"
+#include "env/io/json_reader.h"
 
 namespace morne::env {
 

@@ -1,4 +1,4 @@
-#include "env/ascii_map.h"
+#include "env/io/ascii_map.h"
 
 #include <sstream>
 
