@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "env/agent_actions.h"
+#include "env/check.h"
 #include "env/rules.h"
 #include "mcts/root_noise.h"
 
@@ -85,6 +86,7 @@ const LeafRequest* TreeSearch::next() {
 }
 
 void TreeSearch::complete(double value) {
+  MORNE_CHECK(pending_ >= 0, "complete() without a leaf from next() waiting for its value");
   expandPending();
   if (pending_ == 0 && !root_ready_) {
     root_eval_ = state_.side == 0 ? value : -value;

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cassert>
 #include <cstring>
 
+#include "env/check.h"
 #include "env/hex.h"
 #include "env/rules.h"
 
@@ -216,8 +216,10 @@ ObservationEncoder::ObservationEncoder(const env::Scenario& sc)
 
 void ObservationEncoder::encode(const GameState& s, std::span<float> planes,
                                 std::span<float> globals) const {
-  assert(static_cast<int>(planes.size()) == shape_.planeSize());
-  assert(static_cast<int>(globals.size()) == shape_.globals);
+  MORNE_CHECK(static_cast<int>(planes.size()) == shape_.planeSize(),
+              "observation planes of another size than the encoder's shape");
+  MORNE_CHECK(static_cast<int>(globals.size()) == shape_.globals,
+              "observation globals of another size than the encoder's shape");
   const env::Scenario& sc = *sc_;
   const int area = shape_.height * shape_.width;
   std::memcpy(planes.data(), static_planes_.data(), static_planes_.size() * sizeof(float));

@@ -1,9 +1,9 @@
 #include "nn/policy_layout.h"
 
 #include <algorithm>
-#include <cassert>
 
 #include "env/agent_actions.h"
+#include "env/check.h"
 #include "env/hex.h"
 #include "env/rules.h"
 
@@ -43,7 +43,8 @@ std::optional<env::Action> PolicyLayout::action(int index) const {
 }
 
 int PolicyLayout::legalMask(const env::GameState& s, std::span<uint8_t> mask) const {
-  assert(static_cast<int>(mask.size()) == size_);
+  MORNE_CHECK(static_cast<int>(mask.size()) == size_,
+              "a legal mask of another size than the layout's");
   std::fill(mask.begin(), mask.end(), uint8_t{0});
   env::ActionList legal;
   env::agentActions(s, legal);

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "env/check.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 
@@ -194,6 +195,12 @@ class TorchNetwork : public Network {
   void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
                 std::span<float> policy_logits, std::span<float> values) override {
     const ObservationShape& in = config_.input;
+    const auto n = static_cast<size_t>(batch);
+    MORNE_CHECK(planes.size() == n * static_cast<size_t>(in.planeSize()) &&
+                    globals.size() == n * static_cast<size_t>(in.globals) &&
+                    policy_logits.size() == n * static_cast<size_t>(config_.policySize()) &&
+                    values.size() == n,
+                "network inputs or outputs of another size than the batch");
     torch::InferenceMode guard;
     // from_blob needs a non-const pointer; the tensors are only read.
     const torch::Tensor p = torch::from_blob(const_cast<float*>(planes.data()),

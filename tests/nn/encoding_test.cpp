@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "env/agent_actions.h"
+#include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
 #include "nn/observation.h"
@@ -70,6 +71,22 @@ TEST(Observation, ShapesAndNamesAgree) {
     std::set<int> grid;
     for (env::CellId c = 0; c < sc->numCells(); ++c) grid.insert(enc.gridIndex(c));
     EXPECT_EQ(grid.size(), static_cast<size_t>(sc->numCells())) << "two cells on one grid square";
+  }
+}
+
+// A buffer of the wrong size is a bug in the caller: an always-on check (env/check.h) says so
+// in Release builds too, instead of writing past the buffer.
+TEST(Observation, BuffersOfTheWrongSizeAreRefusedInEveryBuild) {
+  const auto sc = env::loadScenario("duel");
+  const nn::ObservationEncoder enc(*sc);
+  std::vector<float> planes(static_cast<size_t>(enc.shape().planeSize()) - 1);
+  std::vector<float> globals(static_cast<size_t>(enc.shape().globals));
+  try {
+    enc.encode(env::newGame(*sc), planes, globals);
+    FAIL() << "no check";
+  } catch (const InternalError& e) {
+    EXPECT_NE(std::string(e.what()).find("observation.cpp:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("check `"), std::string::npos) << e.what();
   }
 }
 
