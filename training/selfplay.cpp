@@ -174,8 +174,11 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   // A bad spec fails here, before any file is created.
   const std::optional<agents::BatchedSearch> batched =
       c.lockstep ? agents::makeBatchedSearch(c.agent) : std::nullopt;
-  if (const auto params = agents::parseAgentSpec(c.agent).params;
-      params.count("prune") && params.at("prune") == "0") {
+  // An agent writes its own spec in canonical form (agents/spec_params.h), so prune=0 reads
+  // the same however the user wrote it.
+  const agents::AgentSpec canonical =
+      agents::parseAgentSpec(agents::makeAgent(c.agent, 0)->spec());
+  if (canonical.params.count("prune") && canonical.params.at("prune") == "0") {
     throw ConfigError(
         "selfplay: training data hold the agent actions (legal masks and policy "
         "targets without steps back); drop prune=0 from " +
@@ -191,10 +194,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
                       " searches one tree per game in self-play; drop threads= and "
                       "use --jobs for the cores");
   }
-  if (!batched) {
-    agents::makeAgent(c.agent, 0);
-    if (c.cheap_sims > 0) agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), 0);
-  }
+  if (!batched && c.cheap_sims > 0) agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), 0);
   const RowEncoder rows(*c.scenario);
   ShardInfo info;
   info.scenario = c.scenario->name();

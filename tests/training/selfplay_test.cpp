@@ -151,6 +151,8 @@ TEST_F(SelfPlayTest, BadSpecFailsBeforeAnyFile) {
   EXPECT_THROW(runSelfPlay(c, nullptr, nullptr), ConfigError);
   c.agent = "rule:prune=0";
   EXPECT_THROW(runSelfPlay(c, nullptr, nullptr), ConfigError);
+  c.agent = "rule:prune=0.0";  // the same value, however written
+  EXPECT_THROW(runSelfPlay(c, nullptr, nullptr), ConfigError);
   EXPECT_FALSE(fs::exists(dir_));
 }
 
