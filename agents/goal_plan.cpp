@@ -27,14 +27,6 @@ double GoalPlan::turnsTo(const GameState& s, int u, int objective, CellId from) 
   return static_cast<double>(mp) / std::max(1, s.sc().unit(u).ma);
 }
 
-int GoalPlan::enemyDistance(int side, CellId cell) const {
-  return near_[static_cast<size_t>(env::otherSide(side))][static_cast<size_t>(cell)];
-}
-
-int GoalPlan::enemyGunDistance(int side, CellId cell) const {
-  return guns_[static_cast<size_t>(env::otherSide(side))][static_cast<size_t>(cell)];
-}
-
 void GoalPlan::stepsField(const GameState& s, int side, bool guns_only,
                           std::array<uint8_t, env::kMaxCells>& dist) const {
   const env::Scenario& sc = s.sc();
@@ -60,8 +52,7 @@ void GoalPlan::stepsField(const GameState& s, int side, bool guns_only,
   }
 }
 
-void GoalPlan::refresh(const GameState& s) {
-  if (cache_hash_ == s.hash && cache_scenario_ == s.scenario) return;
+void GoalPlan::rebuild(const GameState& s) {
   cache_hash_ = s.hash;
   cache_scenario_ = s.scenario;
   const env::Scenario& sc = s.sc();

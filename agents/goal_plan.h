@@ -22,15 +22,21 @@ class GoalPlan {
 
   // Recomputes the plan and the distance fields when `s` is not the position they were made
   // for. Every query below answers for the position last refreshed.
-  void refresh(const env::GameState& s);
+  void refresh(const env::GameState& s) {
+    if (cache_hash_ != s.hash || cache_scenario_ != s.scenario) rebuild(s);
+  }
 
   // The objective unit u heads for (-1: none): assigned greedily by value less distance, one
   // unit to an open objective and attackers_per_held to one the enemy holds.
   int goalOf(int u) const { return plan_[static_cast<size_t>(u)]; }
   // Steps from `cell` to the nearest enemy of `side` along crossable hexsides (kFar if none).
-  int enemyDistance(int side, env::CellId cell) const;
+  int enemyDistance(int side, env::CellId cell) const {
+    return near_[static_cast<size_t>(env::otherSide(side))][static_cast<size_t>(cell)];
+  }
   // Steps from `cell` to the nearest enemy gun of `side` (kFar if none).
-  int enemyGunDistance(int side, env::CellId cell) const;
+  int enemyGunDistance(int side, env::CellId cell) const {
+    return guns_[static_cast<size_t>(env::otherSide(side))][static_cast<size_t>(cell)];
+  }
 
   // What going for objective o is worth to `side`: a share of its VP, plus the enemy's if it
   // holds it.
@@ -41,6 +47,8 @@ class GoalPlan {
   const GoalMap& goals(const env::Scenario& sc);
 
  private:
+  // Makes the plan and the distance fields for `s`.
+  void rebuild(const env::GameState& s);
   // Fills `dist` with the steps from every cell to the nearest unit (or gun) of `side`.
   void stepsField(const env::GameState& s, int side, bool guns_only,
                   std::array<uint8_t, env::kMaxCells>& dist) const;

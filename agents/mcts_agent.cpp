@@ -160,11 +160,7 @@ std::unique_ptr<Agent> makeMctsAgent(const AgentSpec& spec, uint64_t seed) {
 std::unique_ptr<Agent> makeMctsSearchAgent(const MctsAgentParams& params, uint64_t seed) {
   return std::make_unique<SearchAgent>(
       params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed,
-      SearchAgentText{MctsAgentParams{}.search, [params](const mcts::SearchParams& search) {
-                        MctsAgentParams p = params;
-                        p.search = search;
-                        return "mcts:" + specParamsText<MctsAgentParams>(rows(), p);
-                      }});
+      searchAgentText("mcts", params, rows()));
 }
 
 }  // namespace morne::agents

@@ -62,12 +62,7 @@ std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed) {
   return std::make_unique<SearchAgent>(
       params.search,
       [load, model = params.model](uint64_t) { return mcts::evaluateOneByOne(load(model, 0)); },
-      seed,
-      SearchAgentText{NetworkAgentParams{}.search, [params](const mcts::SearchParams& search) {
-                        NetworkAgentParams p = params;
-                        p.search = search;
-                        return "az:" + specParamsText<NetworkAgentParams>(rows(), p);
-                      }});
+      seed, searchAgentText("az", params, rows()));
 }
 
 BatchedSearch networkLockstepSearch(const AgentSpec& spec) {

@@ -9,8 +9,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agents/agent.h"
+#include "agents/spec_params.h"
 #include "mcts/search.h"
 
 namespace morne::agents {
@@ -26,6 +28,18 @@ struct SearchAgentText {
   mcts::SearchParams defaults;
   std::function<std::string(const mcts::SearchParams&)> spec;
 };
+
+// The text of a search kind `kind` whose agents hold `params` (a struct P with its search
+// parameters in `search`, described by `rows`, agents/spec_params.h).
+template <class P>
+SearchAgentText searchAgentText(const std::string& kind, const P& params,
+                                const std::vector<SpecParam<P>>& rows) {
+  return {P{}.search, [kind, params, &rows](const mcts::SearchParams& search) {
+            P p = params;
+            p.search = search;
+            return kind + ":" + specParamsText<P>(rows, p);
+          }};
+}
 
 // Budgets (docs/agents.md, "Search budgets"):
 //   sims=N      N simulations per decision: reproducible, the same strength on any machine;
