@@ -176,8 +176,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
       c.lockstep ? agents::makeBatchedSearch(c.agent) : std::nullopt;
   // An agent writes its own spec in canonical form (agents/spec_params.h), so prune=0 reads
   // the same however the user wrote it.
-  const agents::AgentSpec canonical =
-      agents::parseAgentSpec(agents::makeAgent(c.agent, 0)->spec());
+  const agents::AgentSpec canonical = agents::parseAgentSpec(agents::makeAgent(c.agent, 0)->spec());
   if (canonical.params.count("prune") && canonical.params.at("prune") == "0") {
     throw ConfigError(
         "selfplay: training data hold the agent actions (legal masks and policy "
