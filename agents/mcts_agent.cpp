@@ -89,13 +89,6 @@ namespace {
 
 using Row = SpecParam<MctsAgentParams>;
 
-#define MORNE_MCTS_FIELD(field)                                                           \
-  [](const MctsAgentParams& p) { return static_cast<double>(p.field); },                  \
-      [](MctsAgentParams& p, double v) {                                                  \
-        p.field = static_cast<decltype(MctsAgentParams::field)>(static_cast<int64_t>(v)); \
-      },                                                                                  \
-      nullptr, nullptr
-
 const std::vector<Row>& rows() {
   static const std::vector<Row> table = [] {
     std::vector<Row> r = liftRows(searchParamRows(), &MctsAgentParams::search);
@@ -106,10 +99,7 @@ const std::vector<Row>& rows() {
                  {},
                  Shown::kAlways,
                  "of the softmax that turns the rule scores into priors (mcts only)",
-                 [](const MctsAgentParams& p) { return p.temperature; },
-                 [](MctsAgentParams& p, double v) { p.temperature = v; },
-                 nullptr,
-                 nullptr});
+                 MORNE_SPEC_FIELD(MctsAgentParams, temperature)});
     r.push_back({"scale",
                  Row::Kind::kNumber,
                  0,
@@ -117,10 +107,7 @@ const std::vector<Row>& rows() {
                  {},
                  Shown::kAlways,
                  "leaf value = tanh(score / scale); 0: the heuristics' own (mcts only)",
-                 [](const MctsAgentParams& p) { return p.value_scale; },
-                 [](MctsAgentParams& p, double v) { p.value_scale = v; },
-                 nullptr,
-                 nullptr});
+                 MORNE_SPEC_FIELD(MctsAgentParams, value_scale)});
     r.push_back({"rollout",
                  Row::Kind::kInt,
                  0,
@@ -128,7 +115,7 @@ const std::vector<Row>& rows() {
                  {},
                  Shown::kAlways,
                  "player-turns played out at a leaf before the evaluation (mcts only)",
-                 MORNE_MCTS_FIELD(rollout)});
+                 MORNE_SPEC_FIELD(MctsAgentParams, rollout)});
     r.push_back({"policy",
                  Row::Kind::kChoice,
                  0,
@@ -136,7 +123,7 @@ const std::vector<Row>& rows() {
                  {"rule", "random"},
                  Shown::kAlways,
                  "who plays the rollouts (mcts only)",
-                 MORNE_MCTS_FIELD(policy)});
+                 MORNE_SPEC_FIELD(MctsAgentParams, policy)});
     return r;
   }();
   return table;

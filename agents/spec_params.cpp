@@ -10,14 +10,6 @@ namespace {
 using Row = SpecParam<mcts::SearchParams>;
 using Kind = Row::Kind;
 
-// The accessors of one field of mcts::SearchParams.
-#define MORNE_SEARCH_FIELD(field)                                           \
-  [](const mcts::SearchParams& p) { return static_cast<double>(p.field); }, \
-      [](mcts::SearchParams& p, double v) {                                 \
-        p.field = static_cast<decltype(mcts::SearchParams::field)>(v);      \
-      },                                                                    \
-      nullptr, nullptr
-
 }  // namespace
 
 const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
@@ -29,7 +21,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kBudget,
        "simulations per decision (reproducible on any machine)",
-       MORNE_SEARCH_FIELD(simulations)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, simulations)},
       {"ms",
        Kind::kNumber,
        0,
@@ -37,7 +29,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kBudget,
        "instead: milliseconds per decision (one atomic action)",
-       MORNE_SEARCH_FIELD(milliseconds)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, milliseconds)},
       {"turn_ms",
        Kind::kNumber,
        0,
@@ -45,7 +37,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kBudget,
        "instead: milliseconds per player-turn, shared out over its decisions",
-       MORNE_SEARCH_FIELD(turn_milliseconds)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, turn_milliseconds)},
       {"cpuct",
        Kind::kNumber,
        0,
@@ -53,7 +45,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kAlways,
        "exploration constant of PUCT",
-       MORNE_SEARCH_FIELD(cpuct)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, cpuct)},
       {"threads",
        Kind::kInt,
        1,
@@ -61,7 +53,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kAlways,
        "root-parallel search trees (threads)",
-       MORNE_SEARCH_FIELD(threads)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, threads)},
       {"nodes",
        Kind::kInt,
        1000,
@@ -69,7 +61,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "node pool of each tree (40 bytes a node)",
-       MORNE_SEARCH_FIELD(max_nodes)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, max_nodes)},
       {"reuse",
        Kind::kInt,
        0,
@@ -77,7 +69,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "1: keep the tree from one decision to the next",
-       MORNE_SEARCH_FIELD(reuse_tree)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, reuse_tree)},
       {"prune",
        Kind::kInt,
        0,
@@ -85,7 +77,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "1: no step back into a hex just left (docs/actions.md); 0: every legal action",
-       MORNE_SEARCH_FIELD(prune)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, prune)},
       {"noise",
        Kind::kNumber,
        0,
@@ -93,7 +85,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "Dirichlet noise alpha at the root (0: none)",
-       MORNE_SEARCH_FIELD(noise_alpha)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, noise_alpha)},
       {"noise_fraction",
        Kind::kNumber,
        0,
@@ -101,7 +93,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "weight of the noise in the root priors",
-       MORNE_SEARCH_FIELD(noise_fraction)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, noise_fraction)},
       {"gumbel",
        Kind::kInt,
        0,
@@ -109,7 +101,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "1: Gumbel root search, for small budgets (sims only, one thread)",
-       MORNE_SEARCH_FIELD(gumbel)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, gumbel)},
       {"gumbel_actions",
        Kind::kInt,
        1,
@@ -117,7 +109,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "actions sampled at the Gumbel root",
-       MORNE_SEARCH_FIELD(gumbel_actions)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, gumbel_actions)},
       {"gumbel_scale",
        Kind::kNumber,
        0,
@@ -125,7 +117,7 @@ const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows() {
        {},
        Shown::kChanged,
        "scale of the Gumbel noise (0: plays greedily)",
-       MORNE_SEARCH_FIELD(gumbel_scale)},
+       MORNE_SPEC_FIELD(mcts::SearchParams, gumbel_scale)},
   };
   return rows;
 }

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "env/error.h"
@@ -43,6 +44,21 @@ struct SpecParam {
   std::function<std::string(const P&)> get_text;  // kText
   std::function<void(P&, const std::string&)> set_text;
 };
+
+// A number as a field of type T (an enum through its underlying integer).
+template <class T>
+T fromSpecNumber(double v) {
+  if constexpr (std::is_enum_v<T>) {
+    return static_cast<T>(static_cast<std::underlying_type_t<T>>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+// The accessors of numeric field `field` of P, as a row's get, set, get_text and set_text.
+#define MORNE_SPEC_FIELD(P, field)                         \
+  [](const P& p) { return static_cast<double>(p.field); }, \
+      [](P& p, double v) { p.field = fromSpecNumber<decltype(P::field)>(v); }, nullptr, nullptr
 
 // The rows of the parameters every search agent shares (mcts::SearchParams).
 const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows();
