@@ -3,7 +3,8 @@
 #       env/ (the rules kernel) <- env/io/ <- mcts/ <- nn/, agents/ <- training/ <- cli/
 #   - the rules kernel (env/ outside env/io/) builds with the standard library alone;
 #   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
-#   - LibTorch is included only under a torch/ folder (nn/torch/).
+#   - LibTorch is included only under a torch/ folder (nn/torch/), and so are the headers of a
+#     torch/ folder (they include LibTorch).
 # Run as: cmake -DSOURCE_DIR=<top of the tree> -P cmake/check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
 set(allowed_env "env/")
@@ -54,6 +55,9 @@ foreach(file IN LISTS sources)
       endforeach()
       if(layer STREQUAL "env" AND target MATCHES "^env/io/")
         set(ok FALSE)
+      endif()
+      if(target MATCHES "/torch/" AND NOT file MATCHES "/torch/")
+        list(APPEND problems "${file}: ${target} includes LibTorch; only torch/ sources may")
       endif()
       if(NOT file MATCHES "^env/" AND target IN_LIST internal_headers)
         list(APPEND problems "${file}: ${target} is internal to env/")

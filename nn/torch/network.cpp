@@ -1,10 +1,7 @@
-// The one translation unit that includes LibTorch (nn/network.h is the facade).
-
-#include "nn/network.h"
+// The network behind the facade nn/network.h: create, load, save, evaluate.
 
 #include <dlfcn.h>
 #include <malloc.h>
-#include <torch/torch.h>
 #include <torch/version.h>
 
 #include <cmath>
@@ -15,74 +12,11 @@
 #include "env/check.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "nn/torch/policy_value_net.h"
 
 namespace morne::nn {
 
 namespace {
-
-namespace tnn = torch::nn;
-
-struct ResidualBlockImpl : tnn::Module {
-  explicit ResidualBlockImpl(int channels)
-      : conv1(register_module(
-            "conv1",
-            tnn::Conv2d(tnn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
-        bn1(register_module("bn1", tnn::BatchNorm2d(channels))),
-        conv2(register_module(
-            "conv2",
-            tnn::Conv2d(tnn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
-        bn2(register_module("bn2", tnn::BatchNorm2d(channels))) {}
-
-  torch::Tensor forward(const torch::Tensor& x) {
-    torch::Tensor y = torch::relu(bn1(conv1(x)));
-    return torch::relu(x + bn2(conv2(y)));
-  }
-
-  tnn::Conv2d conv1;
-  tnn::BatchNorm2d bn1;
-  tnn::Conv2d conv2;
-  tnn::BatchNorm2d bn2;
-};
-TORCH_MODULE(ResidualBlock);
-
-struct PolicyValueNetImpl : tnn::Module {
-  explicit PolicyValueNetImpl(const NetworkConfig& c)
-      : stem(register_module(
-            "stem",
-            tnn::Conv2d(tnn::Conv2dOptions(c.input.planes, c.channels, 3).padding(1).bias(false)))),
-        stem_bn(register_module("stem_bn", tnn::BatchNorm2d(c.channels))),
-        globals_in(register_module("globals_in", tnn::Linear(c.input.globals, c.channels))),
-        tower(register_module("tower", tnn::Sequential())),
-        policy_conv(register_module(
-            "policy_conv", tnn::Conv2d(tnn::Conv2dOptions(c.channels, c.policy_planes, 1)))),
-        pass_fc(register_module("pass_fc", tnn::Linear(c.channels, 2))),
-        value_fc1(register_module("value_fc1",
-                                  tnn::Linear(c.channels + c.input.globals, c.value_hidden))),
-        value_fc2(register_module("value_fc2", tnn::Linear(c.value_hidden, 1))) {
-    for (int b = 0; b < c.blocks; ++b) tower->push_back(ResidualBlock(c.channels));
-  }
-
-  std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& planes,
-                                                  const torch::Tensor& globals) {
-    torch::Tensor x = stem_bn(stem(planes)) + globals_in(globals).unsqueeze(-1).unsqueeze(-1);
-    x = tower->forward(torch::relu(x));
-    const torch::Tensor pooled = x.mean({2, 3});
-    const torch::Tensor policy = torch::cat({policy_conv(x).flatten(1), pass_fc(pooled)}, 1);
-    const torch::Tensor value =
-        torch::tanh(value_fc2(torch::relu(value_fc1(torch::cat({pooled, globals}, 1))))).squeeze(1);
-    return {policy, value};
-  }
-
-  tnn::Conv2d stem;
-  tnn::BatchNorm2d stem_bn;
-  tnn::Linear globals_in;
-  tnn::Sequential tower;
-  tnn::Conv2d policy_conv;
-  tnn::Linear pass_fc;
-  tnn::Linear value_fc1;
-  tnn::Linear value_fc2;
-};
-TORCH_MODULE(PolicyValueNet);
 
 constexpr const char* kConfigKey = "morne_network_config";
 constexpr const char* kChecksumKey = "morne_weights_checksum";
@@ -242,12 +176,20 @@ class TorchNetwork : public Network {
 
 }  // namespace
 
-std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t seed) {
-  torch::manual_seed(seed);
-  return std::make_unique<TorchNetwork>(config, PolicyValueNet(config));
+std::unique_ptr<Network> wrapNetwork(const NetworkConfig& config, PolicyValueNet net) {
+  return std::make_unique<TorchNetwork>(config, std::move(net));
 }
 
-std::unique_ptr<Network> Network::load(const std::string& path) {
+PolicyValueNet makePolicyValueNet(const NetworkConfig& config, uint64_t seed) {
+  torch::manual_seed(seed);
+  return PolicyValueNet(config);
+}
+
+std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t seed) {
+  return wrapNetwork(config, makePolicyValueNet(config, seed));
+}
+
+std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw IoError("network " + path + ": " +
@@ -289,7 +231,12 @@ std::unique_ptr<Network> Network::load(const std::string& path) {
   } else if (format >= 2) {
     throw ConfigError(path + ": no weights checksum; the file is damaged");
   }
-  return std::make_unique<TorchNetwork>(config, net);
+  return {config, net};
+}
+
+std::unique_ptr<Network> Network::load(const std::string& path) {
+  auto [config, net] = loadPolicyValueNet(path);
+  return wrapNetwork(config, std::move(net));
 }
 
 void configureTorchRuntime(int threads) {

@@ -1,0 +1,99 @@
+#pragma once
+// Training the policy-value network (nn/network.h), behind a LibTorch-free facade: the learner
+// itself is nn/torch/learner.cpp. It takes batches of self-play rows (the layout of
+// training/record.h), takes optimizer steps on them, measures them without learning
+// (validation), and exports the network file that the "az" agents load.
+//
+// Loss (per row, averaged over the batch):
+//   policy  cross-entropy of the search's target against the softmax of the policy logits
+//           over the legal actions only (illegal entries are masked out);
+//   value   squared error of the tanh value against the game's result for the side to move
+//           (+1, 0, -1), times `value_weight`;
+//   weight decay is the optimizer's (L2 for SGD, decoupled for AdamW), reported apart.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nn/network.h"
+
+namespace morne::nn {
+
+// Rows of training data, row after row: planes [size, input.planeSize()], globals
+// [size, input.globals], policy and legal [size, policySize()], value [size].
+struct TrainingBatch {
+  int size = 0;
+  std::vector<float> planes;
+  std::vector<float> globals;
+  std::vector<float> policy;
+  std::vector<uint8_t> legal;
+  std::vector<float> value;
+};
+
+enum class OptimizerKind { kSgd, kAdamW };
+
+struct LearnerConfig {
+  OptimizerKind optimizer = OptimizerKind::kSgd;  // SGD with Nesterov momentum, or AdamW
+  double learning_rate = 0.02;                    // after warm-up, before the decay
+  double momentum = 0.9;                          // SGD
+  double weight_decay = 1e-4;
+  int warmup_steps = 200;  // the rate rises linearly from 0 over these steps
+  int decay_steps = 0;     // then it is multiplied by `decay` every decay_steps (0: never)
+  double decay = 0.5;
+  double max_grad_norm = 10;  // gradients clipped to this global norm (0: no clipping)
+  double value_weight = 1.0;  // of the value loss in the total
+};
+
+// The losses and agreements of a batch, each beside its baseline (a network that knows
+// nothing: uniform over the legal actions, value 0).
+struct LossReport {
+  int rows = 0;
+  double policy_loss = 0;      // cross-entropy, nats
+  double policy_baseline = 0;  // ... of the uniform policy over the legal actions
+  double policy_top1 = 0;      // share of rows whose most likely action is the target's
+  double value_loss = 0;       // squared error
+  double value_baseline = 0;   // ... of predicting 0
+  double value_sign = 0;       // share of decisive rows whose value has the result's sign
+  double weight_norm = 0;      // squared L2 norm of the weights (what weight decay shrinks)
+};
+
+class Learner {
+ public:
+  // A learner for a fresh network of `net` (weights drawn from `seed`), or for the network
+  // saved at `path` (throws as Network::load).
+  static std::unique_ptr<Learner> create(const NetworkConfig& net, uint64_t seed,
+                                         const LearnerConfig& config);
+  static std::unique_ptr<Learner> fromFile(const std::string& path, const LearnerConfig& config);
+
+  virtual ~Learner() = default;
+
+  // One optimizer step on `batch`; the report is of the batch before the step (training
+  // mode: batch-norm statistics of the batch). Throws Error when the loss is not finite.
+  virtual LossReport step(const TrainingBatch& batch) = 0;
+
+  // The report of `batch` without learning (evaluation mode, as the agents see the network).
+  virtual LossReport measure(const TrainingBatch& batch) = 0;
+
+  // Optimizer steps taken, and the learning rate of the next one.
+  virtual int64_t steps() const = 0;
+  virtual double learningRate() const = 0;
+
+  // The network as it stands, as the agents load it (a temporary file, then renamed).
+  virtual void exportNetwork(const std::string& path) const = 0;
+
+  // Writes everything the learner needs to go on to `path`: the weights, the optimizer's
+  // state, the step count and the network's config, with `extra` (the caller's own state: data
+  // position, random generators, settings) beside them. A temporary file, synced, then renamed:
+  // an interruption leaves the previous checkpoint whole.
+  virtual void saveCheckpoint(const std::string& path, const std::string& extra) const = 0;
+
+  // Continues from a checkpoint saved by saveCheckpoint() and returns its `extra`. Throws
+  // IoError (unreadable) or ConfigError (not a checkpoint, or one of another network shape or
+  // optimizer).
+  virtual std::string loadCheckpoint(const std::string& path) = 0;
+
+  virtual const NetworkConfig& networkConfig() const = 0;
+};
+
+}  // namespace morne::nn

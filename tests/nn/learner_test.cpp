@@ -1,0 +1,224 @@
+// The learner (nn/learner.h): the masked policy loss is the hand-computed cross-entropy over the
+// legal actions, a tiny network overfits a tiny data set (the gradient path works), the
+// learning-rate schedule, the exported network is the one measured, and bad batches are refused.
+
+#include "nn/learner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "env/error.h"
+#include "env/io/scenario_library.h"
+#include "env/rng.h"
+#include "env/rules.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
+
+namespace morne::test {
+namespace {
+
+struct Data {
+  std::shared_ptr<const env::Scenario> sc = env::loadScenario("duel");
+  nn::ObservationEncoder encoder{*sc};
+  nn::PolicyLayout layout{*sc};
+
+  nn::NetworkConfig tinyNetwork() const {
+    nn::NetworkConfig c;
+    c.input = encoder.shape();
+    c.policy_planes = layout.planes();
+    c.blocks = 1;
+    c.channels = 8;
+    c.value_hidden = 16;
+    c.scenario = sc->name();
+    return c;
+  }
+
+  // `rows` positions of random games, each with a one-hot target on a random legal action and
+  // a random result of +1 or -1.
+  nn::TrainingBatch batch(int rows, uint64_t seed) const {
+    const auto plane = static_cast<size_t>(encoder.shape().planeSize());
+    const auto globals = static_cast<size_t>(encoder.shape().globals);
+    const auto policy = static_cast<size_t>(layout.size());
+    nn::TrainingBatch b;
+    b.size = rows;
+    b.planes.resize(static_cast<size_t>(rows) * plane);
+    b.globals.resize(static_cast<size_t>(rows) * globals);
+    b.policy.assign(static_cast<size_t>(rows) * policy, 0.0f);
+    b.legal.assign(static_cast<size_t>(rows) * policy, 0);
+    b.value.assign(static_cast<size_t>(rows), 0.0f);
+    env::Rng rng(seed);
+    env::ActionList legal;
+    env::GameState s = env::newGame(*sc);
+    for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
+      for (int plies = 3 + static_cast<int>(rng.below(5)); plies > 0 || s.isChanceNode();) {
+        if (s.isTerminal()) s = env::newGame(*sc);
+        if (s.isChanceNode()) {
+          env::applyChance(s, env::sampleChance(s, rng));
+        } else {
+          env::playRandomPly(s, rng, legal);
+          --plies;
+        }
+      }
+      if (s.isTerminal()) s = env::newGame(*sc);
+      encoder.encode(s, std::span(b.planes).subspan(r * plane, plane),
+                     std::span(b.globals).subspan(r * globals, globals));
+      const std::span<uint8_t> mask = std::span(b.legal).subspan(r * policy, policy);
+      layout.legalMask(s, mask);
+      std::vector<size_t> entries;
+      for (size_t i = 0; i < policy; ++i) {
+        if (mask[i]) entries.push_back(i);
+      }
+      b.policy[r * policy + entries[rng.below(static_cast<uint32_t>(entries.size()))]] = 1.0f;
+      b.value[r] = rng.below(2) ? 1.0f : -1.0f;
+    }
+    return b;
+  }
+};
+
+std::string tempPath(const std::string& name) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("morne_learner_tests_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+TEST(Learner, MaskedPolicyLossIsTheHandComputedCrossEntropy) {
+  const Data d;
+  nn::TrainingBatch b = d.batch(6, 3);
+  // Spread targets: half on the first legal entry, half on the last.
+  const auto policy = static_cast<size_t>(d.layout.size());
+  for (size_t r = 0; r < 6; ++r) {
+    std::fill_n(b.policy.begin() + static_cast<std::ptrdiff_t>(r * policy), policy, 0.0f);
+    size_t first = policy, last = 0;
+    for (size_t i = 0; i < policy; ++i) {
+      if (b.legal[r * policy + i]) first = std::min(first, i), last = i;
+    }
+    b.policy[r * policy + first] += 0.5f;
+    b.policy[r * policy + last] += 0.5f;
+  }
+  auto learner = nn::Learner::create(d.tinyNetwork(), 5, {});
+  const nn::LossReport report = learner->measure(b);
+
+  // The same network as the agents load it, and the loss by hand from its logits.
+  const std::string path = tempPath("hand.pt");
+  learner->exportNetwork(path);
+  auto net = nn::Network::load(path);
+  std::vector<float> logits(6 * policy), values(6);
+  net->evaluate(6, b.planes, b.globals, logits, values);
+  double loss = 0, value_loss = 0, baseline = 0;
+  for (size_t r = 0; r < 6; ++r) {
+    double top = -1e30, total = 0;
+    int n = 0;
+    for (size_t i = 0; i < policy; ++i) {
+      if (b.legal[r * policy + i]) top = std::max(top, double{logits[r * policy + i]});
+    }
+    for (size_t i = 0; i < policy; ++i) {
+      if (b.legal[r * policy + i]) total += std::exp(logits[r * policy + i] - top), ++n;
+    }
+    for (size_t i = 0; i < policy; ++i) {
+      if (b.policy[r * policy + i] > 0)
+        loss -= b.policy[r * policy + i] * (logits[r * policy + i] - top - std::log(total));
+    }
+    baseline += std::log(n);
+    value_loss += (values[r] - b.value[r]) * (values[r] - b.value[r]);
+  }
+  EXPECT_NEAR(report.policy_loss, loss / 6, 1e-4);
+  EXPECT_NEAR(report.policy_baseline, baseline / 6, 1e-4);
+  EXPECT_NEAR(report.value_loss, value_loss / 6, 1e-5);
+  EXPECT_NEAR(report.value_baseline, 1.0, 1e-9);  // every result is +1 or -1
+}
+
+TEST(Learner, ATinyNetworkOverfitsATinyDataSet) {
+  const Data d;
+  const nn::TrainingBatch b = d.batch(16, 7);
+  nn::LearnerConfig c;
+  c.optimizer = nn::OptimizerKind::kAdamW;
+  c.learning_rate = 0.01;
+  c.warmup_steps = 10;
+  c.weight_decay = 0;
+  auto learner = nn::Learner::create(d.tinyNetwork(), 1, c);
+  const nn::LossReport before = learner->measure(b);
+  for (int i = 0; i < 300; ++i) learner->step(b);
+  const nn::LossReport after = learner->measure(b);
+  EXPECT_EQ(learner->steps(), 300);
+  EXPECT_GT(before.policy_loss, 1.0);
+  EXPECT_LT(after.policy_loss, 0.1) << "before " << before.policy_loss;
+  EXPECT_LT(after.value_loss, 0.1) << "before " << before.value_loss;
+  EXPECT_EQ(after.policy_top1, 1.0);
+  EXPECT_EQ(after.value_sign, 1.0);
+}
+
+TEST(Learner, LearningRateWarmsUpThenDecays) {
+  const Data d;
+  nn::LearnerConfig c;
+  c.learning_rate = 0.1;
+  c.warmup_steps = 4;
+  c.decay_steps = 2;
+  c.decay = 0.5;
+  auto learner = nn::Learner::create(d.tinyNetwork(), 1, c);
+  const nn::TrainingBatch b = d.batch(4, 1);
+  std::vector<double> rates;
+  for (int i = 0; i < 8; ++i) {
+    rates.push_back(learner->learningRate());
+    learner->step(b);
+  }
+  const std::vector<double> expected = {0.025, 0.05, 0.075, 0.1, 0.1, 0.1, 0.05, 0.05};
+  for (size_t i = 0; i < rates.size(); ++i) EXPECT_NEAR(rates[i], expected[i], 1e-12) << i;
+}
+
+// With one thread, stopping, saving a checkpoint and going on from it in a new learner ends
+// with the same weights as an uninterrupted run.
+TEST(Learner, ResumedFromACheckpointEqualsUninterrupted) {
+  const Data d;
+  const nn::TrainingBatch a = d.batch(8, 11), b = d.batch(8, 12);
+  for (nn::OptimizerKind kind : {nn::OptimizerKind::kSgd, nn::OptimizerKind::kAdamW}) {
+    nn::LearnerConfig c;
+    c.optimizer = kind;
+    c.warmup_steps = 3;
+    auto whole = nn::Learner::create(d.tinyNetwork(), 2, c);
+    for (int i = 0; i < 6; ++i) whole->step(i % 2 ? b : a);
+
+    auto first = nn::Learner::create(d.tinyNetwork(), 2, c);
+    for (int i = 0; i < 3; ++i) first->step(i % 2 ? b : a);
+    const std::string checkpoint = tempPath("resume.ckpt");
+    first->saveCheckpoint(checkpoint, "data position 3");
+    auto second = nn::Learner::create(d.tinyNetwork(), 99, c);  // other weights, overwritten
+    EXPECT_EQ(second->loadCheckpoint(checkpoint), "data position 3");
+    EXPECT_EQ(second->steps(), 3);
+    for (int i = 3; i < 6; ++i) second->step(i % 2 ? b : a);
+
+    whole->exportNetwork(tempPath("whole.pt"));
+    second->exportNetwork(tempPath("resumed.pt"));
+    EXPECT_EQ(nn::Network::load(tempPath("whole.pt"))->checksum(),
+              nn::Network::load(tempPath("resumed.pt"))->checksum());
+  }
+}
+
+TEST(Learner, CheckpointsOfAnotherNetworkAreRefused) {
+  const Data d;
+  auto learner = nn::Learner::create(d.tinyNetwork(), 1, {});
+  const std::string path = tempPath("other.ckpt");
+  learner->saveCheckpoint(path, "");
+  nn::NetworkConfig wider = d.tinyNetwork();
+  wider.channels = 16;
+  EXPECT_THROW(nn::Learner::create(wider, 1, {})->loadCheckpoint(path), ConfigError);
+  nn::LearnerConfig adam;
+  adam.optimizer = nn::OptimizerKind::kAdamW;
+  EXPECT_THROW(nn::Learner::create(d.tinyNetwork(), 1, adam)->loadCheckpoint(path), ConfigError);
+  EXPECT_THROW(learner->loadCheckpoint(tempPath("missing.ckpt")), IoError);
+}
+
+TEST(Learner, BatchesOfAnotherShapeAreRefused) {
+  const Data d;
+  nn::TrainingBatch b = d.batch(2, 1);
+  b.value.pop_back();
+  auto learner = nn::Learner::create(d.tinyNetwork(), 1, {});
+  EXPECT_THROW(learner->step(b), InternalError);
+  EXPECT_EQ(learner->steps(), 0);
+}
+
+}  // namespace
+}  // namespace morne::test
