@@ -35,6 +35,10 @@ int benchNn(const BenchConfig& bench);
 double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, double seconds,
                         uint64_t seed);
 
+// `morne bench train`: the learner's rows/s against plain LibTorch training at the same batch
+// and threads (cli/bench_train.cpp).
+int benchTrain(const BenchConfig& bench);
+
 // `morne bench selfplay`: self-play positions/s on 1 and 2 threads, batching evaluator against
 // raw inference, HDF5 writer throughput (cli/bench_selfplay.cpp).
 int benchSelfplay(const BenchConfig& bench);

@@ -1,7 +1,7 @@
-// `morne bench env|mcts|nn|selfplay` (mcts, nn, selfplay: cli/bench_*.cpp). env: the engine's
-// speed on each scenario, single-threaded: state copy against a memcpy of the same bytes (with a
-// deliberately slower copy as a check that the benchmark can see a difference), legal-action
-// generation, random-playout throughput and line-of-sight queries, each measured in
+// `morne bench env|mcts|nn|selfplay|train` (mcts, nn, selfplay, train: cli/bench_*.cpp). env: the
+// engine's speed on each scenario, single-threaded: state copy against a memcpy of the same bytes
+// (with a deliberately slower copy as a check that the benchmark can see a difference),
+// legal-action generation, random-playout throughput and line-of-sight queries, each measured in
 // interleaved rounds (cli/bench_stats.h).
 
 #include <algorithm>
@@ -254,7 +254,7 @@ const OptionRow<BenchConfig> kOptions[] = {
 
 int runBench(const Args& args) {
   BenchConfig b;
-  po::options_description own("Options of `morne bench env|mcts|nn|selfplay`");
+  po::options_description own("Options of `morne bench env|mcts|nn|selfplay|train`");
   own.add_options()(
       "scenario",
       po::value<std::vector<std::string>>()->default_value({}, "all built-in")->composing(),
@@ -262,7 +262,7 @@ int runBench(const Args& args) {
   addOptions<BenchConfig>(own, kOptions, b);
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
-    std::cout << usageText("morne bench env|mcts|nn|selfplay [options]", own);
+    std::cout << usageText("morne bench env|mcts|nn|selfplay|train [options]", own);
     return cmd.help ? 0 : 1;
   }
   readOptions<BenchConfig>("bench", cmd.vm, kOptions, b);
@@ -271,8 +271,9 @@ int runBench(const Args& args) {
   if (cmd.positional[0] == "mcts") return benchMcts(b);
   if (cmd.positional[0] == "nn") return benchNn(b);
   if (cmd.positional[0] == "selfplay") return benchSelfplay(b);
+  if (cmd.positional[0] == "train") return benchTrain(b);
   throw ConfigError("bench: unknown target \"" + cmd.positional[0] +
-                    "\" (available: env, mcts, nn, selfplay)");
+                    "\" (available: env, mcts, nn, selfplay, train)");
 }
 
 }  // namespace morne::cli

@@ -41,7 +41,8 @@ constexpr Command kCommands[] = {
      morne::cli::runNn},
     {"engine", "serve the JSON-lines engine protocol on stdin/stdout", morne::cli::runEngine},
     {"bench",
-     "measure speed: `morne bench env` (rules), `mcts` (search), `nn` (network), `selfplay`",
+     "measure speed: `morne bench env` (rules), `mcts` (search), `nn` (network), `selfplay`, "
+     "`train` (learner)",
      morne::cli::runBench},
 };
 

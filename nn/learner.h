@@ -55,7 +55,8 @@ struct LossReport {
   double value_loss = 0;       // squared error
   double value_baseline = 0;   // ... of predicting 0
   double value_sign = 0;       // share of decisive rows whose value has the result's sign
-  double weight_norm = 0;      // squared L2 norm of the weights (what weight decay shrinks)
+  double weight_norm = 0;      // squared L2 norm of the weights, what weight decay shrinks
+                               // (measure() only)
 };
 
 class Learner {
@@ -95,5 +96,12 @@ class Learner {
 
   virtual const NetworkConfig& networkConfig() const = 0;
 };
+
+// The bar the learner is measured against (`morne bench train`): rows per second of plain
+// LibTorch training of a fresh network of `net` on `batch`, the batch already in tensors and
+// nothing reported: forward, the same two losses, backward, clipping and an optimizer step of
+// `config`, repeated for `seconds`.
+double rawTrainingRate(const NetworkConfig& net, const TrainingBatch& batch,
+                       const LearnerConfig& config, double seconds);
 
 }  // namespace morne::nn

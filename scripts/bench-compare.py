@@ -40,7 +40,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base")
     parser.add_argument("new")
-    parser.add_argument("target", choices=["env", "mcts", "nn", "selfplay"])
+    parser.add_argument("target", choices=["env", "mcts", "nn", "selfplay", "train"])
     parser.add_argument("--rounds", type=int, default=6)
     argv = sys.argv[1:]
     options = argv[argv.index("--") + 1:] if "--" in argv else []

@@ -3,6 +3,7 @@
 
 #include "nn/learner.h"
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 
@@ -75,22 +76,28 @@ Losses lossesOf(const torch::Tensor& logits, const torch::Tensor& value, const B
   return out;
 }
 
+// The optimizer of `config` over the parameters of `net`.
+std::unique_ptr<torch::optim::Optimizer> makeOptimizer(PolicyValueNet& net,
+                                                       const LearnerConfig& config) {
+  if (config.optimizer == OptimizerKind::kSgd) {
+    return std::make_unique<torch::optim::SGD>(net->parameters(),
+                                               torch::optim::SGDOptions(config.learning_rate)
+                                                   .momentum(config.momentum)
+                                                   .nesterov(config.momentum > 0)
+                                                   .weight_decay(config.weight_decay));
+  }
+  return std::make_unique<torch::optim::AdamW>(
+      net->parameters(),
+      torch::optim::AdamWOptions(config.learning_rate).weight_decay(config.weight_decay));
+}
+
 class TorchLearner : public Learner {
  public:
   TorchLearner(const NetworkConfig& net_config, PolicyValueNet net, const LearnerConfig& config)
-      : net_config_(net_config), net_(std::move(net)), config_(config) {
-    if (config_.optimizer == OptimizerKind::kSgd) {
-      optimizer_ = std::make_unique<torch::optim::SGD>(
-          net_->parameters(), torch::optim::SGDOptions(config_.learning_rate)
-                                  .momentum(config_.momentum)
-                                  .nesterov(config_.momentum > 0)
-                                  .weight_decay(config_.weight_decay));
-    } else {
-      optimizer_ = std::make_unique<torch::optim::AdamW>(
-          net_->parameters(),
-          torch::optim::AdamWOptions(config_.learning_rate).weight_decay(config_.weight_decay));
-    }
-  }
+      : net_config_(net_config),
+        net_(std::move(net)),
+        config_(config),
+        optimizer_(makeOptimizer(net_, config_)) {}
 
   LossReport step(const TrainingBatch& batch) override {
     const BatchTensors t = tensorsOf(batch, net_config_);
@@ -110,7 +117,6 @@ class TorchLearner : public Learner {
       torch::nn::utils::clip_grad_norm_(net_->parameters(), config_.max_grad_norm);
     optimizer_->step();
     ++steps_;
-    l.report.weight_norm = weightNorm();
     return l.report;
   }
 
@@ -249,6 +255,34 @@ class TorchLearner : public Learner {
 std::unique_ptr<Learner> Learner::create(const NetworkConfig& net, uint64_t seed,
                                          const LearnerConfig& config) {
   return std::make_unique<TorchLearner>(net, makePolicyValueNet(net, seed), config);
+}
+
+double rawTrainingRate(const NetworkConfig& net_config, const TrainingBatch& batch,
+                       const LearnerConfig& config, double seconds) {
+  PolicyValueNet net = makePolicyValueNet(net_config, 1);
+  net->train();
+  const auto optimizer = makeOptimizer(net, config);
+  const BatchTensors t = tensorsOf(batch, net_config);
+  auto step = [&] {
+    optimizer->zero_grad();
+    const auto [logits, value] = net->forward(t.planes, t.globals);
+    const torch::Tensor policy_loss =
+        -(t.policy * torch::log_softmax(logits.masked_fill(~t.legal, -1e9), 1)).sum(1).mean();
+    (policy_loss + config.value_weight * (value - t.value).pow(2).mean()).backward();
+    if (config.max_grad_norm > 0)
+      torch::nn::utils::clip_grad_norm_(net->parameters(), config.max_grad_norm);
+    optimizer->step();
+  };
+  step();  // warm-up
+  int64_t rows = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    step();
+    rows += batch.size;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return static_cast<double>(rows) / elapsed;
 }
 
 std::unique_ptr<Learner> Learner::fromFile(const std::string& path, const LearnerConfig& config) {

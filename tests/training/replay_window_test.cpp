@@ -26,6 +26,7 @@ TEST(ReplayWindow, FollowsKataGosFormula) {
     last = w;
   }
   EXPECT_LT(windowRows(100'000'000, WindowConfig{}), 100'000'000 / 10);  // and lags far behind
+  EXPECT_EQ(windowRows(1'000'000, WindowConfig{}), 209'898);             // docs/training.md
 }
 
 TEST(ReplayWindow, ValidationGamesAreAStableShare) {

@@ -1,0 +1,133 @@
+// `morne bench train`: the learner's training throughput (nn/learner.h) against plain LibTorch
+// training at the same batch and thread count, on rows of random positions of each scenario
+// with a one-hot target on a random legal action, in interleaved rounds (cli/bench_stats.h).
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iostream>
+#include <span>
+#include <vector>
+
+#include "cli/bench.h"
+#include "cli/bench_stats.h"
+#include "cli/commands.h"
+#include "cli/number_text.h"
+#include "cli/openmp_policy.h"
+#include "env/io/scenario_library.h"
+#include "env/rules.h"
+#include "nn/learner.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
+
+namespace morne::cli {
+
+namespace {
+
+constexpr int kBatch = 128;
+
+// `rows` rows of the positions of random games of `sc`, targets one-hot on a random legal
+// action, results +1 or -1.
+nn::TrainingBatch randomRows(const env::Scenario& sc, int rows, uint64_t seed) {
+  const nn::ObservationEncoder encoder(sc);
+  const nn::PolicyLayout layout(sc);
+  const auto plane = static_cast<size_t>(encoder.shape().planeSize());
+  const auto globals = static_cast<size_t>(encoder.shape().globals);
+  const auto policy = static_cast<size_t>(layout.size());
+  const auto n = static_cast<size_t>(rows);
+  nn::TrainingBatch b;
+  b.size = rows;
+  b.planes.resize(n * plane);
+  b.globals.resize(n * globals);
+  b.policy.assign(n * policy, 0.0f);
+  b.legal.assign(n * policy, 0);
+  b.value.resize(n);
+  env::Rng rng(seed);
+  env::ActionList scratch;
+  env::GameState s = env::newGame(sc);
+  for (size_t r = 0; r < n; ++r) {
+    while (s.isTerminal() || s.isChanceNode() || rng.below(4) != 0) {
+      if (s.isTerminal()) {
+        s = env::newGame(sc);
+      } else if (s.isChanceNode()) {
+        env::applyChance(s, env::sampleChance(s, rng));
+      } else {
+        env::playRandomPly(s, rng, scratch);
+      }
+    }
+    encoder.encode(s, std::span(b.planes).subspan(r * plane, plane),
+                   std::span(b.globals).subspan(r * globals, globals));
+    const std::span<uint8_t> mask = std::span(b.legal).subspan(r * policy, policy);
+    const int legal = layout.legalMask(s, mask);
+    int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
+    for (size_t i = 0; i < policy; ++i) {
+      if (mask[i] && pick-- == 0) b.policy[r * policy + i] = 1.0f;
+    }
+    b.value[r] = rng.below(2) ? 1.0f : -1.0f;
+    env::playRandomPly(s, rng, scratch);
+  }
+  return b;
+}
+
+}  // namespace
+
+int benchTrain(const BenchConfig& bench) {
+  std::vector<std::string> names = bench.scenarios;
+  if (names.empty()) names = {"duel", "crossing"};
+  const int max_threads = std::min(bench.threads, 2);
+  if (max_threads > 1) requirePassiveOpenMp();
+  const double each = bench.seconds / bench.repeats / (2.0 * max_threads);
+  const nn::LearnerConfig config;
+  std::cout << versionLine() << "\nbench train: default network (" << nn::NetworkConfig{}.blocks
+            << " blocks x " << nn::NetworkConfig{}.channels << " channels), batch " << kBatch
+            << ", SGD with momentum; the learner's steps against plain LibTorch training of "
+               "the same batch; "
+            << fixedText(bench.seconds, 2) << " s per scenario in " << bench.repeats
+            << " interleaved rounds; OpenMP wait policy " << openMpPolicyText() << "; "
+            << loadText() << "\n";
+  for (const std::string& name : names) {
+    const auto sc = env::loadScenario(name);
+    nn::NetworkConfig c;
+    c.input = nn::ObservationEncoder(*sc).shape();
+    c.policy_planes = nn::PolicyLayout(*sc).planes();
+    c.scenario = sc->name();
+    const nn::TrainingBatch batch = randomRows(*sc, kBatch, bench.seed);
+    auto learner = nn::Learner::create(c, 1, config);
+    std::vector<std::function<double()>> configs;
+    for (int threads = 1; threads <= max_threads; threads *= 2) {
+      configs.push_back([&, threads] {
+        nn::configureTorchRuntime(threads);
+        learner->step(batch);  // warm-up
+        int64_t rows = 0;
+        const auto t0 = std::chrono::steady_clock::now();
+        double elapsed = 0;
+        while (elapsed < each) {
+          learner->step(batch);
+          rows += batch.size;
+          elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        return static_cast<double>(rows) / elapsed;
+      });
+      configs.push_back([&, threads] {
+        nn::configureTorchRuntime(threads);
+        return nn::rawTrainingRate(c, batch, config, each);
+      });
+    }
+    const auto m = measureInterleaved(bench.repeats, configs);
+    nn::configureTorchRuntime(1);
+    std::cout << "\n" << spreadHeader(name + ", rows/s") << "\n";
+    for (int k = 0, threads = 1; threads <= max_threads; threads *= 2, k += 2) {
+      const std::string t = std::to_string(threads) + " thread(s)";
+      const auto learner_rate = m[static_cast<size_t>(k)], raw = m[static_cast<size_t>(k + 1)];
+      std::cout << spreadRow("learner, " + t, learner_rate, 0) << "\n"
+                << spreadRow("plain LibTorch, " + t, raw, 0) << "\n"
+                << spreadRow("  learner / plain", roundRatios(learner_rate, raw), 2) << "\n";
+    }
+  }
+  std::cout << "\nrows/s: training rows per second of wall time (forward, losses, backward,\n"
+               "clipping, optimizer step); the learner also converts each batch to tensors and\n"
+               "reports its losses and agreements. Goal: learner / plain at least 0.90.\n";
+  return 0;
+}
+
+}  // namespace morne::cli
