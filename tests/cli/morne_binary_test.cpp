@@ -186,6 +186,10 @@ TEST(MorneBinary, PerftAndBenchRun) {
   const ProcessResult mcts = runMorne("bench mcts --scenario duel --seconds 0.2");
   ASSERT_EQ(mcts.exit_code, 0) << mcts.output;
   EXPECT_NE(mcts.output.find("speed-up"), std::string::npos);
+  const ProcessResult train =
+      runMorne("bench train --scenario duel --seconds 0.4 --repeats 1 --threads 1");
+  ASSERT_EQ(train.exit_code, 0) << train.output;
+  EXPECT_NE(train.output.find("learner / plain"), std::string::npos) << train.output;
 }
 
 }  // namespace
