@@ -9,7 +9,6 @@
 
 #include "env/check.h"
 #include "env/error.h"
-#include "env/io/durable_file.h"
 #include "nn/torch/policy_value_net.h"
 
 namespace morne::nn {
@@ -159,9 +158,8 @@ class TorchLearner : public Learner {
   const NetworkConfig& networkConfig() const override { return net_config_; }
 
   void saveCheckpoint(const std::string& path, const std::string& extra) const override {
-    const std::string tmp = path + ".tmp";
-    try {
-      torch::serialize::OutputArchive archive, net_archive, optimizer_archive;
+    saveArchiveDurably(path, "checkpoint", [&](torch::serialize::OutputArchive& archive) {
+      torch::serialize::OutputArchive net_archive, optimizer_archive;
       net_->save(net_archive);
       optimizer_->save(optimizer_archive);
       archive.write("net", net_archive);
@@ -169,14 +167,7 @@ class TorchLearner : public Learner {
       archive.write(kCheckpointKey, torch::IValue(checkpointHeader()));
       archive.write("steps", torch::IValue(steps_));
       archive.write("extra", torch::IValue(extra));
-      archive.save_to(tmp);
-    } catch (const c10::Error& e) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw IoError("cannot write checkpoint " + path + ": " + e.what_without_backtrace());
-    }
-    env::syncFile(tmp);
-    env::renameDurably(tmp, path);
+    });
   }
 
   std::string loadCheckpoint(const std::string& path) override {

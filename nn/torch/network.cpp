@@ -110,20 +110,11 @@ class TorchNetwork : public Network {
   }
 
   void save(const std::string& path) const override {
-    const std::string tmp = path + ".tmp";
-    try {
-      torch::serialize::OutputArchive archive;
+    saveArchiveDurably(path, "network", [this](torch::serialize::OutputArchive& archive) {
       net_->save(archive);
       archive.write(kConfigKey, torch::IValue(configJson(config_).dump()));
       archive.write(kChecksumKey, torch::IValue(hex64(checksum_)));
-      archive.save_to(tmp);
-    } catch (const c10::Error& e) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw IoError("cannot write network " + path + ": " + e.what_without_backtrace());
-    }
-    env::syncFile(tmp);
-    env::renameDurably(tmp, path);
+    });
   }
 
   void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
@@ -175,6 +166,22 @@ class TorchNetwork : public Network {
 };
 
 }  // namespace
+
+void saveArchiveDurably(const std::string& path, const std::string& what,
+                        const std::function<void(torch::serialize::OutputArchive&)>& fill) {
+  const std::string tmp = path + ".tmp";
+  try {
+    torch::serialize::OutputArchive archive;
+    fill(archive);
+    archive.save_to(tmp);
+  } catch (const c10::Error& e) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw IoError("cannot write " + what + " " + path + ": " + e.what_without_backtrace());
+  }
+  env::syncFile(tmp);
+  env::renameDurably(tmp, path);
+}
 
 std::unique_ptr<Network> wrapNetwork(const NetworkConfig& config, PolicyValueNet net) {
   return std::make_unique<TorchNetwork>(config, std::move(net));

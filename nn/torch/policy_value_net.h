@@ -5,7 +5,9 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "nn/network.h"
 
@@ -74,6 +76,11 @@ struct PolicyValueNetImpl : tnn::Module {
   tnn::Linear value_fc2;
 };
 TORCH_MODULE(PolicyValueNet);
+
+// Writes the archive `fill` builds to `path` durably: a temporary name, synced, then renamed
+// (an interruption leaves the previous file whole). Throws IoError naming `what` and `path`.
+void saveArchiveDurably(const std::string& path, const std::string& what,
+                        const std::function<void(torch::serialize::OutputArchive&)>& fill);
 
 // The network facade over `net` (eval mode), as Network::create and Network::load give it.
 std::unique_ptr<Network> wrapNetwork(const NetworkConfig& config, PolicyValueNet net);
