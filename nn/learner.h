@@ -1,6 +1,6 @@
 #pragma once
 // Training the policy-value network (nn/network.h), behind a LibTorch-free facade: the learner
-// itself is nn/torch/learner.cpp. It takes batches of self-play rows (the layout of
+// itself is in nn/torch/network.cpp. It takes batches of self-play rows (the layout of
 // training/record.h), takes optimizer steps on them, measures them without learning
 // (validation), and exports the network file that the "az" agents load.
 //
