@@ -6,30 +6,10 @@
 #include <sstream>
 
 #include "cli/arena_report_forms.h"
+#include "cli/line_chart.h"
 #include "cli/number_text.h"
 
 namespace morne::cli {
-
-namespace {
-
-std::string xmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
-
-}  // namespace
 
 using agents::ArenaLineup;
 using agents::ArenaStats;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -31,6 +32,12 @@ void describe(const nn::Network& net) {
             << "parameters:      " << net.parameters() << "\n"
             << "weights:         all finite, checksum " << std::hex << std::setw(16)
             << std::setfill('0') << net.checksum() << std::dec << std::setfill(' ') << "\n";
+  const nlohmann::json provenance = nlohmann::json::parse(c.provenance, nullptr, false);
+  std::cout << "provenance:      "
+            << (c.provenance.empty()        ? "none (fresh weights)"
+                : provenance.is_discarded() ? c.provenance
+                                            : provenance.dump(2))
+            << "\n";
 }
 
 }  // namespace

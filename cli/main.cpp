@@ -35,6 +35,8 @@ constexpr Command kCommands[] = {
      morne::cli::runArena},
     {"selfplay", "games of an agent against itself, written as training data (HDF5 shards)",
      morne::cli::runSelfplay},
+    {"train", "train a policy-value network on self-play shards (checkpoints, metrics, resume)",
+     morne::cli::runTrain},
     {"data", "describe and check self-play shards: `morne data inspect [--check] FILE...`",
      morne::cli::runData},
     {"nn", "create a policy-value network for a scenario (`nn init`), or describe one (`nn info`)",

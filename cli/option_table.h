@@ -107,4 +107,36 @@ nlohmann::json optionsJson(std::span<const OptionRow<Config>> rows, const Config
   return out;
 }
 
+// Reads the recorded options of `rows` from `j` (written by optionsJson) into `c`, with the
+// same range checks; `where` names the record in messages ("RUN/train.json"). Throws
+// ConfigError naming the key when one is missing, of the wrong type or out of range.
+template <class Config>
+void readOptionsJson(const std::string& where, const nlohmann::json& j,
+                     std::span<const OptionRow<Config>> rows, Config& c) {
+  for (const OptionRow<Config>& r : rows) {
+    if (!r.recorded) continue;
+    std::string key = r.name;
+    for (char& ch : key) ch = ch == '-' ? '_' : ch;
+    if (!j.is_object() || !j.contains(key)) throw ConfigError(where + ": no \"" + key + "\"");
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_cvref_t<decltype(c.*member)>;
+          T v{};
+          try {
+            v = j.at(key).template get<T>();
+          } catch (const nlohmann::json::exception&) {
+            throw ConfigError(where + ": \"" + key + "\" has the wrong type");
+          }
+          if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+            if (!r.range.contains(static_cast<double>(v))) {
+              throw ConfigError(where + ": \"" + key + "\" must be " + r.range.text() + " (got " +
+                                shortText(static_cast<double>(v)) + ")");
+            }
+          }
+          c.*member = v;
+        },
+        r.field);
+  }
+}
+
 }  // namespace morne::cli

@@ -80,8 +80,9 @@ class Learner {
   virtual int64_t steps() const = 0;
   virtual double learningRate() const = 0;
 
-  // The network as it stands, as the agents load it (a temporary file, then renamed).
-  virtual void exportNetwork(const std::string& path) const = 0;
+  // The network as it stands, as the agents load it (a temporary file, then renamed), with
+  // `provenance` (JSON, NetworkConfig::provenance).
+  virtual void exportNetwork(const std::string& path, const std::string& provenance) const = 0;
 
   // Writes everything the learner needs to go on to `path`: the weights, the optimizer's
   // state, the step count and the network's config, with `extra` (the caller's own state: data

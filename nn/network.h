@@ -27,6 +27,9 @@ struct NetworkConfig {
   int value_hidden = 64;
   int encoder_version = kEncoderVersion;
   std::string scenario;  // the scenario it was made for (its map size and action planes)
+  // How the weights were made, as JSON (`morne train`: data, steps, final metrics); empty
+  // for a fresh network. Saved with them, shown by `morne nn info`.
+  std::string provenance;
 
   int policySize() const { return policy_planes * input.height * input.width + 2; }
 };

@@ -113,6 +113,33 @@ struct Dataset {
   }
 };
 
+// HDF5 can loop forever closing a file it failed to read (seen on a damaged global heap), so
+// after an error the file is left open, on a list that is never destroyed: the caller gets
+// the error, not a hang. (A process that exits normally may still meet that loop in HDF5's
+// clean-up at exit; `data inspect` reads each file in a child process that ends with _exit.)
+void abandonFile(std::unique_ptr<H5::H5File> file) {
+  static auto* const abandoned = new std::vector<std::unique_ptr<H5::H5File>>;
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  abandoned->push_back(std::move(file));
+}
+
+// Appends rows [first, first + count) of `d` (`per_row` values each) to `into`.
+template <typename T>
+void appendRows(const Dataset& d, hsize_t first, hsize_t count, hsize_t per_row,
+                const H5::PredType& type, std::vector<T>& into) {
+  const size_t at = into.size();
+  into.resize(at + static_cast<size_t>(count * per_row));
+  const H5::DataSpace file_space = d.set.getSpace();
+  std::vector<hsize_t> start(d.dims.size(), 0), extent(d.dims);
+  start[0] = first;
+  extent[0] = count;
+  file_space.selectHyperslab(H5S_SELECT_SET, extent.data(), start.data());
+  const hsize_t values = count * per_row;
+  const H5::DataSpace memory(1, &values);
+  d.set.read(into.data() + at, type, memory, file_space);
+}
+
 // zlib cannot shrink data more than about 1032 to 1: a shard that declares more than this
 // many bytes for each byte of the file is damaged (and reading it would allocate them).
 constexpr uint64_t kMaxCompression = 1100;
@@ -130,17 +157,8 @@ ShardContents readShard(const std::string& path, bool positions) {
   const uint64_t file_bytes = std::filesystem::file_size(path, ec);
   H5::Exception::dontPrint();
   ShardContents c;
-  // HDF5 can loop forever closing a file it failed to read (seen on a damaged global heap), so
-  // after an error the file is left open, on a list that is never destroyed: the caller gets
-  // the error, not a hang. (A process that exits normally may still meet that loop in HDF5's
-  // clean-up at exit; `data inspect` reads each file in a child process that ends with _exit.)
   std::unique_ptr<H5::H5File> opened;
-  auto abandon = [&opened] {
-    static auto* const abandoned = new std::vector<std::unique_ptr<H5::H5File>>;
-    static std::mutex mutex;
-    std::lock_guard lock(mutex);
-    abandoned->push_back(std::move(opened));
-  };
+  auto abandon = [&opened] { abandonFile(std::move(opened)); };
   try {
     if (H5Fis_hdf5(path.c_str()) <= 0) throw ConfigError("not an HDF5 file");
     opened = std::make_unique<H5::H5File>(path, H5F_ACC_RDONLY);
@@ -294,6 +312,47 @@ ShardContents readShard(const std::string& path, bool positions) {
                   ")");
   }
   return c;
+}
+
+void readShardRows(const std::string& path, int64_t first, int64_t count, const RowShape& shape,
+                   nn::TrainingBatch& into) {
+  H5::Exception::dontPrint();
+  std::unique_ptr<H5::H5File> opened;
+  try {
+    opened = std::make_unique<H5::H5File>(path, H5F_ACC_RDONLY);
+    const H5::Group pos = opened->openGroup("positions");
+    const Dataset planes(pos, "positions", "planes", H5T_FLOAT, 4, 4);
+    const Dataset globals(pos, "positions", "globals", H5T_FLOAT, 4, 2);
+    const Dataset policy(pos, "positions", "policy", H5T_FLOAT, 4, 2);
+    const Dataset legal(pos, "positions", "legal", H5T_INTEGER, 1, 2);
+    const Dataset value(pos, "positions", "value", H5T_FLOAT, 4, 1);
+    const auto rows = static_cast<hsize_t>(planes.dims[0]);
+    if (first < 0 || count < 0 || static_cast<hsize_t>(first + count) > rows) {
+      throw ConfigError("rows " + std::to_string(first) + ".." + std::to_string(first + count) +
+                        " asked of a shard of " + std::to_string(rows));
+    }
+    const auto P = static_cast<hsize_t>(shape.planeSize()), G = static_cast<hsize_t>(shape.globals),
+               A = static_cast<hsize_t>(shape.policy);
+    planes.expectRows(rows, P, planes.name);
+    globals.expectRows(rows, G, planes.name);
+    policy.expectRows(rows, A, planes.name);
+    legal.expectRows(rows, A, planes.name);
+    value.expectRows(rows, 1, planes.name);
+    const auto at = static_cast<hsize_t>(first), n = static_cast<hsize_t>(count);
+    appendRows(planes, at, n, P, H5::PredType::NATIVE_FLOAT, into.planes);
+    appendRows(globals, at, n, G, H5::PredType::NATIVE_FLOAT, into.globals);
+    appendRows(policy, at, n, A, H5::PredType::NATIVE_FLOAT, into.policy);
+    appendRows(legal, at, n, A, H5::PredType::NATIVE_UINT8, into.legal);
+    appendRows(value, at, n, 1, H5::PredType::NATIVE_FLOAT, into.value);
+    into.size += static_cast<int>(count);
+  } catch (const ConfigError& e) {
+    abandonFile(std::move(opened));
+    throw ConfigError(path + ": damaged or not a morne shard: " + e.what());
+  } catch (const H5::Exception& e) {
+    abandonFile(std::move(opened));
+    throw IoError(path + ": cannot read the shard: " + hdf5Reason(e) + " (in " + e.getFuncName() +
+                  ")");
+  }
 }
 
 }  // namespace morne::training

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/learner.h"
 #include "training/record.h"
 
 namespace morne::training {
@@ -31,5 +32,12 @@ struct ShardContents {
 // or ConfigError (not a morne shard, another format version, or damaged: the message names the
 // dataset and what is wrong).
 ShardContents readShard(const std::string& path, bool positions);
+
+// Appends rows [first, first + count) of a shard whose rows have `shape` (as readShard()
+// found) to `into`: planes, globals, policy target, legal mask and result. The learner's
+// reader uses it to read a shard a few rows at a time. Throws IoError naming the file when it
+// cannot be read, ConfigError when its datasets are not of `shape` or hold fewer rows.
+void readShardRows(const std::string& path, int64_t first, int64_t count, const RowShape& shape,
+                   nn::TrainingBatch& into);
 
 }  // namespace morne::training

@@ -146,7 +146,8 @@ nlohmann::json configJson(const NetworkConfig& c) {
           {"channels", c.channels},
           {"value_hidden", c.value_hidden},
           {"encoder_version", c.encoder_version},
-          {"scenario", c.scenario}};
+          {"scenario", c.scenario},
+          {"provenance", c.provenance}};
 }
 
 NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
@@ -165,6 +166,7 @@ NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
     c.value_hidden = j.at("value_hidden").get<int>();
     c.encoder_version = j.at("encoder_version").get<int>();
     c.scenario = j.at("scenario").get<std::string>();
+    c.provenance = j.value("provenance", "");
     return c;
   } catch (const nlohmann::json::exception& e) {
     throw ConfigError(path + ": malformed network config: " + e.what());
@@ -462,7 +464,7 @@ class TorchLearner : public Learner {
     return config_.learning_rate * warm * std::pow(config_.decay, decays);
   }
 
-  void exportNetwork(const std::string& path) const override {
+  void exportNetwork(const std::string& path, const std::string& provenance) const override {
     // A copy in evaluation mode, as Network::load would give it.
     PolicyValueNet copy(net_config_);
     {
@@ -472,7 +474,9 @@ class TorchLearner : public Learner {
       const auto buffers = net_->named_buffers(true);
       for (auto& item : copy->named_buffers(true)) item.value().copy_(buffers[item.key()]);
     }
-    wrapNetwork(net_config_, copy)->save(path);
+    NetworkConfig config = net_config_;
+    config.provenance = provenance;
+    wrapNetwork(config, copy)->save(path);
   }
 
   const NetworkConfig& networkConfig() const override { return net_config_; }

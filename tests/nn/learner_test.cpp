@@ -104,7 +104,7 @@ TEST(Learner, MaskedPolicyLossIsTheHandComputedCrossEntropy) {
 
   // The same network as the agents load it, and the loss by hand from its logits.
   const std::string path = tempPath("hand.pt");
-  learner->exportNetwork(path);
+  learner->exportNetwork(path, "");
   auto net = nn::Network::load(path);
   std::vector<float> logits(6 * policy), values(6);
   net->evaluate(6, b.planes, b.globals, logits, values);
@@ -190,8 +190,8 @@ TEST(Learner, ResumedFromACheckpointEqualsUninterrupted) {
     EXPECT_EQ(second->steps(), 3);
     for (int i = 3; i < 6; ++i) second->step(i % 2 ? b : a);
 
-    whole->exportNetwork(tempPath("whole.pt"));
-    second->exportNetwork(tempPath("resumed.pt"));
+    whole->exportNetwork(tempPath("whole.pt"), "");
+    second->exportNetwork(tempPath("resumed.pt"), "");
     EXPECT_EQ(nn::Network::load(tempPath("whole.pt"))->checksum(),
               nn::Network::load(tempPath("resumed.pt"))->checksum());
   }

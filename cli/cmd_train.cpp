@@ -1,0 +1,257 @@
+// `morne train`: a policy-value network learns from self-play shards (training/train_run.h,
+// docs/training.md). The run folder holds the settings (train.json), the checkpoint, the
+// exported network, metrics.csv and curves.svg; Ctrl-C checkpoints, --resume goes on.
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "cli/number_text.h"
+#include "cli/option_table.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/training_curves.h"
+#include "env/error.h"
+#include "env/io/durable_file.h"
+#include "env/io/scenario_library.h"
+#include "env/io/text_file.h"
+#include "nn/learner.h"
+#include "nn/observation.h"
+#include "nn/policy_layout.h"
+#include "training/train_run.h"
+
+namespace morne::cli {
+
+namespace {
+
+using nlohmann::json;
+using training::TrainSettings;
+
+// The options of `morne train`, one row each (cli/option_table.h).
+const OptionRow<TrainSettings> kOptions[] = {
+    {"batch", &TrainSettings::batch, atLeast(1), "rows per optimizer step"},
+    {"steps", &TrainSettings::steps, atLeast(0),
+     "optimizer steps in all (0: as many as --max-reuse allows)"},
+    {"max-reuse", &TrainSettings::max_reuse, atLeast(0),
+     "training rows seen per row of the window, at most (KataGo: about 4; 0: no cap)"},
+    {"metrics-every", &TrainSettings::metrics_every, atLeast(1),
+     "steps between rows of metrics.csv (validation measured then)"},
+    {"checkpoint-every", &TrainSettings::checkpoint_every, atLeast(1),
+     "steps between checkpoints (and exports of net.pt)"},
+    {"seed", &TrainSettings::seed, anyValue(), "seed of the data order"},
+    {"optimizer", &TrainSettings::optimizer, anyValue(), "sgd (Nesterov momentum) or adamw"},
+    {"lr", &TrainSettings::learning_rate, {0, 10, true, false}, "learning rate after warm-up"},
+    {"momentum", &TrainSettings::momentum, {0, 1, false, true}, "SGD momentum"},
+    {"weight-decay", &TrainSettings::weight_decay, {0, 1}, "L2 (SGD) or decoupled (AdamW)"},
+    {"warmup", &TrainSettings::warmup_steps, atLeast(0),
+     "steps over which the learning rate rises from 0"},
+    {"decay-steps", &TrainSettings::decay_steps, atLeast(0),
+     "then the rate is multiplied by --decay every this many steps (0: never)"},
+    {"decay", &TrainSettings::decay, {0, 1, true, false}, "factor of each decay"},
+    {"max-grad-norm", &TrainSettings::max_grad_norm, atLeast(0),
+     "gradients clipped to this global norm (0: no clipping)"},
+    {"value-weight", &TrainSettings::value_weight, atLeast(0), "weight of the value loss"},
+    {"window-c",
+     &TrainSettings::window_c,
+     {0, 1e15, true, false},
+     "replay window: rows before it starts to lag behind the data"},
+    {"window-a", &TrainSettings::window_a, {0, 1, true, false}, "replay window: growth exponent"},
+    {"window-b", &TrainSettings::window_b, atLeast(0), "replay window: growth scale"},
+    {"validation",
+     &TrainSettings::validation_permille,
+     {0, 1000},
+     "share of games never trained on (validation), per mille"},
+    {"validation-rows", &TrainSettings::validation_rows, atLeast(0),
+     "most recent validation rows measured at each metrics row, at most"},
+    {"shuffle-rows", &TrainSettings::shuffle_rows, atLeast(1),
+     "rows read and shuffled together (memory: about 40 KB a row on duel, 130 on crossing)"},
+};
+
+// Where the network comes from: a file, or a fresh one for the data's scenario.
+struct NetworkSource {
+  std::string net;  // a network file (empty: fresh)
+  int blocks = 4;
+  int channels = 32;
+  int value_hidden = 64;
+  uint64_t net_seed = 1;
+};
+
+const OptionRow<NetworkSource> kNetworkOptions[] = {
+    {"net", &NetworkSource::net, anyValue(),
+     "network to train on (default: a fresh one for the data's scenario)"},
+    {"blocks", &NetworkSource::blocks, {0, 64}, "fresh network: residual blocks"},
+    {"channels", &NetworkSource::channels, {1, 1024}, "fresh network: channels of the trunk"},
+    {"value-hidden",
+     &NetworkSource::value_hidden,
+     {1, 4096},
+     "fresh network: hidden units of the value head"},
+    {"net-seed", &NetworkSource::net_seed, anyValue(), "fresh network: seed of its weights"},
+};
+
+constexpr const char* kRunFormat = "morne-train-run/1";
+
+// The learner of a fresh run: the network file, or a fresh network for the data's scenario.
+std::unique_ptr<nn::Learner> freshLearner(const NetworkSource& source,
+                                          const training::TrainSettings& s) {
+  if (!source.net.empty()) return nn::Learner::fromFile(source.net, s.learnerConfig());
+  const training::ShardIndex index = training::indexShards(s.data_dirs, s.validation_permille, 1);
+  const auto scenario = env::loadScenario(index.scenario);
+  nn::NetworkConfig c;
+  c.input = nn::ObservationEncoder(*scenario).shape();
+  c.policy_planes = nn::PolicyLayout(*scenario).planes();
+  c.blocks = source.blocks;
+  c.channels = source.channels;
+  c.value_hidden = source.value_hidden;
+  c.scenario = scenario->name();
+  return nn::Learner::create(c, source.net_seed, s.learnerConfig());
+}
+
+std::string reportText(const nn::LossReport& r) {
+  return "policy " + fixedText(r.policy_loss, 3) + " (uniform " + fixedText(r.policy_baseline, 3) +
+         ") top-1 " + fixedText(100 * r.policy_top1, 1) + "%, value " + fixedText(r.value_loss, 3) +
+         " (0: " + fixedText(r.value_baseline, 3) + ") sign " + fixedText(100 * r.value_sign, 1) +
+         "%";
+}
+
+}  // namespace
+
+int runTrain(const Args& args) {
+  TrainSettings s;
+  NetworkSource source;
+  po::options_description own("Options of `morne train`");
+  // clang-format off
+  own.add_options()
+      ("data", po::value<std::vector<std::string>>()->composing(),
+       "folder of self-play shards (repeat for several, oldest first)")
+      ("out", po::value<std::string>(), "run folder to create")
+      ("resume", po::value<std::string>(), "run folder to continue (its own settings)");
+  // clang-format on
+  addOptions<NetworkSource>(own, kNetworkOptions, source);
+  addOptions<TrainSettings>(own, kOptions, s);
+  // clang-format off
+  own.add_options()
+      ("threads", po::value<int>()->default_value(1),
+       "LibTorch threads (1: the same weights on every run of the same settings)")
+      ("quiet", po::bool_switch(), "no progress bar");
+  // clang-format on
+  const ParsedCommand cmd = parseCommand("train", args, own, 0);
+  if (cmd.help) {
+    std::cout << usageText(
+        "morne train --data DIR... --out DIR [--net FILE] [options]  |  morne train --resume DIR",
+        own);
+    return 0;
+  }
+  const auto& vm = cmd.vm;
+  const int threads = vm["threads"].as<int>();
+  if (threads < 1) throw ConfigError("train: --threads must be at least 1");
+  const bool resume = vm.count("resume") > 0;
+  std::string dir;
+  if (resume) {
+    dir = vm["resume"].as<std::string>();
+    for (const auto& [name, value] : vm) {
+      if (!value.defaulted() && name != "resume" && name != "steps" && name != "threads" &&
+          name != "quiet") {
+        throw ConfigError("train: --resume goes on with the run's own settings (" + dir +
+                          "/train.json); only --steps and --threads may be given, not --" + name);
+      }
+    }
+    const std::string record_path = dir + "/train.json";
+    const json record =
+        json::parse(env::readTextFile(record_path, "training run record"), nullptr, false);
+    if (!record.is_object() || record.value("format", "") != kRunFormat)
+      throw ConfigError(record_path + ": not the record of a training run");
+    readOptionsJson<TrainSettings>(record_path, record.at("settings"), kOptions, s);
+    readOptionsJson<NetworkSource>(record_path, record.at("network"), kNetworkOptions, source);
+    s.data_dirs = record.at("settings").at("data").get<std::vector<std::string>>();
+    if (!vm["steps"].defaulted()) s.steps = vm["steps"].as<int>();
+  } else {
+    if (!vm.count("out")) throw ConfigError("train: give --out DIR (or --resume DIR)");
+    if (!vm.count("data")) throw ConfigError("train: give --data DIR (a folder of shards)");
+    dir = vm["out"].as<std::string>();
+    readOptions<TrainSettings>("train", vm, kOptions, s);
+    readOptions<NetworkSource>("train", vm, kNetworkOptions, source);
+    for (const std::string& d : vm["data"].as<std::vector<std::string>>())
+      s.data_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
+    if (!source.net.empty())
+      source.net = std::filesystem::absolute(source.net).lexically_normal().string();
+    s.learnerConfig();  // checks the optimizer's name
+    std::error_code ec;
+    if (std::filesystem::exists(dir + "/train.json", ec)) {
+      throw ConfigError("train: " + dir + " already holds a training run; continue it with " +
+                        "--resume " + dir + ", or choose another folder");
+    }
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw IoError("train: cannot create " + dir + ": " + ec.message());
+  }
+  nn::configureTorchRuntime(threads);
+
+  // A run without a checkpoint (killed before its first one) starts again from its settings.
+  const bool from_checkpoint = resume && std::filesystem::exists(dir + "/checkpoint.pt");
+  const std::unique_ptr<nn::Learner> learner =
+      from_checkpoint ? nn::Learner::fromFile(dir + "/net.pt", s.learnerConfig())
+                      : freshLearner(source, s);
+  if (!resume) {
+    json settings = optionsJson<TrainSettings>(kOptions, s);
+    settings["data"] = s.data_dirs;
+    const json record = {{"format", kRunFormat},
+                         {"settings", settings},
+                         {"network", optionsJson<NetworkSource>(kNetworkOptions, source)},
+                         {"engine", versionLine()}};
+    env::writeFileDurably(dir + "/train.json", record.dump(2) + "\n");
+  }
+  const json provenance = {
+      {"trained_by", versionLine()},
+      {"from", source.net.empty() ? "a fresh network (seed " + std::to_string(source.net_seed) + ")"
+                                  : source.net}};
+  training::TrainingRun run(*learner, s, dir, from_checkpoint, provenance.dump());
+  const training::TrainOutcome& plan = run.plan();
+  const nn::NetworkConfig& net = learner->networkConfig();
+  std::cout << versionLine() << "\ntrain: " << net.scenario << " network " << net.blocks << "x"
+            << net.channels << ", " << s.optimizer << " lr " << shortText(s.learning_rate)
+            << ", batch " << s.batch << ", " << threads << " thread(s); run folder " << dir
+            << "\ndata: " << plan.shards << " shard(s), " << plan.rows << " rows; window "
+            << plan.window_rows << " rows, " << plan.training_rows << " for training\n"
+            << (from_checkpoint ? "resumed at step " + std::to_string(plan.step) + "; " : "")
+            << "target " << plan.target << " steps"
+            << (s.max_reuse > 0 && (s.steps == 0 || plan.target < s.steps)
+                    ? " (" + shortText(s.max_reuse) + " x " + std::to_string(plan.training_rows) +
+                          " training rows / batch " + std::to_string(s.batch) + ")"
+                    : "")
+            << "\n"
+            << std::flush;
+
+  Progress progress(static_cast<int>(plan.target), "steps", !vm["quiet"].as<bool>());
+  const InterruptFlag interrupt;
+  const training::TrainOutcome out = run.run(
+      [&](const training::TrainProgress& p) {
+        const double eta = static_cast<double>((p.target - p.step) * s.batch) /
+                           std::max(p.samples_per_second, 1e-9);
+        if (p.metrics) {
+          const training::TrainMetrics& m = *p.metrics;
+          if (isatty(2)) std::cerr << "\r\033[K" << std::flush;
+          std::cout << "step " << m.step << "  lr " << shortText(m.learning_rate)
+                    << "\n  training:   " << reportText(m.train) << "\n";
+          if (m.validation) std::cout << "  validation: " << reportText(*m.validation) << "\n";
+          std::cout << std::flush;
+          writeTrainingCurves(dir);
+        }
+        progress.update(static_cast<int>(p.step),
+                        fixedText(p.samples_per_second, 0) + " samples/s, reader " +
+                            fixedText(p.reader_rows_per_second, 0) + " rows/s",
+                        eta);
+      },
+      interrupt.flag());
+  writeTrainingCurves(dir);
+  std::cout << (out.interrupted ? "interrupted at step " : "done: step ") << out.step << " of "
+            << out.target << "; checkpoint " << dir << "/checkpoint.pt, network " << dir
+            << "/net.pt, curves " << dir << "/curves.svg\n";
+  if (out.interrupted) std::cout << "continue with: morne train --resume " << dir << "\n";
+  std::cout << std::flush;
+  return out.interrupted || interrupt.raised() ? 130 : 0;
+}
+
+}  // namespace morne::cli

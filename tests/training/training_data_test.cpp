@@ -1,0 +1,225 @@
+// What the learner reads (training/training_data.h, training/train_run.h): shards indexed in
+// the order written with validation games set apart, a stream that samples the replay window
+// uniformly, never validation rows, and resumes exactly from a saved position; shards of
+// another kind, and data that do not fit the network, refused.
+
+#include "training/training_data.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "env/error.h"
+#include "env/rng.h"
+#include "tests/training/temp_dir.h"
+#include "training/shard_writer.h"
+#include "training/train_run.h"
+
+namespace morne::training {
+namespace {
+
+const RowShape kShape{1, 1, 2, 1, 3};
+
+// Games whose rows carry their number in the whole sequence in globals[0] (exact in a float).
+class TrainingDataTest : public test::TempDirTest {
+ protected:
+  // Writes `games` games of `rows` rows into DIR/NAME, shards of at least `rows_per_shard`.
+  std::string writeShards(const std::string& name, int games, int rows, int rows_per_shard,
+                          int encoder_version = 1) {
+    ShardInfo info;
+    info.scenario = "duel";
+    info.encoder_version = encoder_version;
+    info.shape = kShape;
+    const std::string dir = (dir_ / name).string();
+    ShardWriter writer(dir, "t", info, rows_per_shard);
+    for (int g = 0; g < games; ++g) {
+      GameData game;
+      game.id = static_cast<uint64_t>(g);
+      game.seed = env::deriveSeed(77, g);
+      game.rows = rows;
+      for (int r = 0; r < rows; ++r) {
+        game.planes.insert(game.planes.end(), 2, 0.5f);
+        game.globals.push_back(static_cast<float>(next_row_++));
+        game.policy.insert(game.policy.end(), {1.0f, 0.0f, 0.0f});
+        game.legal.insert(game.legal.end(), {1, 1, 0});
+        game.value.push_back(1.0f);
+        game.move.push_back(r);
+        game.phase.push_back(2);
+        game.side.push_back(0);
+      }
+      if (isValidationGame(game.seed, kPermille)) {
+        for (int r = 0; r < rows; ++r) validation_ids_.insert(next_row_ - rows + r);
+      }
+      writer.write(game);
+    }
+    writer.close();
+    return dir;
+  }
+
+  static std::vector<int64_t> ids(const nn::TrainingBatch& b) {
+    std::vector<int64_t> out;
+    for (float v : b.globals) out.push_back(static_cast<int64_t>(v));
+    return out;
+  }
+
+  static constexpr int kPermille = 200;
+  int64_t next_row_ = 0;
+  std::set<int64_t> validation_ids_;
+};
+
+TEST_F(TrainingDataTest, IndexListsShardsInWriteOrderWithValidationGamesApart) {
+  const std::string dir = writeShards("a", 40, 10, 50);
+  const ShardIndex index = indexShards({dir}, kPermille);
+  ASSERT_EQ(index.shards.size(), 8u);
+  EXPECT_EQ(index.rows, 400);
+  EXPECT_EQ(index.games, 40);
+  EXPECT_EQ(index.validation_rows, static_cast<int64_t>(validation_ids_.size()));
+  EXPECT_GT(index.validation_rows, 0);
+  for (size_t s = 0; s < index.shards.size(); ++s) {
+    EXPECT_EQ(index.shards[s].first_row, static_cast<int64_t>(s) * 50);
+    if (s > 0) {
+      EXPECT_LT(index.shards[s - 1].path, index.shards[s].path);
+    }
+  }
+  EXPECT_EQ(indexShards({dir}, kPermille, 3).shards.size(), 3u);  // a resumed run's shards
+}
+
+TEST_F(TrainingDataTest, StreamSamplesTheWindowUniformlyAndNeverValidationRows) {
+  const std::string dir = writeShards("a", 45, 9, 40);  // 405 rows
+  const ShardIndex index = indexShards({dir}, kPermille);
+  DataConfig config;
+  config.window = {150, 0.75, 0.4};
+  config.validation_permille = kPermille;
+  config.shuffle_rows = 50;
+  config.block_rows = 8;
+  const int64_t window = windowRows(405, config.window);
+  ASSERT_LT(window, 405);
+  TrainingStream stream(index, config, 5, {});
+  EXPECT_EQ(stream.windowRows(), window);
+  std::map<int64_t, int> count;
+  const int draws = 40000;
+  for (int i = 0; i < draws / 100; ++i) {
+    for (int64_t id : ids(stream.next(100))) ++count[id];
+  }
+  int64_t training = 0;
+  for (int64_t id = 405 - window; id < 405; ++id) training += validation_ids_.count(id) ? 0 : 1;
+  EXPECT_EQ(stream.windowTrainingRows(), training);
+  EXPECT_EQ(static_cast<int64_t>(count.size()), training);  // every training row of the window
+  const double mean = static_cast<double>(draws) / static_cast<double>(training);
+  for (const auto& [id, n] : count) {
+    EXPECT_GE(id, 405 - window) << "a row before the window";
+    EXPECT_FALSE(validation_ids_.count(id)) << "validation row " << id << " trained on";
+    EXPECT_NEAR(n, mean, 0.25 * mean) << "row " << id;
+  }
+}
+
+TEST_F(TrainingDataTest, ResumedStreamGivesTheRowsOfAnUninterruptedOne) {
+  const std::string dir = writeShards("a", 30, 7, 32);
+  const ShardIndex index = indexShards({dir}, kPermille);
+  DataConfig config;
+  config.validation_permille = kPermille;
+  config.shuffle_rows = 45;
+  config.block_rows = 8;
+  std::vector<int64_t> whole, resumed;
+  {
+    TrainingStream stream(index, config, 9, {});
+    for (int i = 0; i < 20; ++i) {
+      for (int64_t id : ids(stream.next(13))) whole.push_back(id);
+    }
+  }
+  DataPosition saved;
+  {
+    TrainingStream stream(index, config, 9, {});
+    for (int i = 0; i < 7; ++i) {
+      for (int64_t id : ids(stream.next(13))) resumed.push_back(id);
+    }
+    saved = stream.position();
+  }
+  EXPECT_GT(saved.fill, 0);
+  TrainingStream stream(index, config, 9, saved);
+  for (int i = 7; i < 20; ++i) {
+    for (int64_t id : ids(stream.next(13))) resumed.push_back(id);
+  }
+  EXPECT_EQ(resumed, whole);
+  // Another seed, another order.
+  TrainingStream other(index, config, 10, {});
+  EXPECT_NE(ids(other.next(13 * 4)), std::vector<int64_t>(whole.begin(), whole.begin() + 52));
+}
+
+TEST_F(TrainingDataTest, ValidationRowsAreTheMostRecentValidationRowsInOrder) {
+  const std::string dir = writeShards("a", 40, 10, 50);
+  const ShardIndex index = indexShards({dir}, kPermille);
+  const std::vector<int64_t> all = ids(validationRows(index, {}, 1000));
+  EXPECT_EQ(all, std::vector<int64_t>(validation_ids_.begin(), validation_ids_.end()));
+  const std::vector<int64_t> last = ids(validationRows(index, {}, 15));
+  EXPECT_EQ(last, std::vector<int64_t>(all.end() - 15, all.end()));
+}
+
+TEST_F(TrainingDataTest, ShardsOfAnotherKindAndEmptyFoldersAreRefused) {
+  const std::string one = writeShards("one", 4, 5, 100, 1);
+  const std::string two = writeShards("two", 4, 5, 100, 2);
+  try {
+    indexShards({one, two}, 50);
+    FAIL() << "shards of two encoder versions accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("encoder version 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("encoder version 1"), std::string::npos) << e.what();
+  }
+  std::filesystem::create_directories(dir_ / "empty");
+  EXPECT_THROW(indexShards({(dir_ / "empty").string()}, 50), ConfigError);
+  EXPECT_THROW(indexShards({(dir_ / "absent").string()}, 50), ConfigError);
+}
+
+TEST(TrainSettings, ReuseCapsTheSteps) {
+  TrainSettings s;
+  s.batch = 100;
+  s.max_reuse = 4;
+  s.steps = 0;
+  EXPECT_EQ(targetSteps(s, 1000), 40);  // 4 x 1000 rows / 100 a step
+  s.steps = 10;
+  EXPECT_EQ(targetSteps(s, 1000), 10);
+  s.steps = 100;
+  EXPECT_EQ(targetSteps(s, 1000), 40);
+  s.max_reuse = 0;
+  EXPECT_EQ(targetSteps(s, 1000), 100);
+  s.optimizer = "adam";
+  EXPECT_THROW(s.learnerConfig(), ConfigError);
+}
+
+// A learner that learns nothing: TrainingRun's checks come before any training.
+class IdleLearner : public nn::Learner {
+ public:
+  explicit IdleLearner(nn::NetworkConfig c) : config_(std::move(c)) {}
+  nn::LossReport step(const nn::TrainingBatch&) override { return {}; }
+  nn::LossReport measure(const nn::TrainingBatch&) override { return {}; }
+  int64_t steps() const override { return 0; }
+  double learningRate() const override { return 0; }
+  void exportNetwork(const std::string&, const std::string&) const override {}
+  void saveCheckpoint(const std::string&, const std::string&) const override {}
+  std::string loadCheckpoint(const std::string&) override { return ""; }
+  const nn::NetworkConfig& networkConfig() const override { return config_; }
+
+ private:
+  nn::NetworkConfig config_;
+};
+
+TEST_F(TrainingDataTest, DataThatDoNotFitTheNetworkAreRefused) {
+  TrainSettings s;
+  s.data_dirs = {writeShards("a", 4, 5, 100, 1)};
+  nn::NetworkConfig c;
+  c.input = {kShape.planes, kShape.height, kShape.width, kShape.globals};
+  c.policy_planes = 1;  // policy 1 x 1 x 2 + 2 = 4 entries; the data have 3
+  c.encoder_version = 1;
+  c.scenario = "duel";
+  IdleLearner learner(c);
+  try {
+    TrainingRun run(learner, s, dir_.string(), false, "");
+    FAIL() << "data of another policy size accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("do not fit the network"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace morne::training

@@ -1,0 +1,316 @@
+#include "training/train_run.h"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "env/error.h"
+#include "env/io/durable_file.h"
+#include "env/io/text_file.h"
+
+namespace morne::training {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kCheckpointFormat = "morne-train/1";
+
+// Sums of reports weighted by their rows, for the means of a stretch of steps.
+struct ReportSum {
+  double rows = 0, policy_loss = 0, policy_baseline = 0, policy_top1 = 0, value_loss = 0,
+         value_baseline = 0, value_sign = 0;
+
+  void add(const nn::LossReport& r) {
+    const double n = r.rows;
+    rows += n;
+    policy_loss += n * r.policy_loss;
+    policy_baseline += n * r.policy_baseline;
+    policy_top1 += n * r.policy_top1;
+    value_loss += n * r.value_loss;
+    value_baseline += n * r.value_baseline;
+    value_sign += n * r.value_sign;
+  }
+
+  nn::LossReport mean() const {
+    nn::LossReport r;
+    if (rows == 0) return r;
+    r.rows = static_cast<int>(rows);
+    r.policy_loss = policy_loss / rows;
+    r.policy_baseline = policy_baseline / rows;
+    r.policy_top1 = policy_top1 / rows;
+    r.value_loss = value_loss / rows;
+    r.value_baseline = value_baseline / rows;
+    r.value_sign = value_sign / rows;
+    return r;
+  }
+
+  json toJson() const {
+    return json::array(
+        {rows, policy_loss, policy_baseline, policy_top1, value_loss, value_baseline, value_sign});
+  }
+  static ReportSum fromJson(const json& j) {
+    ReportSum s;
+    double* fields[] = {&s.rows,       &s.policy_loss,    &s.policy_baseline, &s.policy_top1,
+                        &s.value_loss, &s.value_baseline, &s.value_sign};
+    for (size_t i = 0; i < 7; ++i) *fields[i] = j.at(i).get<double>();
+    return s;
+  }
+};
+
+json reportJson(const nn::LossReport& r) {
+  return {{"policy_loss", r.policy_loss},       {"policy_baseline", r.policy_baseline},
+          {"policy_top1", r.policy_top1},       {"value_loss", r.value_loss},
+          {"value_baseline", r.value_baseline}, {"value_sign", r.value_sign}};
+}
+
+// The report of `rows` in evaluation mode, in batches of `batch`.
+nn::LossReport measureAll(nn::Learner& learner, const nn::TrainingBatch& rows, int batch) {
+  ReportSum sum;
+  double weight_norm = 0;
+  for (int first = 0; first < rows.size; first += batch) {
+    nn::TrainingBatch part;
+    for (int r = first; r < std::min(rows.size, first + batch); ++r) appendRow(rows, r, part);
+    const nn::LossReport report = learner.measure(part);
+    sum.add(report);
+    weight_norm = report.weight_norm;
+  }
+  nn::LossReport mean = sum.mean();
+  mean.weight_norm = weight_norm;
+  return mean;
+}
+
+// Keeps the header and the rows of metrics.csv up to `step` (rows written after the checkpoint
+// a run resumes from would otherwise appear twice).
+void truncateMetrics(const std::string& path, int64_t step) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    env::writeFileDurably(path, metricsCsvHeader());
+    return;
+  }
+  std::istringstream in(env::readTextFile(path, "metrics file", size_t{1} << 30));
+  std::string kept, line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    int64_t row_step = 0;
+    if (number > 1 && !line.empty()) {
+      const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), row_step);
+      if (error != std::errc() || *end != ',')
+        throw ConfigError(path + ":" + std::to_string(number) + ": not a metrics row");
+    }
+    if (row_step <= step) kept += line + "\n";
+  }
+  env::writeFileDurably(path, kept);
+}
+
+}  // namespace
+
+nn::LearnerConfig TrainSettings::learnerConfig() const {
+  nn::LearnerConfig c;
+  if (optimizer == "sgd") {
+    c.optimizer = nn::OptimizerKind::kSgd;
+  } else if (optimizer == "adamw") {
+    c.optimizer = nn::OptimizerKind::kAdamW;
+  } else {
+    throw ConfigError("unknown optimizer \"" + optimizer + "\" (available: sgd, adamw)");
+  }
+  c.learning_rate = learning_rate;
+  c.momentum = momentum;
+  c.weight_decay = weight_decay;
+  c.warmup_steps = warmup_steps;
+  c.decay_steps = decay_steps;
+  c.decay = decay;
+  c.max_grad_norm = max_grad_norm;
+  c.value_weight = value_weight;
+  return c;
+}
+
+DataConfig TrainSettings::dataConfig() const {
+  DataConfig c;
+  c.window = {window_c, window_a, window_b};
+  c.validation_permille = validation_permille;
+  c.shuffle_rows = shuffle_rows;
+  return c;
+}
+
+int64_t targetSteps(const TrainSettings& s, int64_t training_rows) {
+  const auto cap = static_cast<int64_t>(
+      std::ceil(s.max_reuse * static_cast<double>(training_rows) / static_cast<double>(s.batch)));
+  if (s.max_reuse <= 0) return s.steps;
+  return s.steps > 0 ? std::min<int64_t>(s.steps, cap) : cap;
+}
+
+std::string metricsCsvHeader() {
+  return "step,samples,seconds,learning_rate,"
+         "train_policy_loss,train_policy_baseline,train_policy_top1,"
+         "train_value_loss,train_value_baseline,train_value_sign,"
+         "val_policy_loss,val_policy_baseline,val_policy_top1,"
+         "val_value_loss,val_value_baseline,val_value_sign,weight_norm\n";
+}
+
+std::string metricsCsvRow(const TrainMetrics& m) {
+  std::ostringstream out;
+  out.precision(6);
+  auto report = [&](const nn::LossReport& r) {
+    out << "," << r.policy_loss << "," << r.policy_baseline << "," << r.policy_top1 << ","
+        << r.value_loss << "," << r.value_baseline << "," << r.value_sign;
+  };
+  out << m.step << "," << m.samples << "," << m.seconds << "," << m.learning_rate;
+  report(m.train);
+  if (m.validation) {
+    report(*m.validation);
+    out << "," << m.validation->weight_norm;
+  } else {
+    out << ",,,,,,,";
+  }
+  out << "\n";
+  return out.str();
+}
+
+struct TrainingRun::State {
+  std::string checkpoint, metrics_path, net_path;
+  ReportSum stretch;  // the steps since the last metrics row
+  int64_t samples = 0;
+  double seconds_before = 0;  // of training before this session
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  int64_t checkpointed = -1;
+  nn::TrainingBatch validation;
+  std::unique_ptr<TrainingStream> stream;
+
+  double seconds() const {
+    return seconds_before +
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+};
+
+TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std::string& run_dir,
+                         bool resume, const std::string& provenance)
+    : learner_(learner),
+      settings_(s),
+      dir_(run_dir),
+      provenance_(provenance),
+      state_(std::make_unique<State>()) {
+  State& st = *state_;
+  st.checkpoint = run_dir + "/checkpoint.pt";
+  st.metrics_path = run_dir + "/metrics.csv";
+  st.net_path = run_dir + "/net.pt";
+  DataPosition position;
+  size_t shards = 0;
+  if (resume) {
+    const json state = json::parse(learner.loadCheckpoint(st.checkpoint), nullptr, false);
+    if (!state.is_object() || state.value("format", "") != kCheckpointFormat)
+      throw ConfigError(st.checkpoint + ": not the checkpoint of a training run");
+    position = {state.at("fill").get<int64_t>(), state.at("offset").get<int64_t>()};
+    shards = state.at("shards").get<size_t>();
+    st.samples = state.at("samples").get<int64_t>();
+    st.seconds_before = state.at("seconds").get<double>();
+    st.stretch = ReportSum::fromJson(state.at("stretch"));
+  }
+  ShardIndex index = indexShards(s.data_dirs, s.validation_permille, shards);
+  if (resume && index.shards.size() < shards) {
+    throw ConfigError("the data folders hold " + std::to_string(index.shards.size()) +
+                      " shards; the checkpoint read " + std::to_string(shards) +
+                      " (a shard was removed)");
+  }
+  const nn::NetworkConfig& net = learner.networkConfig();
+  if (index.encoder_version != net.encoder_version || index.scenario != net.scenario ||
+      index.shape.planeSize() != net.input.planeSize() ||
+      index.shape.globals != net.input.globals || index.shape.policy != net.policySize()) {
+    throw ConfigError("the data (" + index.shards.front().path + ": scenario " + index.scenario +
+                      ", encoder version " + std::to_string(index.encoder_version) + ", " +
+                      std::to_string(index.shape.policy) + " policy entries) do not fit the " +
+                      "network (scenario " + net.scenario + ", encoder version " +
+                      std::to_string(net.encoder_version) + ", " +
+                      std::to_string(net.policySize()) + " policy entries)");
+  }
+  out_.shards = static_cast<int64_t>(index.shards.size());
+  out_.rows = index.rows;
+  st.validation = validationRows(index, s.dataConfig().window, s.validation_rows);
+  st.stream = std::make_unique<TrainingStream>(std::move(index), s.dataConfig(), s.seed, position);
+  out_.window_rows = st.stream->windowRows();
+  out_.training_rows = st.stream->windowTrainingRows();
+  out_.target = targetSteps(s, out_.training_rows);
+  out_.step = learner.steps();
+  if (resume) {
+    truncateMetrics(st.metrics_path, learner.steps());
+    st.checkpointed = learner.steps();
+  } else {
+    env::writeFileDurably(st.metrics_path, metricsCsvHeader());
+    save();
+  }
+}
+
+TrainingRun::~TrainingRun() = default;
+
+std::string TrainingRun::networkProvenance() const {
+  json p = json::parse(provenance_.empty() ? "{}" : provenance_, nullptr, false);
+  if (!p.is_object()) p = json::object();
+  p["data"] = settings_.data_dirs;
+  p["shards"] = out_.shards;
+  p["rows"] = out_.rows;
+  p["window_rows"] = out_.window_rows;
+  p["steps"] = learner_.steps();
+  p["samples"] = state_->samples;
+  if (out_.last) {
+    p["train"] = reportJson(out_.last->train);
+    if (out_.last->validation) p["validation"] = reportJson(*out_.last->validation);
+  }
+  return p.dump();
+}
+
+void TrainingRun::save() {
+  State& st = *state_;
+  learner_.exportNetwork(st.net_path, networkProvenance());
+  const json state = {{"format", kCheckpointFormat},
+                      {"fill", st.stream->position().fill},
+                      {"offset", st.stream->position().offset},
+                      {"shards", out_.shards},
+                      {"samples", st.samples},
+                      {"seconds", st.seconds()},
+                      {"stretch", st.stretch.toJson()}};
+  learner_.saveCheckpoint(st.checkpoint, state.dump());
+  st.checkpointed = learner_.steps();
+}
+
+TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& progress,
+                              const std::atomic<bool>* stop) {
+  State& st = *state_;
+  const TrainSettings& s = settings_;
+  env::AppendOnlyFile metrics_file(st.metrics_path, false);
+  const auto session_start = std::chrono::steady_clock::now();
+  int64_t session_samples = 0;
+  while (learner_.steps() < out_.target) {
+    if (stop && stop->load()) {
+      out_.interrupted = true;
+      break;
+    }
+    const double rate = learner_.learningRate();
+    st.stretch.add(learner_.step(st.stream->next(s.batch)));
+    st.samples += s.batch;
+    session_samples += s.batch;
+    const int64_t step = learner_.steps();
+    const double session_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - session_start).count();
+    TrainProgress p{step, out_.target,
+                    static_cast<double>(session_samples) / std::max(session_seconds, 1e-9),
+                    st.stream->readerRowsPerSecond(), nullptr};
+    if (step % s.metrics_every == 0 || step == out_.target) {
+      TrainMetrics m{step, st.samples, st.seconds(), rate, st.stretch.mean(), {}};
+      if (st.validation.size > 0) m.validation = measureAll(learner_, st.validation, s.batch);
+      metrics_file.append(metricsCsvRow(m));
+      st.stretch = {};
+      out_.last = m;
+      p.metrics = &*out_.last;
+    }
+    if (step % s.checkpoint_every == 0 || step == out_.target) save();
+    progress(p);
+  }
+  if (st.checkpointed != learner_.steps()) save();
+  metrics_file.close();
+  out_.step = learner_.steps();
+  return out_;
+}
+
+}  // namespace morne::training

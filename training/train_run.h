@@ -1,0 +1,131 @@
+#pragma once
+// A training run: a learner (nn/learner.h) trained on the shards of some folders, in a run
+// folder that holds everything needed to go on after an interruption (docs/training.md):
+//
+//   checkpoint.pt   weights, optimizer state, step, data position, metrics so far (atomic)
+//   net.pt          the network as the agents load it, exported with each checkpoint
+//   metrics.csv     one row every `metrics_every` steps: training and validation figures
+//                   beside their baselines
+//
+// The learner is made by the caller (LibTorch stays out of this library); the run feeds it,
+// measures it, checkpoints it, and resumes it.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nn/learner.h"
+#include "training/training_data.h"
+
+namespace morne::training {
+
+// The settings of a training run, flat so that one option table (cli/cmd_train.cpp) declares
+// them all.
+struct TrainSettings {
+  std::vector<std::string> data_dirs;  // shard folders, oldest first
+  // The data (training/training_data.h).
+  double window_c = 20'000;
+  double window_a = 0.75;
+  double window_b = 0.4;
+  int validation_permille = 50;
+  int validation_rows = 2048;  // most recent validation rows measured, at most
+  int shuffle_rows = 4096;
+  // The learner (nn/learner.h).
+  std::string optimizer = "sgd";
+  double learning_rate = 0.02;
+  double momentum = 0.9;
+  double weight_decay = 1e-4;
+  int warmup_steps = 200;
+  int decay_steps = 0;
+  double decay = 0.5;
+  double max_grad_norm = 10;
+  double value_weight = 1;
+  // The run.
+  int batch = 256;
+  int steps = 0;         // optimizer steps in all (0: as many as max_reuse allows)
+  double max_reuse = 4;  // training rows seen per row of the window, at most (0: no cap)
+  int metrics_every = 100;
+  int checkpoint_every = 500;
+  uint64_t seed = 1;  // of the data order (the weights' seed is the network's)
+
+  // The learner's and the data's settings. Throws ConfigError on an unknown optimizer.
+  nn::LearnerConfig learnerConfig() const;
+  DataConfig dataConfig() const;
+};
+
+// The figures of a stretch of steps.
+struct TrainMetrics {
+  int64_t step = 0;
+  int64_t samples = 0;
+  double seconds = 0;  // of training, across interruptions
+  double learning_rate = 0;
+  nn::LossReport train;                      // averaged over the steps since the last row
+  std::optional<nn::LossReport> validation;  // none without validation games
+};
+
+// What the caller sees while a run goes.
+struct TrainProgress {
+  int64_t step = 0;
+  int64_t target = 0;
+  double samples_per_second = 0;  // this session
+  double reader_rows_per_second = 0;
+  const TrainMetrics* metrics = nullptr;  // set when a metrics row was just written
+};
+
+struct TrainOutcome {
+  int64_t step = 0;
+  int64_t target = 0;
+  bool interrupted = false;
+  std::optional<TrainMetrics> last;  // the last metrics row
+  int64_t shards = 0;
+  int64_t rows = 0;
+  int64_t window_rows = 0;
+  int64_t training_rows = 0;  // of the window
+};
+
+// The steps a run of `s` takes on a window of `training_rows` rows: s.steps, capped by
+// s.max_reuse (0: no cap; with steps 0, the cap itself).
+int64_t targetSteps(const TrainSettings& s, int64_t training_rows);
+
+// Trains `learner` in `run_dir` (which exists) until the target step.
+class TrainingRun {
+ public:
+  // Indexes the data and, with `resume`, goes back to run_dir/checkpoint.pt: the same shards
+  // (the first as many as it knew), the data position and the metrics; metrics rows written
+  // after that checkpoint are dropped. Without, saves the starting point as step 0.
+  // `provenance` (JSON) goes into net.pt with the run's figures. Throws ConfigError (data
+  // that do not fit the network, a damaged checkpoint) or IoError.
+  TrainingRun(nn::Learner& learner, const TrainSettings& settings, const std::string& run_dir,
+              bool resume, const std::string& provenance);
+  ~TrainingRun();
+
+  // What the run will do: shards, rows, window, target (step: where it starts).
+  const TrainOutcome& plan() const { return out_; }
+
+  // Trains to the target. `progress` is called after every step; when `*stop` becomes true
+  // the run checkpoints and returns interrupted.
+  TrainOutcome run(const std::function<void(const TrainProgress&)>& progress,
+                   const std::atomic<bool>* stop);
+
+ private:
+  struct State;
+  void save();
+  std::string networkProvenance() const;
+
+  nn::Learner& learner_;
+  TrainSettings settings_;
+  std::string dir_;
+  std::string provenance_;
+  TrainOutcome out_;
+  std::unique_ptr<State> state_;
+};
+
+// The header and the rows of metrics.csv.
+std::string metricsCsvHeader();
+std::string metricsCsvRow(const TrainMetrics& m);
+
+}  // namespace morne::training

@@ -1,0 +1,273 @@
+#include "training/training_data.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "env/error.h"
+#include "env/rng.h"
+#include "training/shard_reader.h"
+
+namespace morne::training {
+
+namespace {
+
+using Range = std::pair<int64_t, int64_t>;
+
+// The parts of [begin, end) outside the shard's validation ranges.
+std::vector<Range> trainingRanges(const IndexedShard& shard, int64_t begin, int64_t end) {
+  std::vector<Range> out;
+  for (const auto& [v_begin, v_end] : shard.validation) {
+    if (v_end <= begin) continue;
+    if (v_begin >= end) break;
+    if (v_begin > begin) out.emplace_back(begin, v_begin);
+    begin = std::max(begin, v_end);
+  }
+  if (begin < end) out.emplace_back(begin, end);
+  return out;
+}
+
+int64_t rowsIn(const std::vector<Range>& ranges) {
+  int64_t n = 0;
+  for (const auto& [b, e] : ranges) n += e - b;
+  return n;
+}
+
+std::string shapeText(const RowShape& s) {
+  return std::to_string(s.planes) + "x" + std::to_string(s.height) + "x" + std::to_string(s.width) +
+         " planes, " + std::to_string(s.globals) + " globals, " + std::to_string(s.policy) +
+         " policy entries";
+}
+
+// Rows [first, first + count) of `from`, appended to `to`.
+void appendRows(const nn::TrainingBatch& from, int first, int count, nn::TrainingBatch& to) {
+  auto copy = [&](const auto& src, auto& dst) {
+    const size_t per_row = src.size() / static_cast<size_t>(from.size);
+    dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(per_row * first),
+               src.begin() + static_cast<std::ptrdiff_t>(per_row * (first + count)));
+  };
+  copy(from.planes, to.planes);
+  copy(from.globals, to.globals);
+  copy(from.policy, to.policy);
+  copy(from.legal, to.legal);
+  copy(from.value, to.value);
+  to.size += count;
+}
+
+}  // namespace
+
+void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to) {
+  appendRows(from, row, 1, to);
+}
+
+ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_permille,
+                       size_t max_shards) {
+  ShardIndex index;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+      throw ConfigError("data folder " + dir + ": no such folder");
+    std::vector<std::string> paths;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".h5")
+        paths.push_back(entry.path().string());
+    }
+    if (paths.empty()) throw ConfigError("data folder " + dir + ": no shard (*.h5) in it");
+    std::sort(paths.begin(), paths.end());
+    for (const std::string& path : paths) {
+      if (max_shards > 0 && index.shards.size() == max_shards) return index;
+      const ShardContents c = readShard(path, false);
+      if (index.shards.empty()) {
+        index.shape = c.shape;
+        index.encoder_version = c.encoder_version;
+        index.scenario = c.scenario;
+      } else if (c.scenario != index.scenario || c.encoder_version != index.encoder_version ||
+                 c.shape.planeSize() != index.shape.planeSize() ||
+                 c.shape.globals != index.shape.globals || c.shape.policy != index.shape.policy) {
+        throw ConfigError(path + ": scenario " + c.scenario + ", encoder version " +
+                          std::to_string(c.encoder_version) + ", " + shapeText(c.shape) + "; but " +
+                          index.shards.front().path + ": scenario " + index.scenario +
+                          ", encoder version " + std::to_string(index.encoder_version) + ", " +
+                          shapeText(index.shape) + " (one training run reads one kind of data)");
+      }
+      IndexedShard shard{path, index.rows, c.rows, {}};
+      int64_t row = 0;
+      for (size_t g = 0; g < c.games.size(); ++g) {
+        const int64_t rows = c.declared_rows[g];
+        if (isValidationGame(c.games[g].seed, validation_permille) && rows > 0) {
+          shard.validation.emplace_back(row, row + rows);
+          index.validation_rows += rows;
+        }
+        row += rows;
+      }
+      if (row != c.rows) {
+        throw ConfigError(path + ": its games list " + std::to_string(row) +
+                          " positions, its datasets hold " + std::to_string(c.rows));
+      }
+      index.rows += c.rows;
+      index.games += static_cast<int64_t>(c.games.size());
+      index.shards.push_back(std::move(shard));
+    }
+  }
+  return index;
+}
+
+TrainingStream::TrainingStream(ShardIndex index, const DataConfig& config, uint64_t seed,
+                               DataPosition start)
+    : index_(std::move(index)), config_(config), seed_(seed), position_(start) {
+  window_rows_ = training::windowRows(index_.rows, config_.window);
+  window_start_ = index_.rows - window_rows_;
+  for (const IndexedShard& s : index_.shards) {
+    const int64_t begin = std::max<int64_t>(0, window_start_ - s.first_row);
+    if (begin < s.rows) window_training_rows_ += rowsIn(trainingRanges(s, begin, s.rows));
+  }
+  const int64_t block = config_.block_rows;
+  for (size_t s = 0; s < index_.shards.size(); ++s) {
+    const int64_t begin = std::max<int64_t>(0, window_start_ - index_.shards[s].first_row);
+    for (int64_t b = begin / block * block; b < index_.shards[s].rows; b += block)
+      blocks_.emplace_back(static_cast<int64_t>(s), b);
+  }
+  if (window_training_rows_ == 0) {
+    throw ConfigError("the data hold no training row: " + std::to_string(index_.rows) +
+                      " rows, all of them in validation games (lower the validation share)");
+  }
+  reader_ = std::thread([this, first = start.fill] { readLoop(first); });
+}
+
+TrainingStream::~TrainingStream() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  reader_.join();
+}
+
+nn::TrainingBatch TrainingStream::makeFill(int64_t fill) const {
+  env::Rng rng(env::deriveSeed(seed_, fill));
+  nn::TrainingBatch rows;
+  auto read = [&](const Range& block) {
+    const IndexedShard& shard = index_.shards[static_cast<size_t>(block.first)];
+    const int64_t begin = std::max(block.second, window_start_ - shard.first_row);
+    const int64_t end = std::min(block.second + config_.block_rows, shard.rows);
+    for (const auto& [b, e] : trainingRanges(shard, begin, end))
+      readShardRows(shard.path, b, e - b, index_.shape, rows);
+  };
+  // Every block equally likely, each at most once per fill: a training row of the window is
+  // in a fill with the same probability as any other. A window smaller than a fill is read
+  // whole.
+  if (window_training_rows_ <= config_.shuffle_rows) {
+    for (const Range& block : blocks_) read(block);
+  } else {
+    std::vector<bool> drawn(blocks_.size(), false);
+    while (rows.size < config_.shuffle_rows) {
+      const auto b = static_cast<size_t>(rng.next() % blocks_.size());
+      if (drawn[b]) continue;
+      drawn[b] = true;
+      read(blocks_[b]);
+    }
+  }
+  // Fisher-Yates over the rows, then the rows in that order.
+  std::vector<int> order(static_cast<size_t>(rows.size));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  for (size_t i = order.size(); i > 1; --i)
+    std::swap(order[i - 1], order[rng.next() % static_cast<uint64_t>(i)]);
+  nn::TrainingBatch shuffled;
+  shuffled.planes.reserve(rows.planes.size());
+  shuffled.globals.reserve(rows.globals.size());
+  shuffled.policy.reserve(rows.policy.size());
+  shuffled.legal.reserve(rows.legal.size());
+  shuffled.value.reserve(rows.value.size());
+  for (int r : order) appendRow(rows, r, shuffled);
+  return shuffled;
+}
+
+void TrainingStream::readLoop(int64_t first_fill) {
+  for (int64_t fill = first_fill;; ++fill) {
+    {
+      std::unique_lock lock(mutex_);
+      changed_.wait(
+          lock, [&] { return stopping_ || static_cast<int>(ready_.size()) < config_.prefetch; });
+      if (stopping_) return;
+    }
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      nn::TrainingBatch rows = makeFill(fill);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::lock_guard lock(mutex_);
+      rows_read_ += rows.size;
+      reading_seconds_ += seconds;
+      ready_.push_back(std::move(rows));
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      error_ = std::current_exception();
+      changed_.notify_all();
+      return;
+    }
+    changed_.notify_all();
+  }
+}
+
+nn::TrainingBatch TrainingStream::next(int rows) {
+  nn::TrainingBatch out;
+  bool first_take = current_.size == 0;
+  while (out.size < rows) {
+    if (first_take || position_.offset == current_.size) {
+      if (!first_take) {
+        ++position_.fill;
+        position_.offset = 0;
+      }
+      first_take = false;
+      std::unique_lock lock(mutex_);
+      changed_.wait(lock, [&] { return !ready_.empty() || error_; });
+      if (ready_.empty()) std::rethrow_exception(error_);
+      current_ = std::move(ready_.front());
+      ready_.pop_front();
+      changed_.notify_all();
+      if (position_.offset > current_.size) {
+        throw ConfigError("the data position (fill " + std::to_string(position_.fill) + ", row " +
+                          std::to_string(position_.offset) +
+                          ") lies beyond the data: the shards are not those of the checkpoint");
+      }
+      continue;
+    }
+    const int take = std::min(rows - out.size, static_cast<int>(current_.size - position_.offset));
+    appendRows(current_, static_cast<int>(position_.offset), take, out);
+    position_.offset += take;
+  }
+  return out;
+}
+
+double TrainingStream::readerRowsPerSecond() const {
+  std::lock_guard lock(mutex_);
+  return reading_seconds_ > 0 ? static_cast<double>(rows_read_) / reading_seconds_ : 0;
+}
+
+nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
+                                 int64_t max_rows) {
+  const int64_t window_start = index.rows - training::windowRows(index.rows, window);
+  struct Part {
+    const IndexedShard* shard;
+    Range range;
+  };
+  std::vector<Part> newest_first;
+  int64_t taken = 0;
+  for (auto s = index.shards.rbegin(); s != index.shards.rend() && taken < max_rows; ++s) {
+    for (auto v = s->validation.rbegin(); v != s->validation.rend() && taken < max_rows; ++v) {
+      const int64_t end = v->second;
+      const int64_t begin =
+          std::max({v->first, window_start - s->first_row, end - (max_rows - taken)});
+      if (begin >= end) break;
+      newest_first.push_back({&*s, {begin, end}});
+      taken += end - begin;
+    }
+  }
+  nn::TrainingBatch rows;
+  for (auto p = newest_first.rbegin(); p != newest_first.rend(); ++p)
+    readShardRows(p->shard->path, p->range.first, p->range.second - p->range.first, index.shape,
+                  rows);
+  return rows;
+}
+
+}  // namespace morne::training

@@ -1,0 +1,130 @@
+#pragma once
+// What the learner reads: the shards of some folders as one sequence of rows in the order they
+// were written (ShardIndex), the replay window over its most recent rows, the validation games
+// set apart, and a stream of shuffled training rows read by a thread of its own ahead of the
+// learner (TrainingStream). docs/training.md describes it.
+//
+// The stream is a sequence of fills: fill k draws blocks of consecutive rows at random from
+// the window (each row as likely as any other to be in a fill), reads them, and shuffles them, all
+// from the seed deriveSeed(seed, k). So a position in the stream is two numbers (the fill and the
+// rows of it already taken), saved in a checkpoint, and a resumed stream gives exactly the rows an
+// uninterrupted one would have.
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "nn/learner.h"
+#include "training/record.h"
+#include "training/replay_window.h"
+
+namespace morne::training {
+
+// One shard of the index: where its rows sit in the sequence, and which of them belong to
+// validation games (ranges [first, end) within the shard, in order).
+struct IndexedShard {
+  std::string path;
+  int64_t first_row = 0;  // in the whole sequence
+  int64_t rows = 0;
+  std::vector<std::pair<int64_t, int64_t>> validation;
+};
+
+// The shards of a run, oldest first, with the facts every reader needs.
+struct ShardIndex {
+  std::vector<IndexedShard> shards;
+  RowShape shape;
+  int encoder_version = 0;
+  std::string scenario;
+  int64_t rows = 0;             // all rows, validation ones included
+  int64_t validation_rows = 0;  // rows of validation games
+  int64_t games = 0;
+};
+
+// Lists the shards (*.h5) of `dirs`: the folders in the order given, each folder's shards by
+// name (self-play numbers them in the order it writes them), at most `max_shards` of them
+// (0: all; a resumed run reads the shards it knew). Reads their attributes and game tables
+// only. A game belongs to the validation set by isValidationGame(seed, validation_permille).
+// Throws ConfigError when a folder holds no shard, or when shards disagree on the scenario,
+// the encoder version or the row shape (the message names both), IoError when one is
+// unreadable.
+ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_permille,
+                       size_t max_shards = 0);
+
+struct DataConfig {
+  WindowConfig window;
+  int validation_permille = 50;  // share of games never trained on, in 1/1000
+  int shuffle_rows = 4096;       // rows of one fill, shuffled together
+  int block_rows = 64;           // consecutive rows read at once (the shards' chunk)
+  int prefetch = 1;              // fills read ahead of the one being consumed (at least 1)
+};
+
+// A place in the stream of training rows.
+struct DataPosition {
+  int64_t fill = 0;
+  int64_t offset = 0;  // rows of that fill already taken
+};
+
+// The shuffled training rows of an index's window, read on a thread of its own.
+class TrainingStream {
+ public:
+  // Starts reading at `start`. Throws ConfigError when the window holds no training row.
+  TrainingStream(ShardIndex index, const DataConfig& config, uint64_t seed, DataPosition start);
+  // Stops the reader thread.
+  ~TrainingStream();
+  TrainingStream(const TrainingStream&) = delete;
+  TrainingStream& operator=(const TrainingStream&) = delete;
+
+  // The next `rows` rows (waits for the reader when it is behind). Rethrows the reader's
+  // error (a shard that cannot be read).
+  nn::TrainingBatch next(int rows);
+
+  // Where the next row will come from.
+  DataPosition position() const { return position_; }
+
+  // Rows of the window, training rows among them, and the first row of the window.
+  int64_t windowRows() const { return window_rows_; }
+  int64_t windowTrainingRows() const { return window_training_rows_; }
+
+  // The reader's speed: rows read per second of its own busy time.
+  double readerRowsPerSecond() const;
+
+ private:
+  nn::TrainingBatch makeFill(int64_t fill) const;
+  void readLoop(int64_t first_fill);
+
+  ShardIndex index_;
+  DataConfig config_;
+  uint64_t seed_;
+  int64_t window_start_ = 0;
+  int64_t window_rows_ = 0;
+  int64_t window_training_rows_ = 0;
+  // The blocks of the window: (shard, first row of the block in it), block_rows-aligned.
+  std::vector<std::pair<int64_t, int64_t>> blocks_;
+
+  DataPosition position_;
+  nn::TrainingBatch current_;  // the rows of fill position_.fill
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<nn::TrainingBatch> ready_;  // fills after the current one
+  std::exception_ptr error_;
+  bool stopping_ = false;
+  int64_t rows_read_ = 0;
+  double reading_seconds_ = 0;
+  std::thread reader_;
+};
+
+// The most recent validation rows of the index's window, at most `max_rows` of them (in the
+// order written). Empty when the window holds no validation game.
+nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
+                                 int64_t max_rows);
+
+// Appends row `row` of `from` to `to` (same shapes).
+void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to);
+
+}  // namespace morne::training
