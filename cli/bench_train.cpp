@@ -1,9 +1,13 @@
 // `morne bench train`: the learner's training throughput (nn/learner.h) against plain LibTorch
 // training at the same batch and thread count, on rows of random positions of each scenario
-// with a one-hot target on a random legal action, in interleaved rounds (cli/bench_stats.h).
+// with a one-hot target on a random legal action, in interleaved rounds (cli/bench_stats.h);
+// and the shard reader's rows/s against the learner's.
+
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <span>
@@ -19,6 +23,8 @@
 #include "nn/learner.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
+#include "training/shard_writer.h"
+#include "training/training_data.h"
 
 namespace morne::cli {
 
@@ -69,6 +75,52 @@ nn::TrainingBatch randomRows(const env::Scenario& sc, int rows, uint64_t seed) {
   return b;
 }
 
+// Writes `shards` shards of `rows` rows into `dir`, games of 64 rows cut from `rows_source`.
+void writeBenchShards(const std::string& dir, const env::Scenario& sc,
+                      const nn::TrainingBatch& source, int shards, int rows) {
+  training::ShardInfo info;
+  info.scenario = sc.name();
+  info.encoder_version = nn::kEncoderVersion;
+  const nn::ObservationShape in = nn::ObservationEncoder(sc).shape();
+  info.shape = {in.planes, in.height, in.width, in.globals, nn::PolicyLayout(sc).size()};
+  training::ShardWriter writer(dir, "bench", info, rows);
+  const int game_rows = 64;
+  for (int g = 0; g < shards * rows / game_rows; ++g) {
+    training::GameData game;
+    game.id = static_cast<uint64_t>(g);
+    game.seed = static_cast<uint64_t>(g);
+    game.rows = game_rows;
+    nn::TrainingBatch part;
+    for (int r = 0; r < game_rows; ++r)
+      training::appendRow(source, (g * game_rows + r) % source.size, part);
+    game.planes = std::move(part.planes);
+    game.globals = std::move(part.globals);
+    game.policy = std::move(part.policy);
+    game.legal = std::move(part.legal);
+    game.value = std::move(part.value);
+    game.move.assign(game_rows, 0);
+    game.phase.assign(game_rows, 2);
+    game.side.assign(game_rows, 0);
+    writer.write(game);
+  }
+  writer.close();
+}
+
+// Rows per second that a training stream over the shards of `dir` delivers in batches of
+// kBatch when nothing else runs, over `seconds`.
+double readerRate(const std::string& dir, double seconds) {
+  training::TrainingStream stream(training::indexShards({dir}, 0), training::DataConfig{}, 1, {});
+  stream.next(kBatch);  // the first fill
+  int64_t rows = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    rows += stream.next(kBatch).size;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return static_cast<double>(rows) / elapsed;
+}
+
 }  // namespace
 
 int benchTrain(const BenchConfig& bench) {
@@ -113,7 +165,13 @@ int benchTrain(const BenchConfig& bench) {
         return nn::rawTrainingRate(c, batch, config, each);
       });
     }
+    const std::string shards = (std::filesystem::temp_directory_path() /
+                                ("morne-bench-train-" + std::to_string(::getpid())))
+                                   .string();
+    writeBenchShards(shards, *sc, randomRows(*sc, 512, bench.seed + 1), 4, 4096);
+    configs.push_back([&] { return readerRate(shards, each); });
     const auto m = measureInterleaved(bench.repeats, configs);
+    std::filesystem::remove_all(shards);
     nn::configureTorchRuntime(1);
     std::cout << "\n" << spreadHeader(name + ", rows/s") << "\n";
     for (int k = 0, threads = 1; threads <= max_threads; threads *= 2, k += 2) {
@@ -123,10 +181,17 @@ int benchTrain(const BenchConfig& bench) {
                 << spreadRow("plain LibTorch, " + t, raw, 0) << "\n"
                 << spreadRow("  learner / plain", roundRatios(learner_rate, raw), 2) << "\n";
     }
+    const auto& reader = m.back();
+    std::cout << spreadRow("shard reader (its own thread)", reader, 0) << "\n"
+              << spreadRow("  reader / learner, 1 thread", roundRatios(reader, m[0]), 2) << "\n";
   }
   std::cout << "\nrows/s: training rows per second of wall time (forward, losses, backward,\n"
                "clipping, optimizer step); the learner also converts each batch to tensors and\n"
-               "reports its losses and agreements. Goal: learner / plain at least 0.90.\n";
+               "reports its losses and agreements. Goal: learner / plain at least 0.90.\n"
+               "shard reader: rows/s that the training stream (training/training_data.h)\n"
+               "delivers from 4 shards of 4096 rows on disk (blocks of 64 rows drawn at random,\n"
+               "decompressed, shuffled in fills of 4096) when nothing else runs. Goal: reader /\n"
+               "learner at least 5, so that reading is never the bottleneck.\n";
   return 0;
 }
 

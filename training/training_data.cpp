@@ -143,9 +143,27 @@ TrainingStream::~TrainingStream() {
   reader_.join();
 }
 
-nn::TrainingBatch TrainingStream::makeFill(int64_t fill) const {
+namespace {
+
+// An empty batch with room for `rows` rows of `shape`.
+nn::TrainingBatch reservedBatch(const RowShape& shape, int64_t rows) {
+  const auto n = static_cast<size_t>(rows);
+  nn::TrainingBatch b;
+  b.planes.reserve(n * static_cast<size_t>(shape.planeSize()));
+  b.globals.reserve(n * static_cast<size_t>(shape.globals));
+  b.policy.reserve(n * static_cast<size_t>(shape.policy));
+  b.legal.reserve(n * static_cast<size_t>(shape.policy));
+  b.value.reserve(n);
+  return b;
+}
+
+}  // namespace
+
+TrainingStream::Fill TrainingStream::makeFill(int64_t fill) const {
   env::Rng rng(env::deriveSeed(seed_, fill));
-  nn::TrainingBatch rows;
+  nn::TrainingBatch rows = reservedBatch(
+      index_.shape,
+      std::min<int64_t>(window_training_rows_, config_.shuffle_rows + config_.block_rows));
   auto read = [&](const Range& block) {
     const IndexedShard& shard = index_.shards[static_cast<size_t>(block.first)];
     const int64_t begin = std::max(block.second, window_start_ - shard.first_row);
@@ -167,19 +185,12 @@ nn::TrainingBatch TrainingStream::makeFill(int64_t fill) const {
       read(blocks_[b]);
     }
   }
-  // Fisher-Yates over the rows, then the rows in that order.
+  // Fisher-Yates: the order in which next() hands the rows out.
   std::vector<int> order(static_cast<size_t>(rows.size));
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   for (size_t i = order.size(); i > 1; --i)
     std::swap(order[i - 1], order[rng.next() % static_cast<uint64_t>(i)]);
-  nn::TrainingBatch shuffled;
-  shuffled.planes.reserve(rows.planes.size());
-  shuffled.globals.reserve(rows.globals.size());
-  shuffled.policy.reserve(rows.policy.size());
-  shuffled.legal.reserve(rows.legal.size());
-  shuffled.value.reserve(rows.value.size());
-  for (int r : order) appendRow(rows, r, shuffled);
-  return shuffled;
+  return {std::move(rows), std::move(order)};
 }
 
 void TrainingStream::readLoop(int64_t first_fill) {
@@ -192,11 +203,11 @@ void TrainingStream::readLoop(int64_t first_fill) {
     }
     try {
       const auto t0 = std::chrono::steady_clock::now();
-      nn::TrainingBatch rows = makeFill(fill);
+      Fill rows = makeFill(fill);
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::lock_guard lock(mutex_);
-      rows_read_ += rows.size;
+      rows_read_ += rows.rows.size;
       reading_seconds_ += seconds;
       ready_.push_back(std::move(rows));
     } catch (...) {
@@ -210,10 +221,10 @@ void TrainingStream::readLoop(int64_t first_fill) {
 }
 
 nn::TrainingBatch TrainingStream::next(int rows) {
-  nn::TrainingBatch out;
-  bool first_take = current_.size == 0;
+  nn::TrainingBatch out = reservedBatch(index_.shape, rows);
+  bool first_take = current_.rows.size == 0;
   while (out.size < rows) {
-    if (first_take || position_.offset == current_.size) {
+    if (first_take || position_.offset == current_.rows.size) {
       if (!first_take) {
         ++position_.fill;
         position_.offset = 0;
@@ -225,16 +236,15 @@ nn::TrainingBatch TrainingStream::next(int rows) {
       current_ = std::move(ready_.front());
       ready_.pop_front();
       changed_.notify_all();
-      if (position_.offset > current_.size) {
+      if (position_.offset > current_.rows.size) {
         throw ConfigError("the data position (fill " + std::to_string(position_.fill) + ", row " +
                           std::to_string(position_.offset) +
                           ") lies beyond the data: the shards are not those of the checkpoint");
       }
       continue;
     }
-    const int take = std::min(rows - out.size, static_cast<int>(current_.size - position_.offset));
-    appendRows(current_, static_cast<int>(position_.offset), take, out);
-    position_.offset += take;
+    appendRow(current_.rows, current_.order[static_cast<size_t>(position_.offset)], out);
+    ++position_.offset;
   }
   return out;
 }

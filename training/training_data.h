@@ -94,7 +94,12 @@ class TrainingStream {
   double readerRowsPerSecond() const;
 
  private:
-  nn::TrainingBatch makeFill(int64_t fill) const;
+  // The rows of a fill as read, and the order in which they are handed out.
+  struct Fill {
+    nn::TrainingBatch rows;
+    std::vector<int> order;
+  };
+  Fill makeFill(int64_t fill) const;
   void readLoop(int64_t first_fill);
 
   ShardIndex index_;
@@ -107,11 +112,11 @@ class TrainingStream {
   std::vector<std::pair<int64_t, int64_t>> blocks_;
 
   DataPosition position_;
-  nn::TrainingBatch current_;  // the rows of fill position_.fill
+  Fill current_;  // fill position_.fill
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<nn::TrainingBatch> ready_;  // fills after the current one
+  std::deque<Fill> ready_;  // fills after the current one
   std::exception_ptr error_;
   bool stopping_ = false;
   int64_t rows_read_ = 0;

@@ -1,0 +1,128 @@
+// `morne train` as a user runs it, against the real binary: it learns from self-play shards,
+// writes its run folder (metrics, curves, checkpoint, a network that the agents load, with its
+// provenance), refuses to overwrite a run and data that do not fit the network; and a run
+// stopped by Ctrl-C or killed with SIGKILL, then resumed, ends with exactly the weights of an
+// uninterrupted run (one thread). LibTorch and several processes: its own executable.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/cli/test_process.h"
+
+namespace morne::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A tiny network and settings quick enough for a test.
+const std::string kTiny =
+    " --blocks 1 --channels 8 --value-hidden 8 --batch 32 --warmup 10 --max-reuse 0 --quiet";
+
+class TrainCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = freshTestDir("train");
+    data_ = dir_ + "/selfplay";
+    const ProcessResult r = runMorne(
+        "selfplay --quiet --scenario duel --agent mcts:sims=8 "
+        "--games 40 --rows-per-shard 400 --prefix t --out " +
+        data_);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static std::string read(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  // The weights checksum of a network file (`morne nn info`).
+  static std::string checksum(const std::string& net) {
+    const ProcessResult r = runMorne("nn info " + net);
+    const size_t at = r.output.find("checksum ");
+    return at == std::string::npos ? "(" + r.output + ")" : r.output.substr(at + 9, 16);
+  }
+
+  std::string dir_;
+  std::string data_;
+};
+
+TEST_F(TrainCli, LearnsWritesItsRunFolderAndTheAgentsPlayTheNetwork) {
+  const std::string run = dir_ + "/run";
+  const ProcessResult r = runMorne("train --data " + data_ + " --out " + run +
+                                   " --steps 40 --metrics-every 10" + kTiny);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("done: step 40 of 40"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("validation: policy"), std::string::npos) << r.output;
+  for (const char* file : {"train.json", "checkpoint.pt", "net.pt", "metrics.csv", "curves.svg"})
+    EXPECT_TRUE(fs::exists(run + "/" + file)) << file;
+  const std::string metrics = read(run + "/metrics.csv");
+  EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), 5) << metrics;  // header + 4
+  EXPECT_NE(metrics.find("\n40,1280,"), std::string::npos) << metrics;
+  const std::string svg = read(run + "/curves.svg");
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+
+  const ProcessResult info = runMorne("nn info " + run + "/net.pt");
+  EXPECT_NE(info.output.find("\"steps\": 40"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("\"validation\""), std::string::npos) << info.output;
+  const ProcessResult play = runMorne("play --scenario duel --blue az:model=" + run +
+                                      "/net.pt,sims=2 --orange random --seed 3");
+  EXPECT_EQ(play.exit_code, 0) << play.output;
+
+  const ProcessResult again = runMorne("train --data " + data_ + " --out " + run + kTiny);
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_NE(again.output.find("already holds a training run"), std::string::npos) << again.output;
+  const ProcessResult changed = runMorne("train --resume " + run + " --lr 0.5");
+  EXPECT_NE(changed.exit_code, 0);
+  EXPECT_NE(changed.output.find("not --lr"), std::string::npos) << changed.output;
+}
+
+TEST_F(TrainCli, DataThatDoNotFitTheNetworkAreRefused) {
+  const std::string net = dir_ + "/crossing.pt";
+  ASSERT_EQ(runMorne("nn init --scenario crossing --blocks 1 --channels 8 --out " + net).exit_code,
+            0);
+  const ProcessResult r =
+      runMorne("train --data " + data_ + " --out " + dir_ + "/run --net " + net + kTiny);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("do not fit the network (scenario crossing"), std::string::npos)
+      << r.output;
+}
+
+TEST_F(TrainCli, InterruptedOrKilledThenResumedEqualsUninterrupted) {
+  const std::string settings =
+      " --steps 600 --metrics-every 20 --checkpoint-every 50 --validation-rows 64" + kTiny;
+  const ProcessResult whole =
+      runMorne("train --data " + data_ + " --out " + dir_ + "/whole" + settings);
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  const std::string expected = checksum(dir_ + "/whole/net.pt");
+
+  for (const char* signal : {"INT", "KILL"}) {
+    const std::string run = dir_ + "/" + signal;
+    // Stopped once metrics.csv has a row past step 100 (mid-run, between checkpoints).
+    const ProcessResult stopped =
+        runShell("MORNE train --data " + data_ + " --out " + run + settings + " & pid=$!; " +
+                 "for i in $(seq 3000); do grep -qE '^[12][0-9][0-9],' " + run +
+                 "/metrics.csv 2>/dev/null && break; sleep 0.02; done; kill -" + signal +
+                 " $pid; wait $pid; echo \"exit $?\"");
+    EXPECT_NE(stopped.output.find(std::string("exit ") + (signal[0] == 'I' ? "130" : "137")),
+              std::string::npos)
+        << signal << ": " << stopped.output;
+    const ProcessResult resumed = runMorne("train --resume " + run + " --quiet");
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+    EXPECT_NE(resumed.output.find("resumed at step "), std::string::npos) << resumed.output;
+    EXPECT_EQ(resumed.output.find("resumed at step 600"), std::string::npos)
+        << signal << " came after the run ended: " << resumed.output;
+    EXPECT_EQ(checksum(run + "/net.pt"), expected) << signal;
+    const std::string metrics = read(run + "/metrics.csv");
+    EXPECT_EQ(metrics.find("\n600,"), metrics.rfind("\n600,")) << "a metrics row twice";
+  }
+}
+
+}  // namespace
+}  // namespace morne::test
