@@ -14,6 +14,7 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/train_options.h"
 #include "cli/training_curves.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
@@ -31,84 +32,7 @@ namespace {
 using nlohmann::json;
 using training::TrainSettings;
 
-// The options of `morne train`, one row each (cli/option_table.h).
-const OptionRow<TrainSettings> kOptions[] = {
-    {"batch", &TrainSettings::batch, atLeast(1), "rows per optimizer step"},
-    {"steps", &TrainSettings::steps, atLeast(0),
-     "optimizer steps in all (0: as many as --max-reuse allows)"},
-    {"max-reuse", &TrainSettings::max_reuse, atLeast(0),
-     "training rows seen per row of the window, at most (KataGo: about 4; 0: no cap)"},
-    {"metrics-every", &TrainSettings::metrics_every, atLeast(1),
-     "steps between rows of metrics.csv (validation measured then)"},
-    {"checkpoint-every", &TrainSettings::checkpoint_every, atLeast(1),
-     "steps between checkpoints (and exports of net.pt)"},
-    {"seed", &TrainSettings::seed, anyValue(), "seed of the data order"},
-    {"optimizer", &TrainSettings::optimizer, anyValue(), "sgd (Nesterov momentum) or adamw"},
-    {"lr", &TrainSettings::learning_rate, {0, 10, true, false}, "learning rate after warm-up"},
-    {"momentum", &TrainSettings::momentum, {0, 1, false, true}, "SGD momentum"},
-    {"weight-decay", &TrainSettings::weight_decay, {0, 1}, "L2 (SGD) or decoupled (AdamW)"},
-    {"warmup", &TrainSettings::warmup_steps, atLeast(0),
-     "steps over which the learning rate rises from 0"},
-    {"decay-steps", &TrainSettings::decay_steps, atLeast(0),
-     "then the rate is multiplied by --decay every this many steps (0: never)"},
-    {"decay", &TrainSettings::decay, {0, 1, true, false}, "factor of each decay"},
-    {"max-grad-norm", &TrainSettings::max_grad_norm, atLeast(0),
-     "gradients clipped to this global norm (0: no clipping)"},
-    {"value-weight", &TrainSettings::value_weight, atLeast(0), "weight of the value loss"},
-    {"window-c",
-     &TrainSettings::window_c,
-     {0, 1e15, true, false},
-     "replay window: rows before it starts to lag behind the data"},
-    {"window-a", &TrainSettings::window_a, {0, 1, true, false}, "replay window: growth exponent"},
-    {"window-b", &TrainSettings::window_b, atLeast(0), "replay window: growth scale"},
-    {"validation",
-     &TrainSettings::validation_permille,
-     {0, 1000},
-     "share of games never trained on (validation), per mille"},
-    {"validation-rows", &TrainSettings::validation_rows, atLeast(0),
-     "most recent validation rows measured at each metrics row, at most"},
-    {"shuffle-rows", &TrainSettings::shuffle_rows, atLeast(1),
-     "rows read and shuffled together (memory: about 40 KB a row on duel, 130 on crossing)"},
-};
-
-// Where the network comes from: a file, or a fresh one for the data's scenario.
-struct NetworkSource {
-  std::string net;  // a network file (empty: fresh)
-  int blocks = 4;
-  int channels = 32;
-  int value_hidden = 64;
-  uint64_t net_seed = 1;
-};
-
-const OptionRow<NetworkSource> kNetworkOptions[] = {
-    {"net", &NetworkSource::net, anyValue(),
-     "network to train on (default: a fresh one for the data's scenario)"},
-    {"blocks", &NetworkSource::blocks, {0, 64}, "fresh network: residual blocks"},
-    {"channels", &NetworkSource::channels, {1, 1024}, "fresh network: channels of the trunk"},
-    {"value-hidden",
-     &NetworkSource::value_hidden,
-     {1, 4096},
-     "fresh network: hidden units of the value head"},
-    {"net-seed", &NetworkSource::net_seed, anyValue(), "fresh network: seed of its weights"},
-};
-
 constexpr const char* kRunFormat = "morne-train-run/1";
-
-// The learner of a fresh run: the network file, or a fresh network for the data's scenario.
-std::unique_ptr<nn::Learner> freshLearner(const NetworkSource& source,
-                                          const training::TrainSettings& s) {
-  if (!source.net.empty()) return nn::Learner::fromFile(source.net, s.learnerConfig());
-  const training::ShardIndex index = training::indexShards(s.data_dirs, s.validation_permille, 1);
-  const auto scenario = env::loadScenario(index.scenario);
-  nn::NetworkConfig c;
-  c.input = nn::ObservationEncoder(*scenario).shape();
-  c.policy_planes = nn::PolicyLayout(*scenario).planes();
-  c.blocks = source.blocks;
-  c.channels = source.channels;
-  c.value_hidden = source.value_hidden;
-  c.scenario = scenario->name();
-  return nn::Learner::create(c, source.net_seed, s.learnerConfig());
-}
 
 std::string reportText(const nn::LossReport& r) {
   return "policy " + fixedText(r.policy_loss, 3) + " (uniform " + fixedText(r.policy_baseline, 3) +
@@ -130,8 +54,8 @@ int runTrain(const Args& args) {
       ("out", po::value<std::string>(), "run folder to create")
       ("resume", po::value<std::string>(), "run folder to continue (its own settings)");
   // clang-format on
-  addOptions<NetworkSource>(own, kNetworkOptions, source);
-  addOptions<TrainSettings>(own, kOptions, s);
+  addOptions<NetworkSource>(own, networkOptionRows(), source);
+  addOptions<TrainSettings>(own, trainOptionRows(), s);
   // clang-format off
   own.add_options()
       ("threads", po::value<int>()->default_value(1),
@@ -164,16 +88,16 @@ int runTrain(const Args& args) {
         json::parse(env::readTextFile(record_path, "training run record"), nullptr, false);
     if (!record.is_object() || record.value("format", "") != kRunFormat)
       throw ConfigError(record_path + ": not the record of a training run");
-    readOptionsJson<TrainSettings>(record_path, record.at("settings"), kOptions, s);
-    readOptionsJson<NetworkSource>(record_path, record.at("network"), kNetworkOptions, source);
+    readOptionsJson<TrainSettings>(record_path, record.at("settings"), trainOptionRows(), s);
+    readOptionsJson<NetworkSource>(record_path, record.at("network"), networkOptionRows(), source);
     s.data_dirs = record.at("settings").at("data").get<std::vector<std::string>>();
     if (!vm["steps"].defaulted()) s.steps = vm["steps"].as<int>();
   } else {
     if (!vm.count("out")) throw ConfigError("train: give --out DIR (or --resume DIR)");
     if (!vm.count("data")) throw ConfigError("train: give --data DIR (a folder of shards)");
     dir = vm["out"].as<std::string>();
-    readOptions<TrainSettings>("train", vm, kOptions, s);
-    readOptions<NetworkSource>("train", vm, kNetworkOptions, source);
+    readOptions<TrainSettings>("train", vm, trainOptionRows(), s);
+    readOptions<NetworkSource>("train", vm, networkOptionRows(), source);
     for (const std::string& d : vm["data"].as<std::vector<std::string>>())
       s.data_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
     if (!source.net.empty())
@@ -193,13 +117,13 @@ int runTrain(const Args& args) {
   const bool from_checkpoint = resume && std::filesystem::exists(dir + "/checkpoint.pt");
   const std::unique_ptr<nn::Learner> learner =
       from_checkpoint ? nn::Learner::fromFile(dir + "/net.pt", s.learnerConfig())
-                      : freshLearner(source, s);
+                      : makeLearner(source, dataScenario(s), s.learnerConfig());
   if (!resume) {
-    json settings = optionsJson<TrainSettings>(kOptions, s);
+    json settings = optionsJson<TrainSettings>(trainOptionRows(), s);
     settings["data"] = s.data_dirs;
     const json record = {{"format", kRunFormat},
                          {"settings", settings},
-                         {"network", optionsJson<NetworkSource>(kNetworkOptions, source)},
+                         {"network", optionsJson<NetworkSource>(networkOptionRows(), source)},
                          {"engine", versionLine()}};
     env::writeFileDurably(dir + "/train.json", record.dump(2) + "\n");
   }
@@ -207,7 +131,10 @@ int runTrain(const Args& args) {
       {"trained_by", versionLine()},
       {"from", source.net.empty() ? "a fresh network (seed " + std::to_string(source.net_seed) + ")"
                                   : source.net}};
-  training::TrainingRun run(*learner, s, dir, from_checkpoint, provenance.dump());
+  training::TrainingRun run(
+      *learner, s, dir,
+      from_checkpoint ? training::TrainStart::kResume : training::TrainStart::kFresh,
+      provenance.dump());
   const training::TrainOutcome& plan = run.plan();
   const nn::NetworkConfig& net = learner->networkConfig();
   std::cout << versionLine() << "\ntrain: " << net.scenario << " network " << net.blocks << "x"

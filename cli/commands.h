@@ -19,6 +19,7 @@ int runArena(const Args& args);
 int runNn(const Args& args);
 int runSelfplay(const Args& args);
 int runTrain(const Args& args);
+int runLoop(const Args& args);
 int runData(const Args& args);
 
 // "morne 0.1.0 (git abc123, Release)" for logs and the protocol.

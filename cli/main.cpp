@@ -37,6 +37,8 @@ constexpr Command kCommands[] = {
      morne::cli::runSelfplay},
     {"train", "train a policy-value network on self-play shards (checkpoints, metrics, resume)",
      morne::cli::runTrain},
+    {"loop", "the generation loop: self-play, training, gate and Elo ladder, resumable",
+     morne::cli::runLoop},
     {"data", "describe and check self-play shards: `morne data inspect [--check] FILE...`",
      morne::cli::runData},
     {"nn", "create a policy-value network for a scenario (`nn init`), or describe one (`nn info`)",

@@ -186,7 +186,7 @@ struct TrainingRun::State {
 };
 
 TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std::string& run_dir,
-                         bool resume, const std::string& provenance)
+                         TrainStart start, const std::string& provenance)
     : learner_(learner),
       settings_(s),
       dir_(run_dir),
@@ -198,18 +198,20 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
   st.net_path = run_dir + "/net.pt";
   DataPosition position;
   size_t shards = 0;
-  if (resume) {
+  if (start != TrainStart::kFresh) {
     const json state = json::parse(learner.loadCheckpoint(st.checkpoint), nullptr, false);
     if (!state.is_object() || state.value("format", "") != kCheckpointFormat)
       throw ConfigError(st.checkpoint + ": not the checkpoint of a training run");
-    position = {state.at("fill").get<int64_t>(), state.at("offset").get<int64_t>()};
-    shards = state.at("shards").get<size_t>();
+    if (start == TrainStart::kResume) {
+      position = {state.at("fill").get<int64_t>(), state.at("offset").get<int64_t>()};
+      shards = state.at("shards").get<size_t>();
+    }
     st.samples = state.at("samples").get<int64_t>();
     st.seconds_before = state.at("seconds").get<double>();
     st.stretch = ReportSum::fromJson(state.at("stretch"));
   }
   ShardIndex index = indexShards(s.data_dirs, s.validation_permille, shards);
-  if (resume && index.shards.size() < shards) {
+  if (index.shards.size() < shards) {
     throw ConfigError("the data folders hold " + std::to_string(index.shards.size()) +
                       " shards; the checkpoint read " + std::to_string(shards) +
                       " (a shard was removed)");
@@ -233,11 +235,14 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
   out_.training_rows = st.stream->windowTrainingRows();
   out_.target = targetSteps(s, out_.training_rows);
   out_.step = learner.steps();
-  if (resume) {
+  if (start == TrainStart::kFresh) {
+    env::writeFileDurably(st.metrics_path, metricsCsvHeader());
+  } else {
     truncateMetrics(st.metrics_path, learner.steps());
+  }
+  if (start == TrainStart::kResume) {
     st.checkpointed = learner.steps();
   } else {
-    env::writeFileDurably(st.metrics_path, metricsCsvHeader());
     save();
   }
 }

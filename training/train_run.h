@@ -91,16 +91,25 @@ struct TrainOutcome {
 // s.max_reuse (0: no cap; with steps 0, the cap itself).
 int64_t targetSteps(const TrainSettings& s, int64_t training_rows);
 
+// How a training run starts.
+enum class TrainStart {
+  kFresh,    // from the learner as it is, at step 0 of the data
+  kResume,   // from run_dir/checkpoint.pt, exactly where it stopped: the same shards (the
+             // first as many as it knew) and the same data position
+  kNewData,  // from run_dir/checkpoint.pt's weights, optimizer, step and metrics, on all the
+             // shards of the data folders now, from the start of the stream of `seed`
+             // (`morne loop`: the next generation's training)
+};
+
 // Trains `learner` in `run_dir` (which exists) until the target step.
 class TrainingRun {
  public:
-  // Indexes the data and, with `resume`, goes back to run_dir/checkpoint.pt: the same shards
-  // (the first as many as it knew), the data position and the metrics; metrics rows written
-  // after that checkpoint are dropped. Without, saves the starting point as step 0.
-  // `provenance` (JSON) goes into net.pt with the run's figures. Throws ConfigError (data
-  // that do not fit the network, a damaged checkpoint) or IoError.
+  // Indexes the data and starts as `start` says; metrics rows written after the checkpoint
+  // are dropped. A fresh or new-data start saves its starting point at once. `provenance`
+  // (JSON) goes into net.pt with the run's figures. Throws ConfigError (data that do not fit
+  // the network, a damaged checkpoint) or IoError.
   TrainingRun(nn::Learner& learner, const TrainSettings& settings, const std::string& run_dir,
-              bool resume, const std::string& provenance);
+              TrainStart start, const std::string& provenance);
   ~TrainingRun();
 
   // What the run will do: shards, rows, window, target (step: where it starts).

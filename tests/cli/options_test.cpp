@@ -72,6 +72,34 @@ TEST(OptionTable, DefaultsRangesAndTheRecordComeFromTheRows) {
             R"({"fast":false,"games":3,"seed":18446744073709551615,"share":1.0})");
 }
 
+TEST(OptionTable, TheRecordReadsBackWithTheSameChecks) {
+  const DemoConfig c = readDemo({"--games", "3", "--share", "0.5", "--seed", "77"});
+  const nlohmann::json record = cli::optionsJson<DemoConfig>(kDemoRows, c);
+  DemoConfig back;
+  cli::readOptionsJson<DemoConfig>("run.json", record, kDemoRows, back);
+  EXPECT_EQ(back.games, 3);
+  EXPECT_EQ(back.share, 0.5);
+  EXPECT_EQ(back.seed, 77u);
+  EXPECT_EQ(back.out, "here");  // not recorded: left alone
+  auto refused = [&](nlohmann::json edited) {
+    try {
+      cli::readOptionsJson<DemoConfig>("run.json", edited, kDemoRows, back);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::json missing = record;
+  missing.erase("games");
+  EXPECT_EQ(refused(missing), "run.json: no \"games\"");
+  nlohmann::json wrong = record;
+  wrong["fast"] = "yes";
+  EXPECT_EQ(refused(wrong), "run.json: \"fast\" has the wrong type");
+  nlohmann::json out_of_range = record;
+  out_of_range["share"] = 2;
+  EXPECT_EQ(refused(out_of_range), "run.json: \"share\" must be in (0, 1] (got 2)");
+}
+
 TEST(Options, PrecedenceSetOverFlagsOverFileOverDefaults) {
   const std::string cfg = writeTempFile("demo.cfg", "seed = 5\nname = file\n");
   const auto own = demoOptions();

@@ -214,7 +214,7 @@ TEST_F(TrainingDataTest, DataThatDoNotFitTheNetworkAreRefused) {
   c.scenario = "duel";
   IdleLearner learner(c);
   try {
-    TrainingRun run(learner, s, dir_.string(), false, "");
+    TrainingRun run(learner, s, dir_.string(), TrainStart::kFresh, "");
     FAIL() << "data of another policy size accepted";
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("do not fit the network"), std::string::npos) << e.what();

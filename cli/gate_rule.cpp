@@ -1,0 +1,13 @@
+#include "cli/gate_rule.h"
+
+namespace morne::cli {
+
+GateDecision gateDecision(const agents::WinDrawLoss& candidate, double gate_score) {
+  GateDecision d;
+  d.candidate = candidate;
+  d.score = candidate.score();
+  d.promoted = candidate.games() > 0 && d.score >= gate_score;
+  return d;
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,126 @@
+// `morne loop` as a user runs it, against the real binary: two generations of a tiny network
+// end to end (self-play, training, gate, ladder, the run folder and `loop status`), and runs
+// killed with SIGKILL at several moments that resume to the same end without losing or
+// repeating a game. LibTorch and several processes: in the train_tests executable.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/cli/test_process.h"
+
+namespace morne::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Two generations of a tiny network, quick enough for a test.
+const std::string kTinyLoop =
+    " --scenario duel --generations 2 --bootstrap mcts:sims=20 --games 16"
+    " --agent az:sims=8,gumbel=1 --gate-agent az:sims=4 --gate-rounds 2 --ladder-rounds 1"
+    " --ladder-agent az:sims=4 --ladder-references 'rule random' --blocks 1 --channels 8"
+    " --value-hidden 8 --batch 32 --metrics-every 25 --validation-rows 64 --quiet";
+
+class LoopCli : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = freshTestDir("loop"); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static nlohmann::json readJson(const std::string& path) {
+    std::ifstream in(path);
+    return nlohmann::json::parse(in, nullptr, false);
+  }
+
+  // Games in the shards of a self-play folder, from `morne data inspect`.
+  static int gamesIn(const std::string& dir) {
+    int games = 0;
+    for (const std::string& shard : filesEndingWith(dir, ".h5")) {
+      const ProcessResult r = runMorne("data inspect " + shard);
+      const size_t at = r.output.find("games:");
+      if (at != std::string::npos) games += std::stoi(r.output.substr(at + 6));
+    }
+    return games;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(LoopCli, TwoGenerationsEndToEnd) {
+  const std::string run = dir_ + "/run";
+  const ProcessResult r =
+      runMorne("loop --out " + run + " --steps 50 --bootstrap-games 40" + kTinyLoop);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("[gen-001] gate: the first network is promoted"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("[gen-002] gate: candidate"), std::string::npos) << r.output;
+  for (const char* file : {"loop.json", "state.json", "summary.json", "elo.svg", "log.txt",
+                           "nets/gen-001.pt", "nets/candidate-gen-002.pt", "gates/gen-002.json",
+                           "ladder/gen-001.json", "train/metrics.csv", "train/curves.svg"})
+    EXPECT_TRUE(fs::exists(run + "/" + file)) << file;
+  EXPECT_EQ(gamesIn(run + "/selfplay/gen-000"), 40);
+  EXPECT_EQ(gamesIn(run + "/selfplay/gen-001"), 16);
+  EXPECT_FALSE(fs::exists(run + "/selfplay/gen-002"));  // played when a generation 3 comes
+  const nlohmann::json summary = readJson(run + "/summary.json");
+  ASSERT_TRUE(summary.is_object());
+  EXPECT_EQ(summary["generations"][1]["train_step"], 50);
+  EXPECT_EQ(summary["generations"][2]["train_step"], 100);
+  EXPECT_TRUE(summary["generations"][1].contains("elo"));
+  const nlohmann::json gate = readJson(run + "/gates/gen-002.json");
+  EXPECT_EQ(gate["wins"].get<int>() + gate["draws"].get<int>() + gate["losses"].get<int>(), 4);
+  const ProcessResult info = runMorne("nn info " + run + "/nets/gen-001.pt");
+  EXPECT_NE(info.output.find("\"generation\": 1"), std::string::npos) << info.output;
+
+  const ProcessResult status = runMorne("loop status " + run);
+  EXPECT_EQ(status.exit_code, 0) << status.output;
+  EXPECT_NE(status.output.find("finished, 2 generations"), std::string::npos) << status.output;
+  EXPECT_NE(status.output.find("first"), std::string::npos) << status.output;
+
+  EXPECT_NE(runMorne("loop --out " + run + " --bootstrap-games 40" + kTinyLoop).exit_code,
+            0);  // never overwritten
+  const ProcessResult more = runMorne("loop --resume " + run + " --generations 3 --quiet");
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  EXPECT_NE(more.output.find("[gen-003] gate"), std::string::npos) << more.output;
+  EXPECT_EQ(gamesIn(run + "/selfplay/gen-002"), 16);
+}
+
+TEST_F(LoopCli, ConcurrentModePlaysTheNextDataBesideTraining) {
+  const std::string run = dir_ + "/run";
+  const ProcessResult r = runMorne(
+      "loop --out " + run + " --mode concurrent --steps 50 --bootstrap-games 40" + kTinyLoop);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("loop: done"), std::string::npos) << r.output;
+  EXPECT_EQ(gamesIn(run + "/selfplay/gen-001"), 16);  // beside generation 1's training
+  EXPECT_EQ(gamesIn(run + "/selfplay/gen-002"), 16);  // for a generation 3, if it comes
+}
+
+TEST_F(LoopCli, KilledAtAnyStepResumesWithoutLosingOrRepeatingGames) {
+  // Killed while generation 0 plays, while generation 1 trains, while it plays.
+  const char* moments[] = {"selfplay/gen-000", "\\[gen-001\\] train: steps",
+                           "\\[gen-001\\] selfplay: 16"};
+  for (int k = 0; k < 3; ++k) {
+    const std::string moment = moments[k];
+    const std::string run = dir_ + "/run-" + std::to_string(k);
+    const std::string wait = moment.rfind("selfplay/", 0) == 0
+                                 ? "ls " + run + "/" + moment + "/*.journal"
+                                 : "grep -q '" + moment + "' " + run + "/log.txt";
+    const ProcessResult killed =
+        runShell("MORNE loop --out " + run + " --steps 300 --bootstrap-games 200" + kTinyLoop +
+                 " >/dev/null 2>&1 & pid=$!; for i in $(seq 3000); do " + wait +
+                 " >/dev/null 2>&1 && break; sleep 0.01; done; kill -KILL $pid; wait $pid; echo "
+                 "\"exit $?\"");
+    EXPECT_NE(killed.output.find("exit 137"), std::string::npos) << moment << killed.output;
+    const ProcessResult resumed = runMorne("loop --resume " + run + " --quiet");
+    ASSERT_EQ(resumed.exit_code, 0) << moment << resumed.output;
+    EXPECT_NE(resumed.output.find("loop: done"), std::string::npos) << resumed.output;
+    EXPECT_EQ(gamesIn(run + "/selfplay/gen-000"), 200) << moment;
+    EXPECT_EQ(gamesIn(run + "/selfplay/gen-001"), 16) << moment;
+    const nlohmann::json summary = readJson(run + "/summary.json");
+    EXPECT_EQ(summary["generations"][2]["train_step"], 600) << moment;
+  }
+}
+
+}  // namespace
+}  // namespace morne::test
