@@ -18,11 +18,8 @@
 #include "cli/training_curves.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
-#include "env/io/scenario_library.h"
 #include "env/io/text_file.h"
 #include "nn/learner.h"
-#include "nn/observation.h"
-#include "nn/policy_layout.h"
 #include "training/train_run.h"
 
 namespace morne::cli {

@@ -83,6 +83,23 @@ TEST_F(TrainCli, LearnsWritesItsRunFolderAndTheAgentsPlayTheNetwork) {
   EXPECT_NE(changed.output.find("not --lr"), std::string::npos) << changed.output;
 }
 
+TEST_F(TrainCli, ShippedConfigFilesAreAccepted) {
+  const std::string configs = std::string(MORNE_SOURCE_DIR) + "/configs/";
+  const ProcessResult train =
+      runMorne("train --config " + configs + "train.cfg --data " + data_ + " --out " + dir_ +
+               "/t --set steps=2 --set blocks=1 --set channels=8 --quiet");
+  EXPECT_EQ(train.exit_code, 0) << train.output;
+  for (const char* loop : {"loop-duel.cfg", "loop-crossing.cfg"}) {
+    // The file as shipped, made tiny: one generation of a few games.
+    const ProcessResult r = runMorne(
+        "loop --config " + configs + loop + " --out " + dir_ + "/" + loop +
+        " --set generations=1 --set bootstrap=mcts:sims=4 --set bootstrap-games=4 --set steps=2"
+        " --set blocks=1 --set channels=8 --set ladder-rounds=1 --set ladder-agent=az:sims=2"
+        " --set 'ladder-references=random' --quiet");
+    EXPECT_EQ(r.exit_code, 0) << loop << "\n" << r.output;
+  }
+}
+
 TEST_F(TrainCli, DataThatDoNotFitTheNetworkAreRefused) {
   const std::string net = dir_ + "/crossing.pt";
   ASSERT_EQ(runMorne("nn init --scenario crossing --blocks 1 --channels 8 --out " + net).exit_code,
