@@ -254,8 +254,6 @@ class TorchNetwork : public Network {
   uint64_t checksum_;
 };
 
-}  // namespace
-
 std::unique_ptr<Network> wrapNetwork(const NetworkConfig& config, PolicyValueNet net) {
   return std::make_unique<TorchNetwork>(config, std::move(net));
 }
@@ -263,10 +261,6 @@ std::unique_ptr<Network> wrapNetwork(const NetworkConfig& config, PolicyValueNet
 PolicyValueNet makePolicyValueNet(const NetworkConfig& config, uint64_t seed) {
   torch::manual_seed(seed);
   return PolicyValueNet(config);
-}
-
-std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t seed) {
-  return wrapNetwork(config, makePolicyValueNet(config, seed));
 }
 
 std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& path) {
@@ -312,6 +306,12 @@ std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& p
     throw ConfigError(path + ": no weights checksum; the file is damaged");
   }
   return {config, net};
+}
+
+}  // namespace
+
+std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t seed) {
+  return wrapNetwork(config, makePolicyValueNet(config, seed));
 }
 
 std::unique_ptr<Network> Network::load(const std::string& path) {
