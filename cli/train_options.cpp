@@ -45,6 +45,9 @@ const OptionRow<TrainSettings> kTrainRows[] = {
      "share of games never trained on (validation), per mille"},
     {"validation-rows", &TrainSettings::validation_rows, atLeast(0),
      "most recent validation rows measured at each metrics row, at most"},
+    {"calibration-rows", &TrainSettings::calibration_rows, atLeast(0),
+     "most recent training rows whose batch-norm statistics the measured and exported network "
+     "uses (0: the running averages of training, which lag behind the weights)"},
     {"shuffle-rows", &TrainSettings::shuffle_rows, atLeast(1),
      "rows read and shuffled together (memory: about 40 KB a row on duel, 130 on crossing)"},
 };

@@ -229,7 +229,9 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
   }
   out_.shards = static_cast<int64_t>(index.shards.size());
   out_.rows = index.rows;
-  st.validation = validationRows(index, s.dataConfig().window, s.validation_rows);
+  st.validation = recentRows(index, s.dataConfig().window, s.validation_rows, RowKind::kValidation);
+  learner.setCalibrationRows(
+      recentRows(index, s.dataConfig().window, s.calibration_rows, RowKind::kTraining));
   st.stream = std::make_unique<TrainingStream>(std::move(index), s.dataConfig(), s.seed, position);
   out_.window_rows = st.stream->windowRows();
   out_.training_rows = st.stream->windowTrainingRows();

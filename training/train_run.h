@@ -33,6 +33,9 @@ struct TrainSettings {
   double window_b = 0.4;
   int validation_permille = 50;
   int validation_rows = 2048;  // most recent validation rows measured, at most
+  // Most recent training rows whose batch-norm statistics the measured and exported network
+  // uses (nn/learner.h), at most (0: the running averages).
+  int calibration_rows = 4096;
   int shuffle_rows = 4096;
   // The learner (nn/learner.h).
   std::string optimizer = "sgd";

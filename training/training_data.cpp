@@ -254,8 +254,8 @@ double TrainingStream::readerRowsPerSecond() const {
   return reading_seconds_ > 0 ? static_cast<double>(rows_read_) / reading_seconds_ : 0;
 }
 
-nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
-                                 int64_t max_rows) {
+nn::TrainingBatch recentRows(const ShardIndex& index, const WindowConfig& window, int64_t max_rows,
+                             RowKind kind) {
   const int64_t window_start = index.rows - training::windowRows(index.rows, window);
   struct Part {
     const IndexedShard* shard;
@@ -264,10 +264,13 @@ nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& wi
   std::vector<Part> newest_first;
   int64_t taken = 0;
   for (auto s = index.shards.rbegin(); s != index.shards.rend() && taken < max_rows; ++s) {
-    for (auto v = s->validation.rbegin(); v != s->validation.rend() && taken < max_rows; ++v) {
-      const int64_t end = v->second;
-      const int64_t begin =
-          std::max({v->first, window_start - s->first_row, end - (max_rows - taken)});
+    const int64_t shard_start = std::max<int64_t>(0, window_start - s->first_row);
+    if (shard_start >= s->rows) break;
+    const std::vector<Range> ranges =
+        kind == RowKind::kValidation ? s->validation : trainingRanges(*s, shard_start, s->rows);
+    for (auto r = ranges.rbegin(); r != ranges.rend() && taken < max_rows; ++r) {
+      const int64_t end = r->second;
+      const int64_t begin = std::max({r->first, shard_start, end - (max_rows - taken)});
       if (begin >= end) break;
       newest_first.push_back({&*s, {begin, end}});
       taken += end - begin;

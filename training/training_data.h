@@ -124,10 +124,12 @@ class TrainingStream {
   std::thread reader_;
 };
 
-// The most recent validation rows of the index's window, at most `max_rows` of them (in the
-// order written). Empty when the window holds no validation game.
-nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
-                                 int64_t max_rows);
+enum class RowKind { kTraining, kValidation };
+
+// The most recent rows of the index's window of one kind (validation games, or the others), at
+// most `max_rows` of them, in the order written. Empty when the window holds none.
+nn::TrainingBatch recentRows(const ShardIndex& index, const WindowConfig& window, int64_t max_rows,
+                             RowKind kind);
 
 // Appends row `row` of `from` to `to` (same shapes).
 void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to);

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "env/check.h"
 #include "env/error.h"
@@ -338,6 +339,8 @@ std::string torchRuntimeText() {
 namespace {
 
 constexpr const char* kCheckpointKey = "morne_checkpoint";
+// Rows per forward pass of the batch-norm calibration.
+constexpr int64_t kCalibrationBatch = 256;
 
 // The batch as tensors (copies: the batch may be reused while the graph lives).
 struct BatchTensors {
@@ -443,12 +446,17 @@ class TorchLearner : public Learner {
 
   LossReport measure(const TrainingBatch& batch) override {
     const BatchTensors t = tensorsOf(batch, net_config_);
-    net_->eval();
+    PolicyValueNet net = evaluationNetwork();
     torch::NoGradGuard no_grad;
-    const auto [logits, value] = net_->forward(t.planes, t.globals);
+    const auto [logits, value] = net->forward(t.planes, t.globals);
     LossReport r = lossesOf(logits, value, t).report;
     r.weight_norm = weightNorm();
     return r;
+  }
+
+  void setCalibrationRows(const TrainingBatch& rows) override {
+    calibration_ = rows.size > 0 ? std::optional(tensorsOf(rows, net_config_)) : std::nullopt;
+    evaluation_ = nullptr;
   }
 
   int64_t steps() const override { return steps_; }
@@ -464,19 +472,10 @@ class TorchLearner : public Learner {
     return config_.learning_rate * warm * std::pow(config_.decay, decays);
   }
 
-  void exportNetwork(const std::string& path, const std::string& provenance) const override {
-    // A copy in evaluation mode, as Network::load would give it.
-    PolicyValueNet copy(net_config_);
-    {
-      torch::NoGradGuard no_grad;
-      const auto from = net_->named_parameters(true);
-      for (auto& item : copy->named_parameters(true)) item.value().copy_(from[item.key()]);
-      const auto buffers = net_->named_buffers(true);
-      for (auto& item : copy->named_buffers(true)) item.value().copy_(buffers[item.key()]);
-    }
+  void exportNetwork(const std::string& path, const std::string& provenance) override {
     NetworkConfig config = net_config_;
     config.provenance = provenance;
-    wrapNetwork(config, copy)->save(path);
+    wrapNetwork(config, evaluationNetwork())->save(path);
   }
 
   const NetworkConfig& networkConfig() const override { return net_config_; }
@@ -551,6 +550,44 @@ class TorchLearner : public Learner {
     }
   }
 
+  // The network as the agents see it, in evaluation mode: a copy of the weights, with the
+  // batch-norm statistics of the calibration rows when there are some (else the running
+  // averages of the training steps). Kept until the next step.
+  PolicyValueNet evaluationNetwork() {
+    if (evaluation_ && evaluation_step_ == steps_) return evaluation_;
+    PolicyValueNet copy(net_config_);
+    torch::NoGradGuard no_grad;
+    const auto from = net_->named_parameters(true);
+    for (auto& item : copy->named_parameters(true)) item.value().copy_(from[item.key()]);
+    const auto buffers = net_->named_buffers(true);
+    for (auto& item : copy->named_buffers(true)) item.value().copy_(buffers[item.key()]);
+    if (calibration_) {
+      // Population statistics of these weights: a cumulative average over the rows, in
+      // batches of the training size (the running averages lag behind weights that change
+      // at every step, and the network is sensitive to them).
+      copy->train();
+      for (const auto& module : copy->modules(false)) {
+        if (auto* bn = module->as<tnn::BatchNorm2d>()) {
+          bn->options.momentum(c10::nullopt);
+          bn->reset_running_stats();
+        }
+      }
+      const int64_t rows = calibration_->planes.size(0);
+      for (int64_t first = 0; first < rows; first += kCalibrationBatch) {
+        const int64_t n = std::min(kCalibrationBatch, rows - first);
+        copy->forward(calibration_->planes.narrow(0, first, n),
+                      calibration_->globals.narrow(0, first, n));
+      }
+      for (const auto& module : copy->modules(false)) {
+        if (auto* bn = module->as<tnn::BatchNorm2d>()) bn->options.momentum(0.1);
+      }
+    }
+    copy->eval();
+    evaluation_ = copy;
+    evaluation_step_ = steps_;
+    return copy;
+  }
+
   double weightNorm() const {
     torch::NoGradGuard no_grad;
     double sum = 0;
@@ -563,6 +600,9 @@ class TorchLearner : public Learner {
   LearnerConfig config_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   int64_t steps_ = 0;
+  std::optional<BatchTensors> calibration_;
+  PolicyValueNet evaluation_{nullptr};  // evaluationNetwork() of step evaluation_step_
+  int64_t evaluation_step_ = -1;
 };
 
 }  // namespace

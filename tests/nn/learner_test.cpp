@@ -151,6 +151,29 @@ TEST(Learner, ATinyNetworkOverfitsATinyDataSet) {
   EXPECT_EQ(after.value_sign, 1.0);
 }
 
+// With calibration rows, the measured (and exported) network normalises with the population
+// statistics of those rows: on a batch that is the whole calibration set, what the network in
+// training mode computes with the batch's own statistics (equal up to the n / (n - 1) of the
+// unbiased variance, n = 128 x 64 values a channel).
+TEST(Learner, CalibratedStatisticsAreThoseOfTheCalibrationRows) {
+  const Data d;
+  const nn::TrainingBatch b = d.batch(128, 21);
+  auto trained = nn::Learner::create(d.tinyNetwork(), 9, {});
+  for (int i = 0; i < 30; ++i) trained->step(d.batch(64, 100 + static_cast<uint64_t>(i)));
+  const std::string path = tempPath("trained.pt");
+  trained->exportNetwork(path, "");
+  auto calibrated = nn::Learner::fromFile(path, {});
+  calibrated->setCalibrationRows(b);
+  const nn::LossReport eval = calibrated->measure(b);
+  auto reference = nn::Learner::fromFile(path, {});
+  const nn::LossReport train_mode = reference->step(b);  // reported before the step
+  EXPECT_NEAR(eval.policy_loss, train_mode.policy_loss, 1e-3 * train_mode.policy_loss);
+  EXPECT_NEAR(eval.value_loss, train_mode.value_loss, 1e-3 * train_mode.value_loss + 1e-6);
+  // Without calibration: the running averages of 30 steps, measurably different.
+  auto running = nn::Learner::fromFile(path, {});
+  EXPECT_GT(std::abs(running->measure(b).policy_loss - train_mode.policy_loss), 1e-3);
+}
+
 TEST(Learner, LearningRateWarmsUpThenDecays) {
   const Data d;
   nn::LearnerConfig c;

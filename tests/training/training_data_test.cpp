@@ -147,13 +147,23 @@ TEST_F(TrainingDataTest, ResumedStreamGivesTheRowsOfAnUninterruptedOne) {
   EXPECT_NE(ids(other.next(13 * 4)), std::vector<int64_t>(whole.begin(), whole.begin() + 52));
 }
 
-TEST_F(TrainingDataTest, ValidationRowsAreTheMostRecentValidationRowsInOrder) {
+TEST_F(TrainingDataTest, RecentRowsAreTheMostRecentOfTheirKindInTheWindowInOrder) {
   const std::string dir = writeShards("a", 40, 10, 50);
   const ShardIndex index = indexShards({dir}, kPermille);
-  const std::vector<int64_t> all = ids(validationRows(index, {}, 1000));
+  const std::vector<int64_t> all = ids(recentRows(index, {}, 1000, RowKind::kValidation));
   EXPECT_EQ(all, std::vector<int64_t>(validation_ids_.begin(), validation_ids_.end()));
-  const std::vector<int64_t> last = ids(validationRows(index, {}, 15));
+  const std::vector<int64_t> last = ids(recentRows(index, {}, 15, RowKind::kValidation));
   EXPECT_EQ(last, std::vector<int64_t>(all.end() - 15, all.end()));
+  // Training rows: the others, within the window (the last 150 rows of 400 here).
+  const WindowConfig window{150, 1, 0};
+  ASSERT_EQ(windowRows(400, window), 150);
+  std::vector<int64_t> training;
+  for (int64_t id = 250; id < 400; ++id) {
+    if (!validation_ids_.count(id)) training.push_back(id);
+  }
+  EXPECT_EQ(ids(recentRows(index, window, 1000, RowKind::kTraining)), training);
+  EXPECT_EQ(ids(recentRows(index, window, 20, RowKind::kTraining)),
+            std::vector<int64_t>(training.end() - 20, training.end()));
 }
 
 TEST_F(TrainingDataTest, ShardsOfAnotherKindAndEmptyFoldersAreRefused) {
@@ -195,7 +205,8 @@ class IdleLearner : public nn::Learner {
   nn::LossReport measure(const nn::TrainingBatch&) override { return {}; }
   int64_t steps() const override { return 0; }
   double learningRate() const override { return 0; }
-  void exportNetwork(const std::string&, const std::string&) const override {}
+  void setCalibrationRows(const nn::TrainingBatch&) override {}
+  void exportNetwork(const std::string&, const std::string&) override {}
   void saveCheckpoint(const std::string&, const std::string&) const override {}
   std::string loadCheckpoint(const std::string&) override { return ""; }
   const nn::NetworkConfig& networkConfig() const override { return config_; }
