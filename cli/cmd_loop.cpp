@@ -12,6 +12,7 @@
 #include "cli/learning_loop.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "cli/selfplay_options.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/scenario_library.h"
@@ -23,8 +24,9 @@ namespace {
 
 using nlohmann::json;
 
-// The loop's own options, one row each (cli/option_table.h); the training and network options
-// are those of `morne train` (cli/train_options.h).
+// The loop's own options, one row each (cli/option_table.h); how self-play games are played is
+// as in `morne selfplay` (cli/selfplay_options.h), the training and network options are those
+// of `morne train` (cli/train_options.h).
 const OptionRow<LoopSettings> kLoopRows[] = {
     {"scenario", &LoopSettings::scenario, anyValue(), "built-in scenario name or scenario file"},
     {"mode", &LoopSettings::mode, anyValue(),
@@ -38,27 +40,6 @@ const OptionRow<LoopSettings> kLoopRows[] = {
     {"games", &LoopSettings::games, atLeast(1), "self-play games per generation"},
     {"jobs", &LoopSettings::jobs, atLeast(1), "self-play threads and arena games at once"},
     {"threads", &LoopSettings::threads, atLeast(1), "LibTorch threads of the learner"},
-    {"games-per-thread", &LoopSettings::games_per_thread, atLeast(1),
-     "lock-step self-play games of one thread"},
-    {"temperature-moves", &LoopSettings::temperature_moves, atLeast(0),
-     "first decisions of a self-play game drawn in proportion to the search's visits"},
-    {"cheap-sims", &LoopSettings::cheap_sims, atLeast(0),
-     "playout cap randomisation: simulations of the cheap searches (0: off)"},
-    {"full-probability",
-     &LoopSettings::full_probability,
-     {0, 1, true, false},
-     "playout cap randomisation: share of full searches"},
-    {"resign-value",
-     &LoopSettings::resign_value,
-     {0, 1, false, true},
-     "self-play resigns below minus this value (0: never)"},
-    {"resign-moves", &LoopSettings::resign_moves, atLeast(1), "... for this many decisions"},
-    {"resign-check",
-     &LoopSettings::resign_check,
-     {0, 1},
-     "share of self-play games that never resign, to count wrong resignations"},
-    {"adjudicate-after", &LoopSettings::adjudicate_after, atLeast(0),
-     "stop a self-play game after this many decisions (0: never)"},
     {"gate-agent", &LoopSettings::gate_agent, anyValue(),
      "agent spec of both networks in the gate (model= is added)"},
     {"gate-rounds", &LoopSettings::gate_rounds, atLeast(1),
@@ -99,6 +80,7 @@ void checkConfig(const LoopConfig& c, const std::string& dir) {
 json configJson(const LoopConfig& c) {
   return {{"format", kRunFormat},
           {"loop", optionsJson<LoopSettings>(kLoopRows, c.loop)},
+          {"selfplay", optionsJson<training::SelfPlayConfig>(selfplayPlayRows(), c.selfplay)},
           {"train", optionsJson<training::TrainSettings>(trainOptionRows(), c.train)},
           {"network", optionsJson<NetworkSource>(networkOptionRows(), c.network)},
           {"engine", versionLine()}};
@@ -111,6 +93,8 @@ LoopConfig readRunConfig(const std::string& dir) {
     throw ConfigError(where + ": not the record of a learning loop");
   LoopConfig c;
   readOptionsJson<LoopSettings>(where, j.at("loop"), kLoopRows, c.loop);
+  readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"), selfplayPlayRows(),
+                                            c.selfplay);
   readOptionsJson<training::TrainSettings>(where, j.at("train"), trainOptionRows(), c.train);
   readOptionsJson<NetworkSource>(where, j.at("network"), networkOptionRows(), c.network);
   return c;
@@ -129,6 +113,7 @@ int runLoop(const Args& args) {
       ("quiet", po::bool_switch(), "no progress bars");
   // clang-format on
   addOptions<LoopSettings>(own, kLoopRows, c.loop);
+  addOptions<training::SelfPlayConfig>(own, selfplayPlayRows(), c.selfplay);
   addOptions<training::TrainSettings>(own, trainOptionRows(), c.train);
   addOptions<NetworkSource>(own, networkOptionRows(), c.network);
   const ParsedCommand cmd = parseCommand("loop", args, own, 2);
@@ -163,6 +148,7 @@ int runLoop(const Args& args) {
     if (!vm.count("out")) throw ConfigError("loop: give --out RUN (or --resume RUN)");
     dir = vm["out"].as<std::string>();
     readOptions<LoopSettings>("loop", vm, kLoopRows, c.loop);
+    readOptions<training::SelfPlayConfig>("loop", vm, selfplayPlayRows(), c.selfplay);
     readOptions<training::TrainSettings>("loop", vm, trainOptionRows(), c.train);
     readOptions<NetworkSource>("loop", vm, networkOptionRows(), c.network);
     if (std::filesystem::exists(dir + "/loop.json")) {

@@ -15,6 +15,7 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/selfplay_options.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "training/selfplay.h"
@@ -34,52 +35,20 @@ std::string defaultPrefix(const std::string& scenario) {
   return scenario + "-" + stamp + "-" + suffix;
 }
 
-// The options of `morne selfplay`, one row each (cli/option_table.h); --scenario and --quiet
+// The options of `morne selfplay` that say what is played and where it goes, one row each
+// (cli/option_table.h); how games are played is cli/selfplay_options.h. --scenario and --quiet
 // are read apart (a scenario is loaded, quiet is not part of the run).
 const OptionRow<training::SelfPlayConfig> kOptions[] = {
     {"agent", &training::SelfPlayConfig::agent, anyValue(),
      "agent spec playing both sides (mcts for generation 0, az:model=FILE later)"},
     {"games", &training::SelfPlayConfig::games, atLeast(1), "games to play"},
     {"jobs", &training::SelfPlayConfig::jobs, atLeast(1), "worker threads"},
-    {"games-per-thread", &training::SelfPlayConfig::games_per_thread, atLeast(1),
-     "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)"},
-    {"batch-invariant", &training::SelfPlayConfig::batch_invariant, anyValue(),
-     "pad network batches to --games-per-thread so that the data do not depend on --jobs "
-     "(0: 10-25% faster, the same data only for the same --jobs)"},
-    {"lockstep", &training::SelfPlayConfig::lockstep, anyValue(),
-     "play az agents in lock-step (0: one game at a time per worker: the same data, slower)",
-     false},
-    {"cache",
-     &training::SelfPlayConfig::cache_entries,
-     {0, 1e9},
-     "evaluation cache entries per worker (az agents; 0: none)",
-     false},
     {"seed", &training::SelfPlayConfig::seed, anyValue(), "base seed of the dice and the agents"},
     {"out", &training::SelfPlayConfig::out_dir, anyValue(), "folder of the shards", false},
     {"prefix", &training::SelfPlayConfig::prefix, anyValue(),
      "shard names PREFIX-NNNN.h5 (default: scenario, time and a random suffix)", false},
     {"rows-per-shard", &training::SelfPlayConfig::rows_per_shard, atLeast(1),
      "positions per shard (whole games)"},
-    {"temperature-moves", &training::SelfPlayConfig::temperature_moves, atLeast(0),
-     "first decisions of a game drawn in proportion to the search's visits"},
-    {"cheap-sims", &training::SelfPlayConfig::cheap_sims, atLeast(0),
-     "playout cap randomisation: simulations of the cheap searches (0: off)"},
-    {"full-probability",
-     &training::SelfPlayConfig::full_search_probability,
-     {0, 1, true, false},
-     "playout cap randomisation: share of full searches (recorded)"},
-    {"resign-value",
-     &training::SelfPlayConfig::resign_value,
-     {0, 1, false, true},
-     "resign when the search values the position below minus this (0: never resign)"},
-    {"resign-moves", &training::SelfPlayConfig::resign_moves, atLeast(1),
-     "... for this many decisions in a row"},
-    {"resign-check",
-     &training::SelfPlayConfig::resign_check_fraction,
-     {0, 1},
-     "share of games that never resign, to measure false resignations"},
-    {"adjudicate-after", &training::SelfPlayConfig::adjudicate_decisions, atLeast(0),
-     "stop a game after this many decisions and score it as it stands (0: never)"},
     {"queue", &training::SelfPlayConfig::queue_games, atLeast(1),
      "finished games waiting for the writer, at most", false},
 };
@@ -93,6 +62,7 @@ int runSelfplay(const Args& args) {
   own.add_options()("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
                     "built-in scenario name or scenario file");
   addOptions<training::SelfPlayConfig>(own, kOptions, c);
+  addOptions<training::SelfPlayConfig>(own, selfplayPlayRows(), c);
   own.add_options()("quiet", po::bool_switch(), "no progress bar");
   const ParsedCommand cmd = parseCommand("selfplay", args, own, 0);
   if (cmd.help) {
@@ -102,9 +72,11 @@ int runSelfplay(const Args& args) {
   }
   const auto& vm = cmd.vm;
   readOptions<training::SelfPlayConfig>("selfplay", vm, kOptions, c);
+  readOptions<training::SelfPlayConfig>("selfplay", vm, selfplayPlayRows(), c);
   c.scenario = env::loadScenario(vm["scenario"].as<std::string>());
   if (c.prefix.empty()) c.prefix = defaultPrefix(c.scenario->name());
   nlohmann::json record = optionsJson<training::SelfPlayConfig>(kOptions, c);
+  record.update(optionsJson<training::SelfPlayConfig>(selfplayPlayRows(), c));
   record["scenario"] = c.scenario->name();
   c.config_json = record.dump();
   c.engine = versionLine();

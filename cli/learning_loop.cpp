@@ -246,22 +246,18 @@ class Loop {
     const std::string dir = selfplayDir(g);
     const int have = gamesIn(dir);
     if (have < games) {
-      training::SelfPlayConfig sp;
+      training::SelfPlayConfig sp = c_.selfplay;
       sp.scenario = scenario_;
       sp.agent = agent;
       sp.games = games - have;
       sp.jobs = c_.loop.mode == "concurrent" ? 1 : c_.loop.jobs;
-      sp.games_per_thread = c_.loop.games_per_thread;
       sp.seed = env::deriveSeed(c_.train.seed, kSelfplayStream, g, have);
       sp.out_dir = dir;
       sp.prefix = genName(g) + "-" + std::to_string(have);
-      sp.temperature_moves = c_.loop.temperature_moves;
-      sp.cheap_sims = network ? c_.loop.cheap_sims : 0;
-      sp.full_search_probability = c_.loop.full_probability;
-      sp.resign_value = network ? c_.loop.resign_value : 0;
-      sp.resign_moves = c_.loop.resign_moves;
-      sp.resign_check_fraction = c_.loop.resign_check;
-      sp.adjudicate_decisions = c_.loop.adjudicate_after;
+      if (!network) {  // the bootstrap agent plays every decision fully and never resigns
+        sp.cheap_sims = 0;
+        sp.resign_value = 0;
+      }
       sp.config_json = json{{"loop", dir_}, {"generation", g}, {"agent", agent}}.dump();
       sp.engine = versionLine();
       say("[" + genName(g) + "] selfplay: " + std::to_string(sp.games) + " games of " + agent +

@@ -26,6 +26,7 @@
 
 #include "cli/gate_rule.h"
 #include "cli/train_options.h"
+#include "training/selfplay_config.h"
 #include "training/train_run.h"
 
 namespace morne::cli {
@@ -40,14 +41,6 @@ struct LoopSettings {
   int games = 128;                            // self-play games per generation
   int jobs = 2;                               // self-play threads, arena games at once
   int threads = 1;                            // LibTorch threads of the learner
-  int games_per_thread = 16;
-  int temperature_moves = 20;
-  int cheap_sims = 0;
-  double full_probability = 0.25;
-  double resign_value = 0;
-  int resign_moves = 3;
-  double resign_check = 0.1;
-  int adjudicate_after = 0;
   std::string gate_agent = "az:sims=32";
   int gate_rounds = 16;
   double gate_score = 0.5;
@@ -57,10 +50,12 @@ struct LoopSettings {
   std::string ladder_references = "rule random mcts:ms=50";  // the first is the Elo anchor
 };
 
-// Everything a run is made of: the loop's settings, the training settings (applied to each
+// Everything a run is made of: the loop's settings, how self-play games are played (its
+// agent, games, seeds and folders are the loop's), the training settings (applied to each
 // generation's training: `steps` and `max_reuse` are per generation) and the network.
 struct LoopConfig {
   LoopSettings loop;
+  training::SelfPlayConfig selfplay;
   training::TrainSettings train;
   NetworkSource network;
 };
