@@ -150,12 +150,16 @@ int runTrain(const Args& args) {
 
   Progress progress(static_cast<int>(plan.target), "steps", !vm["quiet"].as<bool>());
   const InterruptFlag interrupt;
+  std::string losses;  // of the last metrics row, on the progress line
   const training::TrainOutcome out = run.run(
       [&](const training::TrainProgress& p) {
         const double eta = static_cast<double>((p.target - p.step) * s.batch) /
                            std::max(p.samples_per_second, 1e-9);
         if (p.metrics) {
           const training::TrainMetrics& m = *p.metrics;
+          const nn::LossReport& r = m.validation ? *m.validation : m.train;
+          losses = ", policy " + fixedText(r.policy_loss, 3) + " value " +
+                   fixedText(r.value_loss, 3);
           if (isatty(2)) std::cerr << "\r\033[K" << std::flush;
           std::cout << "step " << m.step << "  lr " << shortText(m.learning_rate)
                     << "\n  training:   " << reportText(m.train) << "\n";
@@ -165,7 +169,7 @@ int runTrain(const Args& args) {
         }
         progress.update(static_cast<int>(p.step),
                         fixedText(p.samples_per_second, 0) + " samples/s, reader " +
-                            fixedText(p.reader_rows_per_second, 0) + " rows/s",
+                            fixedText(p.reader_rows_per_second, 0) + " rows/s" + losses,
                         eta);
       },
       interrupt.flag());
