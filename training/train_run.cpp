@@ -10,6 +10,7 @@
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
+#include "env/rng.h"
 
 namespace morne::training {
 
@@ -18,6 +19,9 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kCheckpointFormat = "morne-train/1";
+// The seed stream of the batch-norm calibration sample (the data stream's fills use 0, 1, ...
+// through deriveSeed(seed, fill); this one lies far beyond any fill number).
+constexpr uint64_t kCalibrationStream = uint64_t{1} << 62;
 
 // Sums of reports weighted by their rows, for the means of a stretch of steps.
 struct ReportSum {
@@ -229,10 +233,15 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
   }
   out_.shards = static_cast<int64_t>(index.shards.size());
   out_.rows = index.rows;
-  st.validation = recentRows(index, s.dataConfig().window, s.validation_rows, RowKind::kValidation);
-  learner.setCalibrationRows(
-      recentRows(index, s.dataConfig().window, s.calibration_rows, RowKind::kTraining));
+  st.validation = validationRows(index, s.dataConfig().window, s.validation_rows);
   st.stream = std::make_unique<TrainingStream>(std::move(index), s.dataConfig(), s.seed, position);
+  // A sample of the whole window: the most recent rows alone (self-play of one network, many
+  // games resigned early) gave batch-norm statistics under which the network played far
+  // worse (docs/training.md).
+  learner.setCalibrationRows(
+      s.calibration_rows > 0
+          ? st.stream->sample(env::deriveSeed(s.seed, kCalibrationStream), s.calibration_rows)
+          : nn::TrainingBatch{});
   out_.window_rows = st.stream->windowRows();
   out_.training_rows = st.stream->windowTrainingRows();
   out_.target = targetSteps(s, out_.training_rows);

@@ -159,11 +159,10 @@ nn::TrainingBatch reservedBatch(const RowShape& shape, int64_t rows) {
 
 }  // namespace
 
-TrainingStream::Fill TrainingStream::makeFill(int64_t fill) const {
-  env::Rng rng(env::deriveSeed(seed_, fill));
+TrainingStream::Fill TrainingStream::draw(uint64_t seed, int64_t want) const {
+  env::Rng rng(seed);
   nn::TrainingBatch rows = reservedBatch(
-      index_.shape,
-      std::min<int64_t>(window_training_rows_, config_.shuffle_rows + config_.block_rows));
+      index_.shape, std::min<int64_t>(window_training_rows_, want + config_.block_rows));
   auto read = [&](const Range& block) {
     const IndexedShard& shard = index_.shards[static_cast<size_t>(block.first)];
     const int64_t begin = std::max(block.second, window_start_ - shard.first_row);
@@ -174,11 +173,11 @@ TrainingStream::Fill TrainingStream::makeFill(int64_t fill) const {
   // Every block equally likely, each at most once per fill: a training row of the window is
   // in a fill with the same probability as any other. A window smaller than a fill is read
   // whole.
-  if (window_training_rows_ <= config_.shuffle_rows) {
+  if (window_training_rows_ <= want) {
     for (const Range& block : blocks_) read(block);
   } else {
     std::vector<bool> drawn(blocks_.size(), false);
-    while (rows.size < config_.shuffle_rows) {
+    while (rows.size < want) {
       const auto b = static_cast<size_t>(rng.next() % blocks_.size());
       if (drawn[b]) continue;
       drawn[b] = true;
@@ -203,7 +202,7 @@ void TrainingStream::readLoop(int64_t first_fill) {
     }
     try {
       const auto t0 = std::chrono::steady_clock::now();
-      Fill rows = makeFill(fill);
+      Fill rows = draw(env::deriveSeed(seed_, fill), config_.shuffle_rows);
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::lock_guard lock(mutex_);
@@ -249,13 +248,17 @@ nn::TrainingBatch TrainingStream::next(int rows) {
   return out;
 }
 
+nn::TrainingBatch TrainingStream::sample(uint64_t seed, int rows) const {
+  return draw(seed, rows).rows;
+}
+
 double TrainingStream::readerRowsPerSecond() const {
   std::lock_guard lock(mutex_);
   return reading_seconds_ > 0 ? static_cast<double>(rows_read_) / reading_seconds_ : 0;
 }
 
-nn::TrainingBatch recentRows(const ShardIndex& index, const WindowConfig& window, int64_t max_rows,
-                             RowKind kind) {
+nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
+                                 int64_t max_rows) {
   const int64_t window_start = index.rows - training::windowRows(index.rows, window);
   struct Part {
     const IndexedShard* shard;
@@ -264,13 +267,10 @@ nn::TrainingBatch recentRows(const ShardIndex& index, const WindowConfig& window
   std::vector<Part> newest_first;
   int64_t taken = 0;
   for (auto s = index.shards.rbegin(); s != index.shards.rend() && taken < max_rows; ++s) {
-    const int64_t shard_start = std::max<int64_t>(0, window_start - s->first_row);
-    if (shard_start >= s->rows) break;
-    const std::vector<Range> ranges =
-        kind == RowKind::kValidation ? s->validation : trainingRanges(*s, shard_start, s->rows);
-    for (auto r = ranges.rbegin(); r != ranges.rend() && taken < max_rows; ++r) {
-      const int64_t end = r->second;
-      const int64_t begin = std::max({r->first, shard_start, end - (max_rows - taken)});
+    for (auto v = s->validation.rbegin(); v != s->validation.rend() && taken < max_rows; ++v) {
+      const int64_t end = v->second;
+      const int64_t begin =
+          std::max({v->first, window_start - s->first_row, end - (max_rows - taken)});
       if (begin >= end) break;
       newest_first.push_back({&*s, {begin, end}});
       taken += end - begin;

@@ -93,13 +93,17 @@ class TrainingStream {
   // The reader's speed: rows read per second of its own busy time.
   double readerRowsPerSecond() const;
 
+  // At least `rows` training rows of the window (all of them when it holds fewer), drawn as
+  // a fill is, from `seed`: a sample of the whole window, apart from the stream.
+  nn::TrainingBatch sample(uint64_t seed, int rows) const;
+
  private:
   // The rows of a fill as read, and the order in which they are handed out.
   struct Fill {
     nn::TrainingBatch rows;
     std::vector<int> order;
   };
-  Fill makeFill(int64_t fill) const;
+  Fill draw(uint64_t seed, int64_t rows) const;
   void readLoop(int64_t first_fill);
 
   ShardIndex index_;
@@ -124,12 +128,10 @@ class TrainingStream {
   std::thread reader_;
 };
 
-enum class RowKind { kTraining, kValidation };
-
-// The most recent rows of the index's window of one kind (validation games, or the others), at
-// most `max_rows` of them, in the order written. Empty when the window holds none.
-nn::TrainingBatch recentRows(const ShardIndex& index, const WindowConfig& window, int64_t max_rows,
-                             RowKind kind);
+// The most recent validation rows of the index's window, at most `max_rows` of them (in the
+// order written). Empty when the window holds no validation game.
+nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
+                                 int64_t max_rows);
 
 // Appends row `row` of `from` to `to` (same shapes).
 void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to);

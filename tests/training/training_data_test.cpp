@@ -147,23 +147,37 @@ TEST_F(TrainingDataTest, ResumedStreamGivesTheRowsOfAnUninterruptedOne) {
   EXPECT_NE(ids(other.next(13 * 4)), std::vector<int64_t>(whole.begin(), whole.begin() + 52));
 }
 
-TEST_F(TrainingDataTest, RecentRowsAreTheMostRecentOfTheirKindInTheWindowInOrder) {
+TEST_F(TrainingDataTest, ValidationRowsAreTheMostRecentValidationRowsInOrder) {
   const std::string dir = writeShards("a", 40, 10, 50);
   const ShardIndex index = indexShards({dir}, kPermille);
-  const std::vector<int64_t> all = ids(recentRows(index, {}, 1000, RowKind::kValidation));
+  const std::vector<int64_t> all = ids(validationRows(index, {}, 1000));
   EXPECT_EQ(all, std::vector<int64_t>(validation_ids_.begin(), validation_ids_.end()));
-  const std::vector<int64_t> last = ids(recentRows(index, {}, 15, RowKind::kValidation));
+  const std::vector<int64_t> last = ids(validationRows(index, {}, 15));
   EXPECT_EQ(last, std::vector<int64_t>(all.end() - 15, all.end()));
-  // Training rows: the others, within the window (the last 150 rows of 400 here).
-  const WindowConfig window{150, 1, 0};
-  ASSERT_EQ(windowRows(400, window), 150);
-  std::vector<int64_t> training;
-  for (int64_t id = 250; id < 400; ++id) {
-    if (!validation_ids_.count(id)) training.push_back(id);
+}
+
+TEST_F(TrainingDataTest, ASampleIsOfTheWholeWindowAndApartFromTheStream) {
+  const std::string dir = writeShards("a", 45, 9, 40);  // 405 rows
+  DataConfig config;
+  config.window = {150, 0.75, 0.4};
+  config.validation_permille = kPermille;
+  config.block_rows = 8;
+  const int64_t window_start = 405 - windowRows(405, config.window);
+  TrainingStream stream(indexShards({dir}, kPermille), config, 5, {});
+  const std::vector<int64_t> first = ids(stream.next(20));
+  const std::vector<int64_t> sample = ids(stream.sample(99, 60));
+  EXPECT_GE(sample.size(), 60u);
+  int64_t low = 405;
+  for (int64_t id : sample) {
+    EXPECT_GE(id, window_start);
+    EXPECT_FALSE(validation_ids_.count(id));
+    low = std::min(low, id);
   }
-  EXPECT_EQ(ids(recentRows(index, window, 1000, RowKind::kTraining)), training);
-  EXPECT_EQ(ids(recentRows(index, window, 20, RowKind::kTraining)),
-            std::vector<int64_t>(training.end() - 20, training.end()));
+  EXPECT_LT(low, window_start + 80) << "the sample misses the older part of the window";
+  EXPECT_EQ(ids(stream.sample(99, 60)), sample);  // the same seed, the same rows
+  TrainingStream fresh(indexShards({dir}, kPermille), config, 5, {});
+  EXPECT_EQ(ids(fresh.next(20)), first);  // sampling took nothing from the stream
+  EXPECT_EQ(stream.position().offset, 20);
 }
 
 TEST_F(TrainingDataTest, ShardsOfAnotherKindAndEmptyFoldersAreRefused) {
