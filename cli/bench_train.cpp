@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <functional>
 #include <iostream>
-#include <span>
 #include <vector>
 
 #include "cli/bench.h"
@@ -19,10 +18,10 @@
 #include "cli/number_text.h"
 #include "cli/openmp_policy.h"
 #include "env/io/scenario_library.h"
-#include "env/rules.h"
 #include "nn/learner.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
+#include "nn/random_rows.h"
 #include "training/shard_writer.h"
 #include "training/training_data.h"
 
@@ -31,49 +30,6 @@ namespace morne::cli {
 namespace {
 
 constexpr int kBatch = 128;
-
-// `rows` rows of the positions of random games of `sc`, targets one-hot on a random legal
-// action, results +1 or -1.
-nn::TrainingBatch randomRows(const env::Scenario& sc, int rows, uint64_t seed) {
-  const nn::ObservationEncoder encoder(sc);
-  const nn::PolicyLayout layout(sc);
-  const auto plane = static_cast<size_t>(encoder.shape().planeSize());
-  const auto globals = static_cast<size_t>(encoder.shape().globals);
-  const auto policy = static_cast<size_t>(layout.size());
-  const auto n = static_cast<size_t>(rows);
-  nn::TrainingBatch b;
-  b.size = rows;
-  b.planes.resize(n * plane);
-  b.globals.resize(n * globals);
-  b.policy.assign(n * policy, 0.0f);
-  b.legal.assign(n * policy, 0);
-  b.value.resize(n);
-  env::Rng rng(seed);
-  env::ActionList scratch;
-  env::GameState s = env::newGame(sc);
-  for (size_t r = 0; r < n; ++r) {
-    while (s.isTerminal() || s.isChanceNode() || rng.below(4) != 0) {
-      if (s.isTerminal()) {
-        s = env::newGame(sc);
-      } else if (s.isChanceNode()) {
-        env::applyChance(s, env::sampleChance(s, rng));
-      } else {
-        env::playRandomPly(s, rng, scratch);
-      }
-    }
-    encoder.encode(s, std::span(b.planes).subspan(r * plane, plane),
-                   std::span(b.globals).subspan(r * globals, globals));
-    const std::span<uint8_t> mask = std::span(b.legal).subspan(r * policy, policy);
-    const int legal = layout.legalMask(s, mask);
-    int pick = static_cast<int>(rng.below(static_cast<uint32_t>(legal)));
-    for (size_t i = 0; i < policy; ++i) {
-      if (mask[i] && pick-- == 0) b.policy[r * policy + i] = 1.0f;
-    }
-    b.value[r] = rng.below(2) ? 1.0f : -1.0f;
-    env::playRandomPly(s, rng, scratch);
-  }
-  return b;
-}
 
 // Writes `shards` shards of `rows` rows into `dir`, games of 64 rows cut from `rows_source`.
 void writeBenchShards(const std::string& dir, const env::Scenario& sc,
@@ -143,7 +99,7 @@ int benchTrain(const BenchConfig& bench) {
     c.input = nn::ObservationEncoder(*sc).shape();
     c.policy_planes = nn::PolicyLayout(*sc).planes();
     c.scenario = sc->name();
-    const nn::TrainingBatch batch = randomRows(*sc, kBatch, bench.seed);
+    const nn::TrainingBatch batch = nn::randomTrainingRows(*sc, kBatch, bench.seed);
     auto learner = nn::Learner::create(c, 1, config);
     std::vector<std::function<double()>> configs;
     for (int threads = 1; threads <= max_threads; threads *= 2) {
@@ -168,7 +124,7 @@ int benchTrain(const BenchConfig& bench) {
     const std::string shards = (std::filesystem::temp_directory_path() /
                                 ("morne-bench-train-" + std::to_string(::getpid())))
                                    .string();
-    writeBenchShards(shards, *sc, randomRows(*sc, 512, bench.seed + 1), 4, 4096);
+    writeBenchShards(shards, *sc, nn::randomTrainingRows(*sc, 512, bench.seed + 1), 4, 4096);
     configs.push_back([&] { return readerRate(shards, each); });
     const auto m = measureInterleaved(bench.repeats, configs);
     std::filesystem::remove_all(shards);

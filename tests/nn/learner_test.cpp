@@ -12,10 +12,9 @@
 
 #include "env/error.h"
 #include "env/io/scenario_library.h"
-#include "env/rng.h"
-#include "env/rules.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
+#include "nn/random_rows.h"
 
 namespace morne::test {
 namespace {
@@ -36,45 +35,8 @@ struct Data {
     return c;
   }
 
-  // `rows` positions of random games, each with a one-hot target on a random legal action and
-  // a random result of +1 or -1.
   nn::TrainingBatch batch(int rows, uint64_t seed) const {
-    const auto plane = static_cast<size_t>(encoder.shape().planeSize());
-    const auto globals = static_cast<size_t>(encoder.shape().globals);
-    const auto policy = static_cast<size_t>(layout.size());
-    nn::TrainingBatch b;
-    b.size = rows;
-    b.planes.resize(static_cast<size_t>(rows) * plane);
-    b.globals.resize(static_cast<size_t>(rows) * globals);
-    b.policy.assign(static_cast<size_t>(rows) * policy, 0.0f);
-    b.legal.assign(static_cast<size_t>(rows) * policy, 0);
-    b.value.assign(static_cast<size_t>(rows), 0.0f);
-    env::Rng rng(seed);
-    env::ActionList legal;
-    env::GameState s = env::newGame(*sc);
-    for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
-      for (int plies = 3 + static_cast<int>(rng.below(5)); plies > 0 || s.isChanceNode();) {
-        if (s.isTerminal()) s = env::newGame(*sc);
-        if (s.isChanceNode()) {
-          env::applyChance(s, env::sampleChance(s, rng));
-        } else {
-          env::playRandomPly(s, rng, legal);
-          --plies;
-        }
-      }
-      if (s.isTerminal()) s = env::newGame(*sc);
-      encoder.encode(s, std::span(b.planes).subspan(r * plane, plane),
-                     std::span(b.globals).subspan(r * globals, globals));
-      const std::span<uint8_t> mask = std::span(b.legal).subspan(r * policy, policy);
-      layout.legalMask(s, mask);
-      std::vector<size_t> entries;
-      for (size_t i = 0; i < policy; ++i) {
-        if (mask[i]) entries.push_back(i);
-      }
-      b.policy[r * policy + entries[rng.below(static_cast<uint32_t>(entries.size()))]] = 1.0f;
-      b.value[r] = rng.below(2) ? 1.0f : -1.0f;
-    }
-    return b;
+    return nn::randomTrainingRows(*sc, rows, seed);
   }
 };
 
