@@ -49,7 +49,8 @@ const OptionRow<LoopSettings> kLoopRows[] = {
      {0, 1},
      "the candidate is promoted when its gate score is at least this"},
     {"ladder-every", &LoopSettings::ladder_every, atLeast(0),
-     "generations between ladders of a newly promoted network (0: the last only)"},
+     "generations between ladders, each of the best network if it changed since the last "
+     "(0: the last generation only)"},
     {"ladder-rounds", &LoopSettings::ladder_rounds, atLeast(1),
      "duplicate rounds against each reference"},
     {"ladder-agent", &LoopSettings::ladder_agent, anyValue(),

@@ -158,8 +158,8 @@ int runTrain(const Args& args) {
         if (p.metrics) {
           const training::TrainMetrics& m = *p.metrics;
           const nn::LossReport& r = m.validation ? *m.validation : m.train;
-          losses = ", policy " + fixedText(r.policy_loss, 3) + " value " +
-                   fixedText(r.value_loss, 3);
+          losses =
+              ", policy " + fixedText(r.policy_loss, 3) + " value " + fixedText(r.value_loss, 3);
           if (isatty(2)) std::cerr << "\r\033[K" << std::flush;
           std::cout << "step " << m.step << "  lr " << shortText(m.learning_rate)
                     << "\n  training:   " << reportText(m.train) << "\n";

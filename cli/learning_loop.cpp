@@ -78,8 +78,9 @@ struct LoopState {
                                   // ladder
   std::string best;               // nets/gen-NNN.pt, relative to the run folder
   int best_generation = -1;
-  double reuse_budget = 0;    // training rows the reuse cap still allows
-  int64_t train_target = -1;  // of `generation`'s training, once planned
+  int laddered_generation = -1;  // the best network's generation at the last ladder
+  double reuse_budget = 0;       // training rows the reuse cap still allows
+  int64_t train_target = -1;     // of `generation`'s training, once planned
   bool train_started = false;
   int64_t trained_steps = 0;  // the learner's steps after the last finished training
   double cpu_seconds = 0;
@@ -114,6 +115,7 @@ struct LoopState {
       s.done = j.at("done").get<std::vector<std::string>>();
       s.best = j.at("best").get<std::string>();
       s.best_generation = j.at("best_generation").get<int>();
+      s.laddered_generation = j.value("laddered_generation", -1);
       s.reuse_budget = j.at("reuse_budget").get<double>();
       s.train_target = j.at("train_target").get<int64_t>();
       s.train_started = j.at("train_started").get<bool>();
@@ -167,8 +169,8 @@ class Loop {
       if (!step("gate", [&] { return gate(g); })) return false;
       const bool scheduled =
           g == c_.loop.generations || (c_.loop.ladder_every > 0 && g % c_.loop.ladder_every == 0);
-      if (scheduled && state_.best_generation == g && !step("ladder", [&] { return ladder(g); }))
-        return false;
+      const bool unrated = state_.best_generation > state_.laddered_generation;
+      if (scheduled && unrated && !step("ladder", [&] { return ladder(g); })) return false;
       nextGeneration();
     }
     say("loop: done; best network " + state_.best);
@@ -466,6 +468,8 @@ class Loop {
       scores[arena.agents[static_cast<size_t>(p.a)]] = 1.0 - t.score();
     }
     e["scores"] = scores;
+    e["rated"] = state_.best;
+    state_.laddered_generation = state_.best_generation;
     e["cpu_hours"] = (state_.cpu_seconds + cpuSeconds() - cpu_mark_) / 3600;
     env::writeFileDurably(path("ladder/" + genName(g) + ".json"), e.dump(2) + "\n");
     say("[" + genName(g) + "] ladder: Elo " + fixedText(st.elo.rating[n], 0) + " [" +

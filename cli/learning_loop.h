@@ -6,8 +6,8 @@
 //            keeps the recent ones), for at most `steps` steps and the reuse cap;
 //   gate     the candidate plays the best network in duplicate rounds; it is promoted when
 //            its score reaches `gate_score` (the first candidate is promoted at once);
-//   ladder   on a schedule, the best network plays fixed references at equal time per
-//            decision: an Elo with its 95% interval, by generation and by CPU-hour;
+//   ladder   on a schedule, when it changed, the best network plays fixed references at equal
+//            time per decision: an Elo with its 95% interval, by generation and by CPU-hour;
 //   selfplay the best network plays `games` games, the data of the next generation.
 //
 // In the "alternate" mode these run one after the other, each with the whole machine; in
@@ -44,7 +44,7 @@ struct LoopSettings {
   std::string gate_agent = "az:sims=32";
   int gate_rounds = 16;
   double gate_score = 0.5;
-  int ladder_every = 1;  // generations between ladders (the last one always has one)
+  int ladder_every = 1;  // generations between ladders of a changed best network (and the last)
   int ladder_rounds = 8;
   std::string ladder_agent = "az:ms=50";                     // the best network on the ladder
   std::string ladder_references = "rule random mcts:ms=50";  // the first is the Elo anchor
