@@ -41,7 +41,7 @@ struct LoopSettings {
   int games = 128;                            // self-play games per generation
   int jobs = 2;                               // self-play threads, arena games at once
   int threads = 1;                            // LibTorch threads of the learner
-  std::string gate_agent = "az:sims=32";
+  std::string gate_agent = "az:sims=32,noise=0.3";
   int gate_rounds = 16;
   double gate_score = 0.5;
   int ladder_every = 1;  // generations between ladders of a changed best network (and the last)
