@@ -100,6 +100,9 @@ TEST_F(LoopCli, KilledAtAnyStepResumesWithoutLosingOrRepeatingGames) {
   // Killed while generation 0 plays, while generation 1 trains, while it plays.
   const char* moments[] = {"selfplay/gen-000", "\\[gen-001\\] train: steps",
                            "\\[gen-001\\] selfplay: 16"};
+  // Smaller under the sanitizers (every step there is some ten times slower).
+  const bool sanitized = !std::string(MORNE_SANITIZERS).empty();
+  const int steps = sanitized ? 100 : 300, bootstrap_games = sanitized ? 60 : 200;
   for (int k = 0; k < 3; ++k) {
     const std::string moment = moments[k];
     const std::string run = dir_ + "/run-" + std::to_string(k);
@@ -107,7 +110,8 @@ TEST_F(LoopCli, KilledAtAnyStepResumesWithoutLosingOrRepeatingGames) {
                                  ? "ls " + run + "/" + moment + "/*.journal"
                                  : "grep -q '" + moment + "' " + run + "/log.txt";
     const ProcessResult killed =
-        runShell("MORNE loop --out " + run + " --steps 300 --bootstrap-games 200" + kTinyLoop +
+        runShell("MORNE loop --out " + run + " --steps " + std::to_string(steps) +
+                 " --bootstrap-games " + std::to_string(bootstrap_games) + kTinyLoop +
                  " >/dev/null 2>&1 & pid=$!; for i in $(seq 3000); do " + wait +
                  " >/dev/null 2>&1 && break; sleep 0.01; done; kill -KILL $pid; wait $pid; echo "
                  "\"exit $?\"");
@@ -115,10 +119,10 @@ TEST_F(LoopCli, KilledAtAnyStepResumesWithoutLosingOrRepeatingGames) {
     const ProcessResult resumed = runMorne("loop --resume " + run + " --quiet");
     ASSERT_EQ(resumed.exit_code, 0) << moment << resumed.output;
     EXPECT_NE(resumed.output.find("loop: done"), std::string::npos) << resumed.output;
-    EXPECT_EQ(gamesIn(run + "/selfplay/gen-000"), 200) << moment;
+    EXPECT_EQ(gamesIn(run + "/selfplay/gen-000"), bootstrap_games) << moment;
     EXPECT_EQ(gamesIn(run + "/selfplay/gen-001"), 16) << moment;
     const nlohmann::json summary = readJson(run + "/summary.json");
-    EXPECT_EQ(summary["generations"][2]["train_step"], 600) << moment;
+    EXPECT_EQ(summary["generations"][2]["train_step"], 2 * steps) << moment;
   }
 }
 
