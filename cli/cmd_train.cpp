@@ -115,6 +115,15 @@ int runTrain(const Args& args) {
   const std::unique_ptr<nn::Learner> learner =
       from_checkpoint ? nn::Learner::fromFile(dir + "/net.pt", s.learnerConfig())
                       : makeLearner(source, dataScenario(s), s.learnerConfig());
+  const json provenance = {
+      {"trained_by", versionLine()},
+      {"from", source.net.empty() ? "a fresh network (seed " + std::to_string(source.net_seed) + ")"
+                                  : source.net}};
+  training::TrainingRun run(
+      *learner, s, dir,
+      from_checkpoint ? training::TrainStart::kResume : training::TrainStart::kFresh,
+      provenance.dump());
+  // The record last: a run refused at its start (data that do not fit) leaves no run behind.
   if (!resume) {
     json settings = optionsJson<TrainSettings>(trainOptionRows(), s);
     settings["data"] = s.data_dirs;
@@ -124,14 +133,6 @@ int runTrain(const Args& args) {
                          {"engine", versionLine()}};
     env::writeFileDurably(dir + "/train.json", record.dump(2) + "\n");
   }
-  const json provenance = {
-      {"trained_by", versionLine()},
-      {"from", source.net.empty() ? "a fresh network (seed " + std::to_string(source.net_seed) + ")"
-                                  : source.net}};
-  training::TrainingRun run(
-      *learner, s, dir,
-      from_checkpoint ? training::TrainStart::kResume : training::TrainStart::kFresh,
-      provenance.dump());
   const training::TrainOutcome& plan = run.plan();
   const nn::NetworkConfig& net = learner->networkConfig();
   std::cout << versionLine() << "\ntrain: " << net.scenario << " network " << net.blocks << "x"

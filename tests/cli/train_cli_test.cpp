@@ -109,6 +109,10 @@ TEST_F(TrainCli, DataThatDoNotFitTheNetworkAreRefused) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("do not fit the network (scenario crossing"), std::string::npos)
       << r.output;
+  // Nothing was started: the same folder takes the corrected command.
+  const ProcessResult fixed =
+      runMorne("train --data " + data_ + " --out " + dir_ + "/run --steps 2" + kTiny);
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.output;
 }
 
 TEST_F(TrainCli, InterruptedOrKilledThenResumedEqualsUninterrupted) {
