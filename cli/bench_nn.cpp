@@ -1,7 +1,6 @@
 // `morne bench nn`: raw inference throughput of the default network (nn/network.h) by
 // batch size, on 1 and 2 intra-op threads, over observations of real positions.
 
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -42,15 +41,10 @@ double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, do
   std::vector<float> logits(static_cast<size_t>(batch) * static_cast<size_t>(c.policySize()));
   std::vector<float> values(static_cast<size_t>(batch));
   net.evaluate(batch, planes, globals, logits, values);  // warm-up
-  long evals = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  double elapsed = 0;
-  while (elapsed < seconds) {
+  return unitsPerSecond(seconds, [&] {
     net.evaluate(batch, planes, globals, logits, values);
-    evals += batch;
-    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-  return static_cast<double>(evals) / elapsed;
+    return int64_t{batch};
+  });
 }
 
 int benchNn(const BenchConfig& bench) {

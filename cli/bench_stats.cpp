@@ -1,6 +1,7 @@
 #include "cli/bench_stats.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -23,6 +24,17 @@ std::vector<std::vector<double>> measureInterleaved(
     for (size_t c = 0; c < configs.size(); ++c) out[c].push_back(configs[c]());
   }
   return out;
+}
+
+double unitsPerSecond(double seconds, const std::function<int64_t()>& work) {
+  int64_t units = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  while (elapsed < seconds) {
+    units += work();
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  return static_cast<double>(units) / elapsed;
 }
 
 std::vector<double> roundRatios(const std::vector<double>& a, const std::vector<double>& b) {

@@ -4,6 +4,7 @@
 // alike; each figure is printed as median, min and max with the load average, and ratios are
 // taken round by round between measurements of the same round.
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ Spread spreadOf(std::vector<double> values);
 // Measures each of `configs` `repeats` times, interleaved; result[c] holds config c's values.
 std::vector<std::vector<double>> measureInterleaved(
     int repeats, const std::vector<std::function<double()>>& configs);
+
+// Calls `work`, which returns the units it did, until `seconds` have passed; units per second.
+double unitsPerSecond(double seconds, const std::function<int64_t()>& work);
 
 // a[i] / b[i] for each round i.
 std::vector<double> roundRatios(const std::vector<double>& a, const std::vector<double>& b);

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -67,14 +66,7 @@ void writeBenchShards(const std::string& dir, const env::Scenario& sc,
 double readerRate(const std::string& dir, double seconds) {
   training::TrainingStream stream(training::indexShards({dir}, 0), training::DataConfig{}, 1, {});
   stream.next(kBatch);  // the first fill
-  int64_t rows = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  double elapsed = 0;
-  while (elapsed < seconds) {
-    rows += stream.next(kBatch).size;
-    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-  return static_cast<double>(rows) / elapsed;
+  return unitsPerSecond(seconds, [&] { return int64_t{stream.next(kBatch).size}; });
 }
 
 }  // namespace
@@ -106,15 +98,10 @@ int benchTrain(const BenchConfig& bench) {
       configs.push_back([&, threads] {
         nn::configureTorchRuntime(threads);
         learner->step(batch);  // warm-up
-        int64_t rows = 0;
-        const auto t0 = std::chrono::steady_clock::now();
-        double elapsed = 0;
-        while (elapsed < each) {
+        return unitsPerSecond(each, [&] {
           learner->step(batch);
-          rows += batch.size;
-          elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        }
-        return static_cast<double>(rows) / elapsed;
+          return int64_t{batch.size};
+        });
       });
       configs.push_back([&, threads] {
         nn::configureTorchRuntime(threads);

@@ -142,9 +142,8 @@ int runLoop(const Args& args) {
                           "/loop.json); only --generations may be given, not --" + name);
       }
     }
-    const int generations = c.loop.generations;
     c = readRunConfig(dir);
-    if (!vm["generations"].defaulted()) c.loop.generations = generations;
+    if (!vm["generations"].defaulted()) c.loop.generations = vm["generations"].as<int>();
   } else {
     if (!vm.count("out")) throw ConfigError("loop: give --out RUN (or --resume RUN)");
     dir = vm["out"].as<std::string>();

@@ -31,13 +31,6 @@ using training::TrainSettings;
 
 constexpr const char* kRunFormat = "morne-train-run/1";
 
-std::string reportText(const nn::LossReport& r) {
-  return "policy " + fixedText(r.policy_loss, 3) + " (uniform " + fixedText(r.policy_baseline, 3) +
-         ") top-1 " + fixedText(100 * r.policy_top1, 1) + "%, value " + fixedText(r.value_loss, 3) +
-         " (0: " + fixedText(r.value_baseline, 3) + ") sign " + fixedText(100 * r.value_sign, 1) +
-         "%";
-}
-
 }  // namespace
 
 int runTrain(const Args& args) {
@@ -163,8 +156,8 @@ int runTrain(const Args& args) {
               ", policy " + fixedText(r.policy_loss, 3) + " value " + fixedText(r.value_loss, 3);
           if (isatty(2)) std::cerr << "\r\033[K" << std::flush;
           std::cout << "step " << m.step << "  lr " << shortText(m.learning_rate)
-                    << "\n  training:   " << reportText(m.train) << "\n";
-          if (m.validation) std::cout << "  validation: " << reportText(*m.validation) << "\n";
+                    << "\n  training:   " << lossReportText(m.train) << "\n";
+          if (m.validation) std::cout << "  validation: " << lossReportText(*m.validation) << "\n";
           std::cout << std::flush;
           writeTrainingCurves(dir);
         }

@@ -353,10 +353,7 @@ class Loop {
       e["value_loss"] = v.value_loss;
       e["value_baseline"] = v.value_baseline;
       say("[" + genName(g) + "] train: step " + std::to_string(out.step) + ", " +
-          (out.last->validation ? "validation" : "training") + " policy " +
-          fixedText(v.policy_loss, 3) + " (uniform " + fixedText(v.policy_baseline, 3) +
-          "), value " + fixedText(v.value_loss, 3) + " (0: " + fixedText(v.value_baseline, 3) +
-          ")");
+          (out.last->validation ? "validation " : "training ") + lossReportText(v));
     }
     copyDurably(train_dir + "/net.pt", path("nets/candidate-" + genName(g) + ".pt"));
     return true;

@@ -6,11 +6,19 @@
 #include <vector>
 
 #include "cli/line_chart.h"
+#include "cli/number_text.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
 
 namespace morne::cli {
+
+std::string lossReportText(const nn::LossReport& r) {
+  return "policy " + fixedText(r.policy_loss, 3) + " (uniform " + fixedText(r.policy_baseline, 3) +
+         ") top-1 " + fixedText(100 * r.policy_top1, 1) + "%, value " + fixedText(r.value_loss, 3) +
+         " (0: " + fixedText(r.value_baseline, 3) + ") sign " + fixedText(100 * r.value_sign, 1) +
+         "%";
+}
 
 namespace {
 

@@ -77,7 +77,7 @@ nn::LossReport measureAll(nn::Learner& learner, const nn::TrainingBatch& rows, i
   double weight_norm = 0;
   for (int first = 0; first < rows.size; first += batch) {
     nn::TrainingBatch part;
-    for (int r = first; r < std::min(rows.size, first + batch); ++r) appendRow(rows, r, part);
+    appendRows(rows, first, std::min(rows.size, first + batch) - first, part);
     const nn::LossReport report = learner.measure(part);
     sum.add(report);
     weight_norm = report.weight_norm;

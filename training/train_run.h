@@ -27,26 +27,26 @@ namespace morne::training {
 // them all.
 struct TrainSettings {
   std::vector<std::string> data_dirs;  // shard folders, oldest first
-  // The data (training/training_data.h).
-  double window_c = 20'000;
-  double window_a = 0.75;
-  double window_b = 0.4;
-  int validation_permille = 50;
+  // The data (training/training_data.h), its defaults.
+  double window_c = WindowConfig{}.c;
+  double window_a = WindowConfig{}.a;
+  double window_b = WindowConfig{}.b;
+  int validation_permille = DataConfig{}.validation_permille;
   int validation_rows = 2048;  // most recent validation rows measured, at most
   // Most recent training rows whose batch-norm statistics the measured and exported network
   // uses (nn/learner.h), at most (0: the running averages).
   int calibration_rows = 4096;
-  int shuffle_rows = 4096;
-  // The learner (nn/learner.h).
-  std::string optimizer = "sgd";
-  double learning_rate = 0.02;
-  double momentum = 0.9;
-  double weight_decay = 1e-4;
-  int warmup_steps = 200;
-  int decay_steps = 0;
-  double decay = 0.5;
-  double max_grad_norm = 10;
-  double value_weight = 1;
+  int shuffle_rows = DataConfig{}.shuffle_rows;
+  // The learner (nn/learner.h), its defaults.
+  std::string optimizer = "sgd";  // or "adamw"
+  double learning_rate = nn::LearnerConfig{}.learning_rate;
+  double momentum = nn::LearnerConfig{}.momentum;
+  double weight_decay = nn::LearnerConfig{}.weight_decay;
+  int warmup_steps = nn::LearnerConfig{}.warmup_steps;
+  int decay_steps = nn::LearnerConfig{}.decay_steps;
+  double decay = nn::LearnerConfig{}.decay;
+  double max_grad_norm = nn::LearnerConfig{}.max_grad_norm;
+  double value_weight = nn::LearnerConfig{}.value_weight;
   // The run.
   int batch = 256;
   int steps = 0;         // optimizer steps in all (0: as many as max_reuse allows)

@@ -39,7 +39,8 @@ std::string shapeText(const RowShape& s) {
          " policy entries";
 }
 
-// Rows [first, first + count) of `from`, appended to `to`.
+}  // namespace
+
 void appendRows(const nn::TrainingBatch& from, int first, int count, nn::TrainingBatch& to) {
   auto copy = [&](const auto& src, auto& dst) {
     const size_t per_row = src.size() / static_cast<size_t>(from.size);
@@ -53,8 +54,6 @@ void appendRows(const nn::TrainingBatch& from, int first, int count, nn::Trainin
   copy(from.value, to.value);
   to.size += count;
 }
-
-}  // namespace
 
 void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to) {
   appendRows(from, row, 1, to);

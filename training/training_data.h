@@ -133,6 +133,9 @@ class TrainingStream {
 nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
                                  int64_t max_rows);
 
+// Appends rows first .. first + count - 1 of `from` to `to` (same shapes).
+void appendRows(const nn::TrainingBatch& from, int first, int count, nn::TrainingBatch& to);
+
 // Appends row `row` of `from` to `to` (same shapes).
 void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to);
 

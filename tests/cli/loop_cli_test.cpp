@@ -83,6 +83,8 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   const ProcessResult more = runMorne("loop --resume " + run + " --generations 3 --quiet");
   ASSERT_EQ(more.exit_code, 0) << more.output;
   EXPECT_NE(more.output.find("[gen-003] gate"), std::string::npos) << more.output;
+  EXPECT_EQ(more.output.find("[gen-004]"), std::string::npos) << more.output;  // 3, not more
+  EXPECT_EQ(readJson(run + "/loop.json")["loop"]["generations"], 3);
   EXPECT_EQ(gamesIn(run + "/selfplay/gen-002"), 16);
 }
 
