@@ -97,6 +97,7 @@ struct LoopState {
             {"done", done},
             {"best", best},
             {"best_generation", best_generation},
+            {"laddered_generation", laddered_generation},
             {"reuse_budget", reuse_budget},
             {"train_target", train_target},
             {"train_started", train_started},
@@ -115,6 +116,7 @@ struct LoopState {
       s.done = j.at("done").get<std::vector<std::string>>();
       s.best = j.at("best").get<std::string>();
       s.best_generation = j.at("best_generation").get<int>();
+      // (Absent from the states of earlier versions: their best network is rated again.)
       s.laddered_generation = j.value("laddered_generation", -1);
       s.reuse_budget = j.at("reuse_budget").get<double>();
       s.train_target = j.at("train_target").get<int64_t>();

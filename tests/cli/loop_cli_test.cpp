@@ -68,6 +68,8 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   EXPECT_EQ(summary["generations"][1]["train_step"], 50);
   EXPECT_EQ(summary["generations"][2]["train_step"], 100);
   EXPECT_TRUE(summary["generations"][1].contains("elo"));
+  const nlohmann::json state = readJson(run + "/state.json");
+  EXPECT_EQ(state["laddered_generation"], state["best_generation"]);  // not rated again
   const nlohmann::json gate = readJson(run + "/gates/gen-002.json");
   EXPECT_EQ(gate["wins"].get<int>() + gate["draws"].get<int>() + gate["losses"].get<int>(), 4);
   const ProcessResult info = runMorne("nn info " + run + "/nets/gen-001.pt");
