@@ -1,7 +1,9 @@
 // `morne play`: one game between two agents, printed turn by turn, then the result.
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "agents/agent_kinds.h"
 #include "agents/game_log.h"
@@ -9,6 +11,9 @@
 #include "cli/commands.h"
 #include "cli/number_text.h"
 #include "cli/options.h"
+#include "env/error.h"
+#include "env/io/durable_file.h"
+#include "env/io/game_record.h"
 #include "env/io/scenario_library.h"
 
 namespace morne::cli {
@@ -25,6 +30,9 @@ int runPlay(const Args& args) {
       ("seed", po::value<uint64_t>()->default_value(1), "game seed (dice and agents)")
       ("quiet", po::bool_switch(), "print only the result")
       ("show-map", po::bool_switch(), "print the map at the start of every player-turn")
+      ("record", po::value<std::string>()->default_value(""),
+       "write the game record (docs/protocol.md, \"Game records\") to this file; an existing "
+       "file is refused")
       ("transcript", po::bool_switch(),
        "print the transcript alone, without version line or timing (the golden-file format)");
   // clang-format on
@@ -39,6 +47,12 @@ int runPlay(const Args& args) {
   auto blue = agents::makeAgent(vm["blue"].as<std::string>(), agents::agentSeed(seed, 0));
   auto orange = agents::makeAgent(vm["orange"].as<std::string>(), agents::agentSeed(seed, 1));
   const bool quiet = vm["quiet"].as<bool>();
+  const std::string record_path = vm["record"].as<std::string>();
+  std::error_code ec;
+  if (!record_path.empty() && std::filesystem::exists(record_path, ec)) {
+    throw ConfigError("play: " + record_path +
+                      " already exists; remove it or name another --record file");
+  }
   const bool transcript = vm["transcript"].as<bool>();
   if (!transcript && !quiet) {
     std::cout << versionLine() << "\n"
@@ -53,6 +67,16 @@ int runPlay(const Args& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << (quiet ? "" : "\n") << "result: " << agents::resultText(*sc, game.result) << "\n";
+  if (!record_path.empty()) {
+    env::GameRecord record;
+    record.scenario = sc;
+    record.seed = seed;
+    record.agents = {blue->spec(), orange->spec()};
+    for (const agents::Ply& p : game.plies)
+      record.plies.push_back({.chance = p.chance, .action = p.action, .outcome = p.outcome});
+    env::writeFileDurably(record_path, env::recordToJson(record).dump(1) + "\n");
+    if (!quiet) std::cout << "record: " << record_path << "\n";
+  }
   if (!transcript && !quiet) {
     std::cout << game.plies.size() << " plies (" << game.decisions << " decisions) in "
               << fixedText(seconds, 2) << " s; final position hash " << std::hex << game.final_hash

@@ -39,14 +39,17 @@ json lineJson(env::GameState s, const std::vector<mcts::LineStep>& line) {
 }  // namespace
 
 json EngineSession::genmove(const json& req) {
-  expectKeys(req, {"agent", "seed", "play", "top"});
-  const env::GameState& s = game();
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
   if (s.isTerminal()) throw RequestError{"game_over", "the game is over"};
   if (s.isChanceNode()) {
-    throw RequestError{"illegal_action",
-                       "a " + std::string(env::chanceKindName(s.pending.kind)) +
-                           " is pending: apply an outcome or roll before asking for a move"};
+    throw RequestError::refused({env::RefusalReason::kChancePending, "RNG-5",
+                                 "a " + std::string(env::chanceKindName(s.pending.kind)) +
+                                     " is pending: apply an outcome or roll before asking for a "
+                                     "move"});
   }
+  if (req.contains("state") && req.contains("play") && req["play"] == true)
+    throw RequestError{"bad_request", "\"play\" applies to the game, not to a \"state\" given"};
   if (!req.contains("agent") || !req["agent"].is_string())
     throw RequestError{"bad_request", "give \"agent\": an agent spec such as \"mcts:sims=800\""};
   if (req.contains("seed") && !req["seed"].is_number_unsigned())
@@ -95,7 +98,8 @@ json EngineSession::genmove(const json& req) {
               {"children", list},
               {"pv", lineJson(s, d.info.principal_variation)}};
   if (req.contains("play") && req["play"].get<bool>()) {
-    json played = apply({{"cmd", "apply"}, {"action", env::actionJson(s, d.action)}});
+    record_.agents[static_cast<size_t>(s.side)] = agent->spec();
+    json played = play({.chance = false, .action = d.action, .outcome = 0});
     for (auto& [key, value] : played.items()) out[key] = value;
   }
   return out;

@@ -1,11 +1,10 @@
-// The engine protocol's questions a player asks on screen: line of sight between two hexes,
-// and the previews of a fire or an attack (docs/protocol.md).
+// The engine protocol's previews, what a player asks on screen before acting: a bombardment,
+// an attack, and a movement step with the reaction fire it draws (docs/protocol.md).
 
 #include "cli/engine_session.h"
 #include "cli/request_error.h"
 #include "env/crt.h"
 #include "env/io/notation.h"
-#include "env/los.h"
 #include "env/preview.h"
 #include "env/rules.h"
 
@@ -14,16 +13,6 @@ namespace morne::cli {
 using nlohmann::json;
 
 namespace {
-
-env::CellId hexArgument(const env::Scenario& sc, const json& req, const char* key) {
-  if (!req.contains(key) || !req[key].is_string()) {
-    throw RequestError{"bad_request", std::string("give \"") + key + "\" as a hex label"};
-  }
-  const env::CellId c = sc.cellOfLabel(req[key].get<std::string>());
-  if (c == env::kNoCell)
-    throw RequestError{"bad_request", std::string("\"") + key + "\" is not a hex of this map"};
-  return c;
-}
 
 json probabilityJson(const env::Probability& p) {
   return {{"probability", p.value()}, {"num", p.num}, {"den", p.den}};
@@ -36,6 +25,7 @@ json unitOutcomeJson(const env::Scenario& sc, const env::UnitOutcome& o) {
           {"hex", o.cell == env::kNoCell ? json(nullptr) : json(sc.label(o.cell))},
           {"eliminated", o.cell == env::kNoCell},
           {"retreated", o.retreated},
+          {"retreat_zocs", o.retreat_zocs},
           {"advanced", o.advanced},
           {"victorious", o.victorious}};
 }
@@ -49,65 +39,45 @@ json effectsJson(uint8_t effects) {
   return out;
 }
 
-// The legal action of `kind` from `from` to `to`, or a RequestError saying why not.
-env::Action legalAction(const env::GameState& s, const char* kind, env::CellId from,
-                        env::CellId to) {
-  std::string error;
-  const json request = {{"type", kind}, {"from", s.sc().label(from)}, {"to", s.sc().label(to)}};
-  const auto a = env::parseActionJson(s, request, &error);
-  if (!a) throw RequestError{"bad_request", error};
-  if (const std::string why = env::explainIllegal(s, *a); !why.empty()) {
-    throw RequestError{"illegal_action", env::actionText(s, *a) + ": " + why};
+json modifiersJson(const env::FireModifiers& m) {
+  return {{"distance", m.distance},
+          {"target_type", m.target_type},
+          {"terrain", m.terrain},
+          {"reaction", m.reaction},
+          {"total", m.total()}};
+}
+
+// The legal action of `kind` between the hexes of units `from` and `to`, or the rules' refusal.
+env::Action legalAction(const env::GameState& s, const char* kind, int from, int to) {
+  using R = env::RefusalReason;
+  const env::Scenario& sc = s.sc();
+  for (int u : {from, to}) {
+    if (!s.onMap(u)) {
+      throw RequestError::refused(
+          {R::kNotOnMap, "", sc.unit(u).id + " is not on the map (eliminated or not placed)"});
+    }
   }
+  std::string error;
+  std::optional<env::Refusal> refusal;
+  const json request = {
+      {"type", kind}, {"from", sc.label(s.unit(from).cell)}, {"to", sc.label(s.unit(to).cell)}};
+  const auto a = env::parseActionJson(s, request, &error, &refusal);
+  if (refusal) throw RequestError::refused(*refusal);
+  if (!a) throw RequestError{"bad_request", error};
+  if (const auto why = env::explainIllegal(s, *a))
+    throw RequestError::refused(*why, env::actionText(s, *a));
   return *a;
 }
 
 }  // namespace
 
-int EngineSession::unitArgument(const json& req, const char* key) const {
-  const env::GameState& s = game();
-  const env::Scenario& sc = s.sc();
-  if (!req.contains(key) || !req[key].is_string()) {
-    throw RequestError{"bad_request",
-                       std::string("give \"") + key + "\": a unit id or the hex it stands on"};
-  }
-  const std::string text = req[key].get<std::string>();
-  if (const int u = sc.unitIndex(text); u >= 0) return u;
-  const env::CellId c = sc.cellOfLabel(text);
-  if (c == env::kNoCell)
-    throw RequestError{"bad_request",
-                       "\"" + text + "\" is neither a unit id nor a hex of this map"};
-  if (s.unitAt(c) < 0) throw RequestError{"bad_request", "no unit at " + sc.label(c)};
-  return s.unitAt(c);
-}
-
-json EngineSession::lineOfSight(const json& req) const {
-  expectKeys(req, {"from", "to"});
-  const env::Scenario& sc = game().sc();
-  const env::CellId from = hexArgument(sc, req, "from");
-  const env::CellId to = hexArgument(sc, req, "to");
-  auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };
-  const env::LosResult r =
-      env::lineOfSight(sc.hexOf(from), sc.hexOf(to), terrain, sc.rules().los_obstacle_height);
-  json blocking = json::array();
-  for (env::Hex h : r.blocking) blocking.push_back(sc.label(sc.cellAt(h)));
-  return {{"from", sc.label(from)},
-          {"to", sc.label(to)},
-          {"distance", sc.distance(from, to)},
-          {"visible", r.visible},
-          {"blocking", blocking}};
-}
-
 json EngineSession::previewFire(const json& req) const {
-  expectKeys(req, {"gun", "target"});
-  const env::GameState& s = game();
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
   const env::Scenario& sc = s.sc();
-  const int gun = unitArgument(req, "gun");
-  const int target = unitArgument(req, "target");
-  if (!s.onMap(gun) || !s.onMap(target))
-    throw RequestError{"illegal_action", "both units must be on the map"};
-  const env::Action a = legalAction(s, "fire", s.unit(gun).cell, s.unit(target).cell);
-  const env::FirePreview p = env::previewFire(s, a);
+  const int gun = unitArgument(s, req, "gun");
+  const int target = unitArgument(s, req, "target");
+  const env::FirePreview p = env::previewFire(s, legalAction(s, "fire", gun, target));
   json outcomes = json::array();
   for (const env::Outcome& o : p.outcomes) {
     json j = probabilityJson(o.probability);
@@ -118,26 +88,18 @@ json EngineSession::previewFire(const json& req) const {
           {"target", sc.unit(target).id},
           {"vt", p.vt},
           {"distance", p.distance},
-          {"modifiers",
-           {{"distance", p.modifiers.distance},
-            {"target_type", p.modifiers.target_type},
-            {"terrain", p.modifiers.terrain},
-            {"reaction", p.modifiers.reaction},
-            {"total", p.modifiers.total()}}},
+          {"modifiers", modifiersJson(p.modifiers)},
           {"losses_by_d4", p.losses_by_die},
           {"outcomes", outcomes}};
 }
 
 json EngineSession::previewCombat(const json& req) const {
-  expectKeys(req, {"attacker", "defender"});
-  const env::GameState& s = game();
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
   const env::Scenario& sc = s.sc();
-  const int attacker = unitArgument(req, "attacker");
-  const int defender = unitArgument(req, "defender");
-  if (!s.onMap(attacker) || !s.onMap(defender))
-    throw RequestError{"illegal_action", "both units must be on the map"};
-  const env::Action a = legalAction(s, "attack", s.unit(attacker).cell, s.unit(defender).cell);
-  const env::CombatPreview p = env::previewCombat(s, a);
+  const int attacker = unitArgument(s, req, "attacker");
+  const int defender = unitArgument(s, req, "defender");
+  const env::CombatPreview p = env::previewCombat(s, legalAction(s, "attack", attacker, defender));
   json units = json::array();
   for (const env::CombatContributor& c : p.odds.units) {
     units.push_back({{"unit", sc.unit(c.unit).id},
@@ -158,6 +120,12 @@ json EngineSession::previewCombat(const json& req) const {
     j["defender"] = unitOutcomeJson(sc, o.units[1]);
     outcomes.push_back(j);
   }
+  json tests = json::object();
+  for (size_t i = 0; i < 2; ++i) {
+    tests[i == 0 ? "attacker" : "defender"] = {
+        {"tested", probabilityJson(p.morale_tests[i].tested)},
+        {"failed", probabilityJson(p.morale_tests[i].failed)}};
+  }
   const env::CombatOdds& odds = p.odds;
   return {{"attacker", sc.unit(attacker).id},
           {"defender", sc.unit(defender).id},
@@ -174,7 +142,51 @@ json EngineSession::previewCombat(const json& req) const {
             {"morale", odds.morale},
             {"total", odds.dieModifier()}}},
           {"dice", dice},
+          {"morale_tests", tests},
           {"outcomes", outcomes}};
+}
+
+json EngineSession::previewStep(const json& req) const {
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
+  const env::Scenario& sc = s.sc();
+  if (req.contains("action") == req.contains("text"))
+    throw RequestError{"bad_request", "give exactly one of \"action\" (object) or \"text\""};
+  std::string error;
+  std::optional<env::Refusal> refusal;
+  std::optional<env::Action> a;
+  if (req.contains("text")) {
+    if (!req["text"].is_string()) throw RequestError{"bad_request", "\"text\" must be a string"};
+    a = env::parseActionText(s, req["text"].get<std::string>(), &error, &refusal);
+  } else {
+    a = env::parseActionJson(s, req["action"], &error, &refusal);
+  }
+  if (refusal) throw RequestError::refused(*refusal);
+  if (!a) throw RequestError{"bad_request", error};
+  if (a->kind != env::ActionKind::kMove)
+    throw RequestError{"bad_request", "preview_step previews a \"move\" step"};
+  if (const auto why = env::explainIllegal(s, *a))
+    throw RequestError::refused(*why, env::actionText(s, *a));
+  const env::StepPreview p = env::previewStep(s, *a);
+  json guns = json::array();
+  for (const env::ReactingGun& g : p.guns) {
+    json j = probabilityJson(g.probability);
+    j["gun"] = sc.unit(g.gun).id;
+    j["modifiers"] = modifiersJson(g.modifiers);
+    j["losses_by_d4"] = g.losses_by_die;
+    guns.push_back(j);
+  }
+  json outcomes = json::array();
+  for (const env::Outcome& o : p.outcomes) {
+    json j = probabilityJson(o.probability);
+    j["unit"] = unitOutcomeJson(sc, o.units[0]);
+    outcomes.push_back(j);
+  }
+  return {{"unit", sc.unit(p.unit).id}, {"from", sc.label(p.from)},
+          {"to", sc.label(p.to)},       {"cost", p.cost},
+          {"mp_left", p.mp_left},       {"stops", p.stops},
+          {"marsh_test", p.marsh_test}, {"charge_offered", p.charge_offered},
+          {"reaction_fire", guns},      {"outcomes", outcomes}};
 }
 
 }  // namespace morne::cli

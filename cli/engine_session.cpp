@@ -4,17 +4,14 @@
 #include <exception>
 
 #include "cli/commands.h"
+#include "cli/engine_json.h"
 #include "cli/request_error.h"
-#include "env/action.h"
 #include "env/error.h"
 #include "env/io/ascii_map.h"
-#include "env/io/event_text.h"
 #include "env/io/json_nesting.h"
-#include "env/io/notation.h"
 #include "env/io/scenario_json.h"
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
-#include "env/reachable.h"
 #include "env/rules.h"
 
 namespace morne::cli {
@@ -23,20 +20,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kCommands[] = {
-    "protocol",       "load",    "scenario", "state",     "set_state", "legal",
-    "apply",          "chance",  "roll",     "reachable", "los",       "preview_fire",
-    "preview_combat", "genmove", "result",   "show",      "help",      "quit"};
-
 // Where the protocol is described, for "help" and for lines that are not JSON.
 constexpr const char* kProtocolDocs = "docs/protocol.md";
-
-// The list of commands as text: "protocol, load, ...".
-std::string commandList() {
-  std::string known;
-  for (const char* c : kCommands) known += (known.empty() ? "" : ", ") + std::string(c);
-  return known;
-}
 
 // The longest message, path or id a reply carries: an error never echoes a huge input back.
 constexpr size_t kMaxEchoBytes = 1000;
@@ -62,30 +47,127 @@ json problemsJson(const ValidationError& e) {
   return out;
 }
 
-// The integer value of a request field, or a bad_request naming it: no truncation, no wrap.
-int64_t integerField(const json& req, const char* key, int64_t lo, int64_t hi) {
-  const json& v = req[key];
-  const bool in_range = v.is_number_unsigned()  ? v.get<uint64_t>() <= static_cast<uint64_t>(hi)
-                        : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
-                                                : false;
-  if (!v.is_number_integer() || !in_range) {
-    throw RequestError{"bad_request", std::string("\"") + key + "\" must be an integer in " +
-                                          std::to_string(lo) + ".." + std::to_string(hi)};
-  }
-  return v.get<int64_t>();
+// The command names: "protocol, load, ...".
+json commandNames() {
+  json names = json::array();
+  for (const EngineSession::Command& c : EngineSession::commands()) names.push_back(c.name);
+  return names;
 }
 
-json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
-  json out = json::array();
-  for (const env::Event& e : log) {
-    json j = env::eventJson(sc, e);
-    j["text"] = env::eventText(sc, e);
-    out.push_back(j);
-  }
-  return out;
+std::string commandList() {
+  std::string known;
+  for (const EngineSession::Command& c : EngineSession::commands())
+    known += (known.empty() ? "" : ", ") + std::string(c.name);
+  return known;
 }
 
 }  // namespace
+
+std::span<const EngineSession::Command> EngineSession::commands() {
+  using S = EngineSession;
+  static const Command kTable[] = {
+      {"protocol",
+       {},
+       "the protocol's name and version, the engine's version and the commands",
+       [](S&, const json&) -> json {
+         return {{"protocol", "morne-engine"},
+                 {"version", kProtocolVersion},
+                 {"engine", versionLine()},
+                 {"commands", commandNames()}};
+       }},
+      {"load",
+       {"scenario", "path", "json", "seed"},
+       "start a game of a scenario",
+       [](S& e, const json& r) { return e.load(r); }},
+      {"scenario",
+       {},
+       "the loaded scenario's summary and document (to draw the map)",
+       [](S& e, const json&) {
+         e.game();
+         return e.scenarioInfo();
+       }},
+      {"state",
+       {},
+       "the position in the saved-state format",
+       [](S& e, const json&) -> json {
+         return {{"state", env::stateToJson(e.game())}};
+       }},
+      {"set_state",
+       {"state"},
+       "replace the position after validating it (a new record starts)",
+       [](S& e, const json& r) { return e.setState(r); }},
+      {"legal", {"state"}, "every legal action", [](S& e, const json& r) { return e.legal(r); }},
+      {"apply",
+       {"action", "text", "index", "outcome"},
+       "play an action or a chance outcome",
+       [](S& e, const json& r) { return e.apply(r); }},
+      {"chance",
+       {"state"},
+       "the pending chance event and its exact outcomes",
+       [](S& e, const json& r) { return e.chance(r); }},
+      {"roll",
+       {},
+       "draw the pending chance event with the session's seeded dice",
+       [](S& e, const json&) { return e.roll(); }},
+      {"undo",
+       {"plies", "to"},
+       "take back plies (by default the last action and its dice)",
+       [](S& e, const json& r) { return e.undo(r); }},
+      {"save", {}, "the game record", [](S& e, const json&) { return e.saveGame(); }},
+      {"load_game",
+       {"record", "path", "ply"},
+       "start from a game record, at any of its plies",
+       [](S& e, const json& r) { return e.loadGame(r); }},
+      {"replay",
+       {"ply"},
+       "move to any ply of the game record, forward or back",
+       [](S& e, const json& r) { return e.replay(r); }},
+      {"reachable",
+       {"unit", "state"},
+       "every hex a unit can reach this phase, with costs",
+       [](S& e, const json& r) { return e.reachable(r); }},
+      {"zoc",
+       {"state"},
+       "the hexes each side's units control (MV-ZOC-1)",
+       [](S& e, const json& r) { return e.zoneOfControl(r); }},
+      {"los",
+       {"from", "to", "state"},
+       "line of sight between two hexes",
+       [](S& e, const json& r) { return e.lineOfSight(r); }},
+      {"preview_fire",
+       {"gun", "target", "state"},
+       "a bombardment's factors and results",
+       [](S& e, const json& r) { return e.previewFire(r); }},
+      {"preview_combat",
+       {"attacker", "defender", "state"},
+       "an attack's factors and results",
+       [](S& e, const json& r) { return e.previewCombat(r); }},
+      {"preview_step",
+       {"action", "text", "state"},
+       "a movement step's cost and the reaction fire it draws",
+       [](S& e, const json& r) { return e.previewStep(r); }},
+      {"genmove",
+       {"agent", "seed", "play", "top", "state"},
+       "an agent's choice, explained",
+       [](S& e, const json& r) { return e.genmove(r); }},
+      {"result",
+       {"state"},
+       "victory points, winner and level",
+       [](S& e, const json& r) { return e.result(r); }},
+      {"show",
+       {},
+       "the ASCII map",
+       [](S& e, const json&) -> json {
+         return {{"text", env::renderMap(e.game())}};
+       }},
+      {"help",
+       {},
+       "every command with its fields and what it does",
+       [](S& e, const json&) { return e.help(); }},
+      {"quit", {}, "end the session", [](S&, const json&) { return json::object(); }},
+  };
+  return kTable;
+}
 
 EngineSession::EngineSession(uint64_t seed) : rng_(seed), agent_seed_(seed) {}
 
@@ -156,6 +238,10 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
   } catch (const RequestError& e) {
     reply = {{"ok", false}, {"error", {{"code", e.code}, {"message", shortened(e.what())}}}};
     if (!e.details.is_null()) reply["error"]["details"] = e.details;
+    if (e.refusal) {
+      reply["error"]["reason"] = env::refusalCode(e.refusal->reason);
+      reply["error"]["rule"] = e.refusal->rule.empty() ? json(nullptr) : json(e.refusal->rule);
+    }
   } catch (const ValidationError& e) {
     reply = {{"ok", false},
              {"error",
@@ -184,70 +270,32 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
 
 json EngineSession::dispatch(const json& req, bool* quit) {
   const std::string cmd = req["cmd"].get<std::string>();
-  if (cmd == "protocol") {
-    expectKeys(req, {});
-    return {{"protocol", "morne-engine"},
-            {"version", kProtocolVersion},
-            {"engine", versionLine()},
-            {"commands", kCommands}};
-  }
-  if (cmd == "help") {
-    expectKeys(req, {});
-    return {{"commands", kCommands},
-            {"example", R"({"cmd":"load","scenario":"duel"})"},
-            {"docs", kProtocolDocs}};
-  }
-  if (cmd == "load") return load(req);
-  if (cmd == "quit") {
-    expectKeys(req, {});
-    *quit = true;
-    return json::object();
-  }
-  if (cmd == "scenario") {
-    expectKeys(req, {});
-    game();
-    return scenarioInfo();
-  }
-  if (cmd == "state") {
-    expectKeys(req, {});
-    return {{"state", env::stateToJson(game())}};
-  }
-  if (cmd == "set_state") {
-    setState(req);
-    return {{"status", status()}};
-  }
-  if (cmd == "legal") {
-    expectKeys(req, {});
-    return legal();
-  }
-  if (cmd == "apply") return apply(req);
-  if (cmd == "chance") {
-    expectKeys(req, {});
-    return chance();
-  }
-  if (cmd == "roll") {
-    expectKeys(req, {});
-    return roll();
-  }
-  if (cmd == "reachable") return reachable(req);
-  if (cmd == "los") return lineOfSight(req);
-  if (cmd == "preview_fire") return previewFire(req);
-  if (cmd == "preview_combat") return previewCombat(req);
-  if (cmd == "genmove") return genmove(req);
-  if (cmd == "result") {
-    expectKeys(req, {});
-    return result();
-  }
-  if (cmd == "show") {
-    expectKeys(req, {});
-    return {{"text", env::renderMap(game())}};
+  for (const Command& c : commands()) {
+    if (cmd != c.name) continue;
+    expectKeys(req, c.keys);
+    if (cmd == "quit") *quit = true;
+    return c.run(*this, req);
   }
   throw RequestError{"unknown_command", "unknown command \"" + cmd + "\" (known: " + commandList() +
                                             "; see " + kProtocolDocs + ")"};
 }
 
+json EngineSession::help() const {
+  json list = json::array();
+  for (const Command& c : commands()) {
+    list.push_back({{"cmd", c.name}, {"fields", c.keys}, {"summary", c.summary}});
+  }
+  json reasons = json::array();
+  for (const env::RefusalReasonInfo& r : env::refusalReasons())
+    reasons.push_back({{"reason", r.code}, {"meaning", r.meaning}});
+  return {{"commands", commandNames()},
+          {"details", list},
+          {"refusal_reasons", reasons},
+          {"example", R"({"cmd":"load","scenario":"duel"})"},
+          {"docs", kProtocolDocs}};
+}
+
 json EngineSession::load(const json& req) {
-  expectKeys(req, {"scenario", "path", "json", "seed"});
   const int sources = static_cast<int>(req.contains("scenario")) +
                       static_cast<int>(req.contains("path")) +
                       static_cast<int>(req.contains("json"));
@@ -280,6 +328,10 @@ json EngineSession::load(const json& req) {
   env::EventLog log;
   scenario_ = sc;
   state_ = env::newGame(*scenario_, &log);
+  record_ = env::GameRecord{};
+  record_.scenario = scenario_;
+  record_.seed = agent_seed_;
+  ply_ = 0;
   json out = scenarioInfo();
   out.erase("scenario");
   out["events"] = eventsJson(*scenario_, log);
@@ -319,8 +371,9 @@ json EngineSession::scenarioInfo() const {
           {"scenario", json::parse(sc.sourceText())}};
 }
 
-json EngineSession::status() const {
-  const env::GameState& s = game();
+json EngineSession::status() const { return statusOf(game()); }
+
+json EngineSession::statusOf(const env::GameState& s) {
   return {{"turn", s.turn},
           {"side", env::sideColor(s.side)},
           {"phase", env::phaseName(s.phase)},
@@ -328,145 +381,12 @@ json EngineSession::status() const {
           {"terminal", s.isTerminal()}};
 }
 
-void EngineSession::setState(const json& req) {
-  expectKeys(req, {"state"});
-  const env::GameState& current = game();
-  if (!req.contains("state")) throw RequestError{"bad_request", "missing \"state\""};
-  state_ = env::stateFromJson(current.sc(), req["state"], "state");
-}
-
-json EngineSession::legal() const {
+const env::GameState& EngineSession::position(const json& req,
+                                              std::optional<env::GameState>* own) const {
   const env::GameState& s = game();
-  env::ActionList list;
-  env::legalActions(s, list);
-  json actions = json::array();
-  for (const env::Action& a : list) {
-    actions.push_back({{"action", env::actionJson(s, a)},
-                       {"text", env::actionText(s, a)},
-                       {"index", env::actionIndex(s.sc(), a)}});
-  }
-  return {{"actions", actions}, {"count", list.size()}, {"status", status()}};
-}
-
-json EngineSession::apply(const json& req) {
-  expectKeys(req, {"action", "text", "index", "outcome"});
-  game();
-  env::GameState& s = *state_;
-  const int given =
-      static_cast<int>(req.contains("action")) + static_cast<int>(req.contains("text")) +
-      static_cast<int>(req.contains("index")) + static_cast<int>(req.contains("outcome"));
-  if (given != 1) {
-    throw RequestError{"bad_request",
-                       "give exactly one of \"action\" (object), \"text\", \"index\" or "
-                       "\"outcome\" (at a chance event)"};
-  }
-  env::EventLog log;
-  json out;
-  if (req.contains("outcome")) {
-    if (!s.isChanceNode()) throw RequestError{"illegal_action", "no chance event is pending"};
-    const int value = static_cast<int>(integerField(req, "outcome", INT32_MIN, INT32_MAX));
-    env::ChanceList outcomes;
-    env::chanceOutcomes(s, outcomes);
-    bool valid = false;
-    for (const env::ChanceOutcome& o : outcomes) valid = valid || o.value == value;
-    if (!valid) {
-      throw RequestError{"illegal_action", "outcome " + std::to_string(value) +
-                                               " is not possible; "
-                                               "the pending " +
-                                               std::string(env::chanceKindName(s.pending.kind)) +
-                                               " draws 1.." + std::to_string(outcomes.size())};
-    }
-    env::applyChance(s, value, &log);
-  } else {
-    if (s.isChanceNode()) {
-      throw RequestError{"illegal_action",
-                         "a " + std::string(env::chanceKindName(s.pending.kind)) +
-                             " is pending: send {\"cmd\":\"apply\",\"outcome\":N} "
-                             "or {\"cmd\":\"roll\"} first"};
-    }
-    std::optional<env::Action> action;
-    std::string error;
-    if (req.contains("text")) {
-      if (!req["text"].is_string()) throw RequestError{"bad_request", "\"text\" must be a string"};
-      action = env::parseActionText(s, req["text"].get<std::string>(), &error);
-      if (!action) throw RequestError{"bad_request", "text: " + error};
-    } else if (req.contains("index")) {
-      action = env::actionFromIndex(
-          s.sc(), static_cast<int>(integerField(req, "index", INT32_MIN, INT32_MAX)));
-      if (!action) {
-        throw RequestError{"bad_request", "index out of range 0.." +
-                                              std::to_string(env::actionSpaceSize(s.sc()) - 1)};
-      }
-    } else {
-      action = env::parseActionJson(s, req["action"], &error);
-      if (!action) throw RequestError{"bad_request", "action" + error};
-    }
-    if (const std::string why = env::explainIllegal(s, *action); !why.empty()) {
-      throw RequestError{"illegal_action", env::actionText(s, *action) + ": " + why};
-    }
-    out["applied"] = env::actionJson(s, *action);
-    env::applyAction(s, *action, &log);
-  }
-  out["events"] = eventsJson(s.sc(), log);
-  out["status"] = status();
-  if (s.isTerminal()) out["result"] = result();
-  return out;
-}
-
-json EngineSession::chance() const {
-  const env::GameState& s = game();
-  if (!s.isChanceNode()) return {{"chance", false}};
-  env::ChanceList outcomes;
-  env::chanceOutcomes(s, outcomes);
-  json list = json::array();
-  for (const env::ChanceOutcome& o : outcomes) {
-    list.push_back(
-        {{"value", o.value}, {"num", o.num}, {"den", o.den}, {"probability", o.probability()}});
-  }
-  json event = {{"kind", std::string(env::chanceKindName(s.pending.kind))},
-                {"unit", s.sc().unit(s.pending.unit).id}};
-  if (s.pending.target >= 0) event["target"] = s.sc().unit(s.pending.target).id;
-  return {{"chance", true}, {"event", event}, {"outcomes", list}};
-}
-
-json EngineSession::roll() {
-  game();
-  env::GameState& s = *state_;
-  if (!s.isChanceNode()) throw RequestError{"illegal_action", "no chance event is pending"};
-  const int value = env::sampleChance(s, rng_);
-  env::EventLog log;
-  env::applyChance(s, value, &log);
-  json out = {{"outcome", value}, {"events", eventsJson(s.sc(), log)}, {"status", status()}};
-  if (s.isTerminal()) out["result"] = result();
-  return out;
-}
-
-json EngineSession::reachable(const json& req) const {
-  expectKeys(req, {"unit"});
-  const env::GameState& s = game();
-  const env::Scenario& sc = s.sc();
-  const int u = unitArgument(req, "unit");
-  json hexes = json::array();
-  for (const env::ReachableHex& r : env::reachableHexes(s, u)) {
-    json path = json::array();
-    for (env::CellId c : r.path) path.push_back(sc.label(c));
-    hexes.push_back({{"hex", sc.label(r.cell)},
-                     {"cost", r.cost},
-                     {"stops", r.stops},
-                     {"through_marsh", r.through_marsh},
-                     {"path", path}});
-  }
-  return {{"unit", sc.unit(u).id}, {"mp", s.unit(u).mp}, {"hexes", hexes}};
-}
-
-json EngineSession::result() const {
-  const env::GameState& s = game();
-  const env::GameResult r = env::gameResult(s);
-  return {{"final", s.isTerminal()},
-          {"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},
-          {"winner", r.winner == env::kNoSide ? json(nullptr) : json(env::sideColor(r.winner))},
-          {"level", r.level},
-          {"level_name", env::victoryLevelName(r.level)}};
+  if (!req.contains("state")) return s;
+  own->emplace(env::stateFromJson(s.sc(), req["state"], "state"));
+  return **own;
 }
 
 }  // namespace morne::cli

@@ -4,7 +4,9 @@
 #include <map>
 #include <numeric>
 
+#include "env/control.h"
 #include "env/rules.h"
+#include "env/tactics.h"
 
 namespace morne::env {
 
@@ -66,6 +68,44 @@ std::vector<Outcome> sorted(const std::map<std::vector<UnitOutcome>, Probability
   return out;
 }
 
+// The combat's dice followed through every outcome, noting the enemy zones of control each
+// principal retreats into and the morale tests taken and failed on the way.
+void followCombat(const GameState& s, Probability p, std::array<int, 2> units,
+                  std::array<CellId, 2> starts, std::array<int, 2> zocs, CombatPreview& out,
+                  std::map<std::vector<UnitOutcome>, Probability>& found) {
+  if (!s.isChanceNode() || !s.combat.active()) {
+    std::vector<UnitOutcome> key;
+    for (size_t i = 0; i < 2; ++i) {
+      key.push_back(outcomeOf(s, units[i], starts[i], starts[1 - i]));
+      key.back().retreat_zocs = zocs[i];
+    }
+    auto it = found.find(key);
+    found[key] = it == found.end() ? p : plus(it->second, p);
+    return;
+  }
+  ChanceList outcomes;
+  chanceOutcomes(s, outcomes);
+  for (const ChanceOutcome& o : outcomes) {
+    GameState child = s;
+    EventLog log;
+    resolvePendingChance(child, o.value, &log);
+    const Probability q = times(p, static_cast<uint64_t>(o.num), static_cast<uint64_t>(o.den));
+    std::array<int, 2> z = zocs;
+    for (const Event& e : log) {
+      for (size_t i = 0; i < 2; ++i) {
+        if (e.unit != units[i]) continue;
+        if (e.type == EventType::kRetreat) z[i] += e.a;
+        if (e.type == EventType::kMoraleTest) {
+          auto& odds = out.morale_tests[i];
+          odds.tested = plus(odds.tested, q);
+          if (e.c) odds.failed = plus(odds.failed, q);
+        }
+      }
+    }
+    followCombat(child, q, units, starts, z, out, found);
+  }
+}
+
 }  // namespace
 
 FirePreview previewFire(const GameState& s, Action a) {
@@ -106,16 +146,73 @@ CombatPreview previewCombat(const GameState& s, Action a) {
   }
   GameState after = s;
   applyAction(after, a);
-  const CellId ac = s.unit(attacker).cell;
-  const CellId dc = s.unit(defender).cell;
   std::map<std::vector<UnitOutcome>, Probability> found;
-  enumerate(
-      after, {1, 1}, [](const GameState& x) { return x.combat.active(); },
-      [&](const GameState& x) {
-        return std::vector<UnitOutcome>{outcomeOf(x, attacker, ac, dc),
-                                        outcomeOf(x, defender, dc, ac)};
-      },
-      found);
+  followCombat(after, {1, 1}, {attacker, defender}, {s.unit(attacker).cell, s.unit(defender).cell},
+               {0, 0}, p, found);
+  p.outcomes = sorted(found);
+  return p;
+}
+
+namespace {
+
+// The step's dice, followed through every outcome: marsh test, reaction fire dice and coins;
+// a charge offered to the mover is declined ("hold") so that the fire it defers is shown.
+void followStep(const GameState& s, Probability p, int mover, CellId start, StepPreview& out,
+                std::map<std::vector<UnitOutcome>, Probability>& found) {
+  if (s.charge_window == mover && !s.isChanceNode()) {
+    out.charge_offered = true;
+    GameState held = s;
+    applyAction(held, Action::hold());
+    followStep(held, p, mover, start, out, found);
+    return;
+  }
+  const ChanceKind k = s.pending.kind;
+  const bool step_die =
+      k == ChanceKind::kMarshTest || k == ChanceKind::kFireDie || k == ChanceKind::kFireCoin;
+  if (!step_die || (k != ChanceKind::kMarshTest && s.pending.target != mover)) {
+    const std::vector<UnitOutcome> key{outcomeOf(s, mover, start, kNoCell)};
+    auto it = found.find(key);
+    found[key] = it == found.end() ? p : plus(it->second, p);
+    return;
+  }
+  if (k == ChanceKind::kFireDie) {
+    const int gun = s.pending.unit;
+    auto g = std::find_if(out.guns.begin(), out.guns.end(),
+                          [gun](const ReactingGun& r) { return r.gun == gun; });
+    if (g == out.guns.end()) {
+      ReactingGun r{gun, {0, 1}, fireModifiers(s, gun, mover, true), {}};
+      for (int die = 1; die <= 4; ++die)
+        r.losses_by_die.push_back(fireLosses(s, gun, mover, true, die));
+      out.guns.push_back(r);
+      g = out.guns.end() - 1;
+    }
+    g->probability = plus(g->probability, p);
+  }
+  ChanceList outcomes;
+  chanceOutcomes(s, outcomes);
+  for (const ChanceOutcome& o : outcomes) {
+    GameState child = s;
+    resolvePendingChance(child, o.value, nullptr);
+    followStep(child, times(p, static_cast<uint64_t>(o.num), static_cast<uint64_t>(o.den)), mover,
+               start, out, found);
+  }
+}
+
+}  // namespace
+
+StepPreview previewStep(const GameState& s, Action a) {
+  StepPreview p;
+  p.unit = s.unitAt(a.cell);
+  p.from = a.cell;
+  p.to = s.sc().neighbor(a.cell, a.arg);
+  GameState after = s;
+  applyAction(after, a);
+  p.mp_left = after.unit(p.unit).mp;
+  p.cost = s.unit(p.unit).mp - p.mp_left;
+  p.stops = enemyControlled(s, p.to, s.sideOf(p.unit), p.unit);
+  p.marsh_test = after.pending.kind == ChanceKind::kMarshTest;
+  std::map<std::vector<UnitOutcome>, Probability> found;
+  followStep(after, {1, 1}, p.unit, p.to, p, found);
   p.outcomes = sorted(found);
   return p;
 }

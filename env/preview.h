@@ -5,6 +5,7 @@
 // copy of the state through every combination of dice: a preview agrees with what applyAction
 // will do by construction.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct UnitOutcome {
   bool retreated = false;
   bool advanced = false;
   bool victorious = false;
+  int retreat_zocs = 0;  // enemy zones of control it retreated into: 1 MO lost each (C-RET-7)
   friend auto operator<=>(const UnitOutcome&, const UnitOutcome&) = default;
 };
 
@@ -59,6 +61,38 @@ struct CombatPreview {
   };
   std::vector<DieRow> dice;       // d6 = 1..6
   std::vector<Outcome> outcomes;  // attacker and defender after the whole resolution
+  // The morale tests (C-MOR-1) of the attacker [0] and the defender [1]: how likely each is
+  // to take one, and to fail it.
+  struct MoraleTestOdds {
+    Probability tested;
+    Probability failed;
+  };
+  std::array<MoraleTestOdds, 2> morale_tests;
+};
+
+// A gun that may fire at a unit as reaction to its step (F-REACT-2..8).
+struct ReactingGun {
+  int gun = -1;
+  Probability probability;         // that it fires (a marsh test or an earlier fire may stop it)
+  FireModifiers modifiers;         // reaction -1 included
+  std::vector<int> losses_by_die;  // loss points for d4 = 1..4
+};
+
+// What one movement step will do before the player makes it: its cost, whether it ends the
+// unit's movement, the marsh test, whether a cavalry unit is first offered a charge, and the
+// reaction fire it draws, with the exact distribution of the unit's state once every die of
+// the step is thrown (assuming "hold" when a charge is offered).
+struct StepPreview {
+  int unit = -1;
+  CellId from = kNoCell;
+  CellId to = kNoCell;
+  int cost = 0;                   // movement points the step spends
+  int mp_left = 0;                // after it
+  bool stops = false;             // it enters an enemy-controlled hex (MV-ZOC-2)
+  bool marsh_test = false;        // it enters a marsh (MV-MARSH-1)
+  bool charge_offered = false;    // cavalry may charge before the reaction fire (F-REACT-6)
+  std::vector<ReactingGun> guns;  // in the order they fire
+  std::vector<Outcome> outcomes;  // the unit after the step's dice
 };
 
 // Preview of the legal fire action `a` (bombardment). Precondition: isLegal(s, a).
@@ -66,5 +100,8 @@ FirePreview previewFire(const GameState& s, Action a);
 
 // Preview of the legal attack action `a`. Precondition: isLegal(s, a).
 CombatPreview previewCombat(const GameState& s, Action a);
+
+// Preview of the legal move action `a`. Precondition: isLegal(s, a) and a is a move.
+StepPreview previewStep(const GameState& s, Action a);
 
 }  // namespace morne::env

@@ -4,6 +4,7 @@
 
 #include "env/control.h"
 #include "env/movement.h"
+#include "env/turn.h"
 
 namespace morne::env {
 
@@ -91,6 +92,27 @@ std::vector<ReachableHex> reachableHexes(const GameState& s, int u) {
     out.push_back(std::move(r));
   }
   return out;
+}
+
+NextMovement reachableHexesNextMovement(const GameState& s, int u) {
+  if (!s.onMap(u)) return {};
+  GameState probe = s;
+  probe.side = static_cast<uint8_t>(s.sideOf(u));
+  probe.phase = Phase::kMovement;
+  probe.pending = {};
+  probe.reacting_to = -1;
+  probe.charge_window = -1;
+  probe.combat = {};
+  using namespace unit_flag;
+  constexpr uint16_t kPerTurn = kInCommand | kMoved | kStepped | kHalted | kStuck | kRoadFree |
+                                kFired | kAttacked | kDefended | kCharged;
+  uint16_t flags = static_cast<uint16_t>(s.unit(u).flags & ~kPerTurn);
+  if (inCommand(s, u)) flags |= kInCommand;
+  if (s.sc().isRoadHex(s.unit(u).cell)) flags |= kRoadFree;
+  setUnitFlags(probe, u, flags);
+  setUnitTrail(probe, u, 0);
+  setUnitMp(probe, u, movementAllowance(probe, u));
+  return {probe.unit(u).mp, reachableHexes(probe, u)};
 }
 
 }  // namespace morne::env

@@ -22,4 +22,14 @@ struct ReachableHex {
 // legal step generator; marsh tests are assumed passed). Empty if u cannot move now.
 std::vector<ReachableHex> reachableHexes(const GameState& s, int u);
 
+// Where unit u could go if its side's movement phase began now, the rest of the position as it
+// is: the same search on a copy in which u's side is phasing and u has the movement points,
+// command and road flag of the start of a movement phase, its per-turn marks cleared. Shows the
+// threat of an enemy unit, or a plan for the next turn. Empty for a unit off the map.
+struct NextMovement {
+  int mp = 0;  // the movement points u would have
+  std::vector<ReachableHex> hexes;
+};
+NextMovement reachableHexesNextMovement(const GameState& s, int u);
+
 }  // namespace morne::env

@@ -29,16 +29,6 @@ bool awaitingSetup(const GameState& s, int side) {
   return false;
 }
 
-// CMD-2: is unit u within its corps general's command radius?
-bool inCommand(const GameState& s, int u) {
-  const Scenario& sc = s.sc();
-  const int corps = sc.unit(u).corps;
-  const int general = corps < 0 ? -1 : sc.corps()[static_cast<size_t>(corps)].general;
-  if (general < 0) return sc.rules().independent_units_in_command;       // CMD-4
-  if (!s.onMap(general)) return sc.rules().leaderless_corps_in_command;  // CMD-4
-  return sc.distance(s.unit(u).cell, s.unit(general).cell) <= sc.unit(general).radius;
-}
-
 // G-TURN-4 bookkeeping at the start of a player-turn.
 void startPlayerTurn(GameState& s, EventLog* log) {
   const RuleSwitches& rules = s.sc().rules();
@@ -185,6 +175,15 @@ bool hasDecision(const GameState& s) {
       return false;
   }
   return false;
+}
+
+bool inCommand(const GameState& s, int u) {
+  const Scenario& sc = s.sc();
+  const int corps = sc.unit(u).corps;
+  const int general = corps < 0 ? -1 : sc.corps()[static_cast<size_t>(corps)].general;
+  if (general < 0) return sc.rules().independent_units_in_command;       // CMD-4
+  if (!s.onMap(general)) return sc.rules().leaderless_corps_in_command;  // CMD-4
+  return sc.distance(s.unit(u).cell, s.unit(general).cell) <= sc.unit(general).radius;
 }
 
 void startGame(GameState& s, EventLog* log) { run(s, Stage::kStartTurn, log); }

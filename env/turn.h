@@ -24,6 +24,9 @@ void endPhase(GameState& s, EventLog* log);
 // Whether the phasing player has any action other than ending the phase.
 bool hasDecision(const GameState& s);
 
+// Whether unit u is within its corps general's command radius now (CMD-2, CMD-4).
+bool inCommand(const GameState& s, int u);
+
 // The command check of the phasing side (CMD-2): sets or clears each unit's in_command flag.
 void checkCommand(GameState& s, EventLog* log);
 

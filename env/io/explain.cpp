@@ -1,6 +1,8 @@
-// explainIllegal (env/io/notation.h): why an action is refused, citing the rule, for the protocol's
-// error messages. It re-asks the rule functions in the order a player would check them.
+// explainIllegal (env/io/notation.h): why an action is refused, as a reason code, the rule and a
+// sentence, for the protocol's error replies. It re-asks the rule functions in the order a
+// player would check them.
 
+#include "env/check.h"
 #include "env/combat.h"
 #include "env/control.h"
 #include "env/fire.h"
@@ -12,124 +14,165 @@ namespace morne::env {
 
 namespace {
 
+using R = RefusalReason;
+
 std::string unitId(const GameState& s, int u) { return u >= 0 ? s.sc().unit(u).id : "?"; }
 
-std::string explainMove(const GameState& s, Action a, int u) {
+Refusal explainMove(const GameState& s, Action a, int u) {
   const Scenario& sc = s.sc();
   const std::string id = unitId(s, u);
   const UnitState& us = s.unit(u);
-  if (us.flags & unit_flag::kStuck) return id + " is stuck in a marsh for this phase (MV-MARSH-1)";
-  if (us.flags & unit_flag::kCharged) return id + " charged; its movement is over (MV-CHG-5)";
+  if (us.flags & unit_flag::kStuck)
+    return {R::kStuck, "MV-MARSH-1", id + " is stuck in a marsh for this phase"};
+  if (us.flags & unit_flag::kCharged)
+    return {R::kMovementOver, "MV-CHG-5", id + " charged; its movement is over"};
   if (us.flags & unit_flag::kHalted) {
-    return id + " entered an enemy-controlled hex; its movement is over (MV-ZOC-2)";
+    return {R::kMovementOver, "MV-ZOC-2",
+            id + " entered an enemy-controlled hex; its movement is over"};
   }
-  if (us.mp <= 0) return id + " has no movement points left (MV-GEN-3)";
+  if (us.mp <= 0)
+    return {R::kNotEnoughMovementPoints, "MV-GEN-2", id + " has no movement points left"};
   const Hexside& h = sc.side(a.cell, a.arg);
-  if (h.neighbor == kNoCell) return "that step leaves the map (M-HEX-3)";
+  if (h.neighbor == kNoCell) return {R::kOffMap, "M-HEX-3", "that step leaves the map"};
   const std::string to = sc.label(h.neighbor);
   if (!h.movable) {
-    if (h.isCliff()) return "hexside " + sc.label(a.cell) + "-" + to + " is a cliff (MV-COST-4)";
-    return "hexside " + sc.label(a.cell) + "-" + to + " is a " + std::string(waterName(h.water)) +
-           " without bridge or ford (MV-COST-2)";
+    if (h.isCliff()) {
+      return {R::kImpassableHexside, "MV-COST-4",
+              "hexside " + sc.label(a.cell) + "-" + to + " is a cliff"};
+    }
+    return {R::kImpassableHexside, "MV-COST-2",
+            "hexside " + sc.label(a.cell) + "-" + to + " is a " + std::string(waterName(h.water)) +
+                " without bridge or ford"};
   }
   if (const int v = s.unitAt(h.neighbor); v >= 0) {
-    return to + " holds " + unitId(s, v) + "; no stacking or passing through (U-STACK-1)";
+    return {R::kHexOccupied, "U-STACK-1",
+            to + " holds " + unitId(s, v) + "; no stacking or passing through"};
   }
   if (s.demoralised(u) && enemyControlled(s, h.neighbor, s.sideOf(u))) {
-    return id + " is demoralised and may not enter enemy-controlled " + to + " (MV-ZOC-4)";
+    return {R::kDemoralised, "MV-ZOC-4",
+            id + " is demoralised and may not enter enemy-controlled " + to};
   }
   GameState probe = s;  // the cost as stepCost computes it, whatever the points left
   setUnitMp(probe, u, zobrist::kMaxValue - 1);
   const int cost = stepCost(probe, u, a.arg, nullptr);
-  return "entering " + to + " costs " + std::to_string(cost) + " movement points; " + id + " has " +
-         std::to_string(us.mp) + " (MV-COST-1..5, MV-ROAD-2)";
+  return {R::kNotEnoughMovementPoints, "MV-GEN-2",
+          "entering " + to + " costs " + std::to_string(cost) + " movement points; " + id +
+              " has " + std::to_string(us.mp)};
 }
 
-std::string explainCharge(const GameState& s, Action a, int u) {
+std::optional<Refusal> explainCharge(const GameState& s, Action a, int u) {
   const Scenario& sc = s.sc();
   const std::string id = unitId(s, u);
   if (s.typeOf(u) != UnitType::kCavalry)
-    return id + " is not cavalry; only cavalry charges (MV-CHG-1)";
-  if (s.has(u, unit_flag::kCharged)) return id + " has already charged this turn (MV-CHG-5)";
-  if (s.demoralised(u)) return id + " is demoralised and may not charge (U-DEM-1)";
+    return Refusal{R::kNotCavalry, "MV-CHG-1", id + " is not cavalry; only cavalry charges"};
+  if (s.has(u, unit_flag::kCharged))
+    return Refusal{R::kAlreadyCharged, "MV-CHG-5", id + " has already charged this turn"};
+  if (s.demoralised(u))
+    return Refusal{R::kDemoralised, "U-DEM-1", id + " is demoralised and may not charge"};
   if (sc.rules().charge_requires_move && !s.has(u, unit_flag::kStepped)) {
-    return id + " has not moved this phase; a charge follows a move (MV-CHG-5)";
+    return Refusal{R::kChargeWithoutMove, "MV-CHG-5",
+                   id + " has not moved this phase; a charge follows a move"};
   }
   const Hexside& h = sc.side(a.cell, a.arg);
   const int v = h.neighbor == kNoCell ? -1 : s.unitAt(h.neighbor);
-  if (v < 0 || s.sideOf(v) == s.sideOf(u)) return "no enemy unit in that direction";
-  if (!h.contact) return id + " is not in contact with " + unitId(s, v) + " (M-CONTACT-1)";
-  if (isGeneral(s.typeOf(v)))
-    return unitId(s, v) + " is a general; generals are immune to charges (MV-CHG-5)";
-  return {};
+  if (v < 0 || s.sideOf(v) == s.sideOf(u))
+    return Refusal{R::kNoEnemyTarget, "MV-CHG-1", "no enemy unit in that direction"};
+  if (!h.contact) {
+    return Refusal{R::kNotInContact, "M-CONTACT-1", id + " is not in contact with " + unitId(s, v)};
+  }
+  if (isGeneral(s.typeOf(v))) {
+    return Refusal{R::kGeneralImmune, "MV-CHG-5",
+                   unitId(s, v) + " is a general; generals are immune to charges"};
+  }
+  return std::nullopt;
 }
 
-std::string explainAttack(const GameState& s, Action a, int u) {
+std::optional<Refusal> explainAttack(const GameState& s, Action a, int u) {
   const Scenario& sc = s.sc();
   const std::string id = unitId(s, u);
-  if (s.has(u, unit_flag::kAttacked)) return id + " has already attacked this phase (C-GEN-1)";
-  if (s.demoralised(u)) return id + " is demoralised and may not attack (C-GEN-3)";
+  if (s.has(u, unit_flag::kAttacked))
+    return Refusal{R::kAlreadyAttacked, "C-GEN-1", id + " has already attacked this phase"};
+  if (s.demoralised(u))
+    return Refusal{R::kDemoralised, "C-GEN-3", id + " is demoralised and may not attack"};
   const UnitType type = s.typeOf(u);
   if ((isArtillery(type) || isGeneral(type)) && !sc.rules().artillery_and_generals_attack) {
-    return "artillery and generals do not attack under this scenario's rules (C-GEN-4)";
+    return Refusal{R::kCannotAttack, "C-GEN-4",
+                   "artillery and generals do not attack under this scenario's rules"};
   }
   const int v = attackTarget(s, a);
-  if (v < 0 || s.sideOf(v) == s.sideOf(u)) return "no enemy unit in that direction";
-  if (s.has(v, unit_flag::kDefended))
-    return unitId(s, v) + " has already been attacked this phase (C-GEN-1)";
-  if (!sc.side(a.cell, a.arg).contact) {
-    return "no combat across a river, major river (unless bridged) or cliff (C-GEN-2)";
+  if (v < 0 || s.sideOf(v) == s.sideOf(u))
+    return Refusal{R::kNoEnemyTarget, "C-GEN-2", "no enemy unit in that direction"};
+  if (s.has(v, unit_flag::kDefended)) {
+    return Refusal{R::kAlreadyDefended, "C-GEN-1",
+                   unitId(s, v) + " has already been attacked this phase"};
   }
-  if (combatOdds(s, u, v).attack == 0) return "the attack would have strength 0 (C-RATIO-4)";
-  return {};
+  if (!sc.side(a.cell, a.arg).contact) {
+    return Refusal{R::kNotInContact, "C-GEN-2",
+                   "no combat across a river, major river (unless bridged) or cliff"};
+  }
+  if (combatOdds(s, u, v).attack == 0)
+    return Refusal{R::kZeroStrength, "C-RATIO-4", "the attack would have strength 0"};
+  return std::nullopt;
 }
 
-std::string explainFire(const GameState& s, Action a, int u) {
+Refusal explainFire(const GameState& s, Action a, int u) {
   const Scenario& sc = s.sc();
   const std::string id = unitId(s, u);
-  if (!isArtillery(s.typeOf(u))) return id + " is not artillery (F-GEN-1)";
-  if (s.has(u, unit_flag::kFired)) return id + " has already fired this phase (F-GEN-1)";
+  if (!isArtillery(s.typeOf(u))) return {R::kNotArtillery, "F-GEN-1", id + " is not artillery"};
+  if (s.has(u, unit_flag::kFired))
+    return {R::kAlreadyFired, "F-GEN-1", id + " has already fired this phase"};
   const Terrain t = sc.terrain(a.cell);
   if (t == Terrain::kWoods || t == Terrain::kVillage)
-    return "artillery cannot fire out of woods or a village (F-GEN-4)";
-  if (!canBombard(s, u)) return id + " may not fire under this scenario's rules (F-GEN-7)";
+    return {R::kFireFromCover, "F-GEN-4", "artillery cannot fire out of woods or a village"};
+  if (!canBombard(s, u))
+    return {R::kFireNotAllowed, "F-GEN-7", id + " may not fire under this scenario's rules"};
   const int v = fireTarget(s, a);
-  if (v < 0 || s.sideOf(v) == s.sideOf(u)) return "no enemy unit on the target hex";
+  if (v < 0 || s.sideOf(v) == s.sideOf(u))
+    return {R::kNoEnemyTarget, "F-GEN-3", "no enemy unit on the target hex"};
   const int d = sc.distance(a.cell, s.unit(v).cell);
   if (d > sc.unit(u).range) {
-    return "the target is " + std::to_string(d) + " hexes away; " + id + "'s range is " +
-           std::to_string(sc.unit(u).range) + " (F-GEN-3)";
+    return {R::kOutOfRange, "F-GEN-3",
+            "the target is " + std::to_string(d) + " hexes away; " + id + "'s range is " +
+                std::to_string(sc.unit(u).range)};
   }
-  return "no line of sight from " + sc.label(a.cell) + " to " + sc.label(s.unit(v).cell) +
-         " (F-LOS-*)";
+  return {R::kNoLineOfSight, "F-GEN-3",
+          "no line of sight from " + sc.label(a.cell) + " to " + sc.label(s.unit(v).cell)};
 }
 
 }  // namespace
 
-std::string explainIllegal(const GameState& s, Action a) {
-  if (isLegal(s, a)) return {};
-  if (s.isTerminal()) return "the game is over";
-  if (s.isChanceNode()) return "a chance event is pending; apply one of its outcomes first";
+std::optional<Refusal> explainIllegal(const GameState& s, Action a) {
+  if (isLegal(s, a)) return std::nullopt;
+  if (s.isTerminal()) return Refusal{R::kGameOver, "G-END-1", "the game is over"};
+  if (s.isChanceNode()) {
+    return Refusal{R::kChancePending, "RNG-5",
+                   "a chance event is pending; apply one of its outcomes first"};
+  }
   const Scenario& sc = s.sc();
   if (s.charge_window >= 0) {
-    return unitId(s, s.charge_window) +
-           " must first decide whether to charge (\"hold\" or a charge) "
-           "before the reaction fire its step triggered (F-REACT-6)";
+    return Refusal{R::kChargeDecisionPending, "F-REACT-6",
+                   unitId(s, s.charge_window) +
+                       " must first decide whether to charge (\"hold\" or a charge) "
+                       "before the reaction fire its step triggered"};
   }
   const std::string phase(phaseName(s.phase));
   switch (a.kind) {
     case ActionKind::kEnd:
-      return s.phase == Phase::kSetup ? "set-up ends when every unit is placed (S-2)"
-                                      : "\"end\" is not available now";
+      if (s.phase == Phase::kSetup)
+        return Refusal{R::kSetupIncomplete, "S-2", "set-up ends when every unit is placed"};
+      return Refusal{R::kWrongPhase, "G-TURN-2", "\"end\" is not available now"};
     case ActionKind::kHold:
-      return "\"hold\" only answers the charge decision before reaction fire (F-REACT-6)";
+      return Refusal{R::kWrongPhase, "F-REACT-6",
+                     "\"hold\" only answers the charge decision before reaction fire"};
     case ActionKind::kPlace:
-      if (s.phase != Phase::kSetup) return "units are placed only in the set-up phase (S-2)";
+      if (s.phase != Phase::kSetup)
+        return Refusal{R::kWrongPhase, "S-2", "units are placed only in the set-up phase"};
       if (!sc.inSetupZone(s.side, a.cell)) {
-        return sc.label(a.cell) + " is outside " + std::string(sideColor(s.side)) +
-               "'s set-up zone (S-3)";
+        return Refusal{
+            R::kOutsideSetupZone, "S-3",
+            sc.label(a.cell) + " is outside " + std::string(sideColor(s.side)) + "'s set-up zone"};
       }
-      return sc.label(a.cell) + " is occupied (S-3)";
+      return Refusal{R::kHexOccupied, "S-3", sc.label(a.cell) + " is occupied"};
     case ActionKind::kMove:
     case ActionKind::kCharge:
     case ActionKind::kAttack:
@@ -140,16 +183,18 @@ std::string explainIllegal(const GameState& s, Action a) {
                        : a.kind == ActionKind::kFire ? Phase::kBombardment
                                                      : Phase::kMovement;
   if (s.phase != needed) {
-    return "\"" + std::string(actionKindName(a.kind)) + "\" belongs to the " +
-           std::string(phaseName(needed)) + " phase; this is the " + phase + " phase";
+    return Refusal{R::kWrongPhase, "G-TURN-2",
+                   "\"" + std::string(actionKindName(a.kind)) + "\" belongs to the " +
+                       std::string(phaseName(needed)) + " phase; this is the " + phase + " phase"};
   }
   const int u = s.unitAt(a.cell);
-  if (u < 0) return "no unit at " + sc.label(a.cell);
+  if (u < 0) return Refusal{R::kNoUnit, "", "no unit at " + sc.label(a.cell)};
   if (s.sideOf(u) != s.side) {
-    return unitId(s, u) + " belongs to " + std::string(sideColor(s.sideOf(u))) + "; " +
-           std::string(sideColor(s.side)) + " is to act";
+    return Refusal{R::kNotYourUnit, "G-TURN-2",
+                   unitId(s, u) + " belongs to " + std::string(sideColor(s.sideOf(u))) + "; " +
+                       std::string(sideColor(s.side)) + " is to act"};
   }
-  std::string why;
+  std::optional<Refusal> why;
   switch (a.kind) {
     case ActionKind::kMove:
       why = explainMove(s, a, u);
@@ -164,7 +209,8 @@ std::string explainIllegal(const GameState& s, Action a) {
       why = explainFire(s, a, u);
       break;
   }
-  return why.empty() ? "not legal here" : why;
+  MORNE_CHECK(why.has_value(), "an illegal action without an explanation");
+  return why;
 }
 
 }  // namespace morne::env

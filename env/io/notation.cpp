@@ -28,30 +28,34 @@ CellId pointedCell(const Scenario& sc, Action a) {
   return a.cell;
 }
 
-// The action of `kind` from `from` to `to`, or nullopt with the reason.
+// The action of `kind` from `from` to `to`, or nullopt with the reason, which the rules give
+// (*refusal, when asked for): the hexes are not adjacent, or beyond every gun's range.
 std::optional<Action> actionBetween(const Scenario& sc, ActionKind kind, CellId from, CellId to,
-                                    std::string* error) {
+                                    std::string* error, std::optional<Refusal>* refusal) {
+  Refusal why;
   if (kind == ActionKind::kFire) {
     const auto offsets = fireOffsets(sc.maxRange());
     const Hex off = sc.hexOf(to) - sc.hexOf(from);
     for (size_t i = 0; i < offsets.size(); ++i) {
       if (offsets[i] == off) return Action::fire(from, static_cast<int>(i));
     }
-    *error = sc.label(to) + " is beyond the longest artillery range of this scenario (" +
-             std::to_string(sc.maxRange()) + ") from " + sc.label(from);
-    return std::nullopt;
+    why = {RefusalReason::kOutOfRange, "F-GEN-3",
+           sc.label(to) + " is beyond the longest artillery range of this scenario (" +
+               std::to_string(sc.maxRange()) + ") from " + sc.label(from)};
+  } else if (const auto dir = directionBetween(sc.hexOf(from), sc.hexOf(to))) {
+    return Action{kind, static_cast<uint8_t>(*dir), from};
+  } else {
+    why = {RefusalReason::kNotAdjacent, kind == ActionKind::kAttack ? "C-GEN-2" : "MV-GEN-2",
+           sc.label(to) + " is not adjacent to " + sc.label(from)};
   }
-  const auto dir = directionBetween(sc.hexOf(from), sc.hexOf(to));
-  if (!dir) {
-    *error = sc.label(to) + " is not adjacent to " + sc.label(from);
-    return std::nullopt;
-  }
-  return Action{kind, static_cast<uint8_t>(*dir), from};
+  *error = why.message;
+  if (refusal) *refusal = std::move(why);
+  return std::nullopt;
 }
 
 // Parses "FROM>TO" (or "FROM DIRECTION" for directional kinds).
 std::optional<Action> parseFromTo(const Scenario& sc, ActionKind kind, std::string_view rest,
-                                  std::string* error) {
+                                  std::string* error, std::optional<Refusal>* refusal) {
   const auto sep = rest.find_first_of("> ");
   if (sep == std::string_view::npos) {
     *error = "expected FROM>TO after \"" + std::string(actionKindName(kind)) + "\"";
@@ -73,7 +77,7 @@ std::optional<Action> parseFromTo(const Scenario& sc, ActionKind kind, std::stri
     *error = "\"" + std::string(to_text) + "\" is not a hex of this map";
     return std::nullopt;
   }
-  return actionBetween(sc, kind, from, to, error);
+  return actionBetween(sc, kind, from, to, error, refusal);
 }
 
 }  // namespace
@@ -116,8 +120,8 @@ json actionJson(const GameState& s, Action a) {
   return j;
 }
 
-std::optional<Action> parseActionText(const GameState& s, std::string_view text,
-                                      std::string* error) {
+std::optional<Action> parseActionText(const GameState& s, std::string_view text, std::string* error,
+                                      std::optional<Refusal>* refusal) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   const auto sp = text.find(' ');
@@ -144,10 +148,11 @@ std::optional<Action> parseActionText(const GameState& s, std::string_view text,
     }
     return Action::place(c);
   }
-  return parseFromTo(s.sc(), *kind, rest, error);
+  return parseFromTo(s.sc(), *kind, rest, error, refusal);
 }
 
-std::optional<Action> parseActionJson(const GameState& s, const json& value, std::string* error) {
+std::optional<Action> parseActionJson(const GameState& s, const json& value, std::string* error,
+                                      std::optional<Refusal>* refusal) {
   const Scenario& sc = s.sc();
   if (!value.is_object()) {
     *error = ": an action must be a JSON object";
@@ -210,7 +215,7 @@ std::optional<Action> parseActionJson(const GameState& s, const json& value, std
   const CellId to = cell("to");
   if (to == kNoCell) return std::nullopt;
   std::string why;
-  const auto action = actionBetween(sc, *kind, from, to, &why);
+  const auto action = actionBetween(sc, *kind, from, to, &why, refusal);
   if (!action) {
     *error = "/to: " + why;
     return std::nullopt;

@@ -14,6 +14,7 @@
 
 #include "env/action.h"
 #include "env/game_state.h"
+#include "env/io/refusal.h"
 
 namespace morne::env {
 
@@ -23,17 +24,21 @@ std::string actionText(const GameState& s, Action a);
 // Canonical JSON form of action `a` in state `s`.
 nlohmann::json actionJson(const GameState& s, Action a);
 
-// Parses the text form. On failure returns nullopt and sets *error to the reason.
+// Parses the text form. On failure returns nullopt and sets *error to the reason. When the text
+// is well formed but no action of its kind joins the two hexes it names (not adjacent; beyond
+// every gun's range), the rules refuse it: *refusal says so, when `refusal` is given.
 // Does not check legality (see explainIllegal).
-std::optional<Action> parseActionText(const GameState& s, std::string_view text,
-                                      std::string* error);
+std::optional<Action> parseActionText(const GameState& s, std::string_view text, std::string* error,
+                                      std::optional<Refusal>* refusal = nullptr);
 
 // Parses the JSON form. On failure returns nullopt and sets *error to "PATH: reason", with
-// PATH a JSON pointer inside `value` (e.g. "/from"). Does not check legality.
+// PATH a JSON pointer inside `value` (e.g. "/from"), and *refusal as parseActionText does.
+// Does not check legality.
 std::optional<Action> parseActionJson(const GameState& s, const nlohmann::json& value,
-                                      std::string* error);
+                                      std::string* error,
+                                      std::optional<Refusal>* refusal = nullptr);
 
-// Why `a` is not legal in `s`, citing the rule; empty if it is legal.
-std::string explainIllegal(const GameState& s, Action a);
+// Why `a` is not legal in `s`: the reason, the rule and a sentence; nullopt if it is legal.
+std::optional<Refusal> explainIllegal(const GameState& s, Action a);
 
 }  // namespace morne::env

@@ -86,8 +86,8 @@ TEST(EngineLimits, NumbersAreNeverTruncated) {
     EXPECT_EQ(errorCode(r), "bad_request") << index << ": " << r.dump();
   }
   EXPECT_EQ(s.send({{"cmd", "state"}}), before) << "nothing was applied";
-  EXPECT_EQ(errorCode(s.sendRaw(R"({"cmd":"apply","outcome":4294967297})")), "illegal_action")
-      << "no chance event is pending";
+  EXPECT_EQ(errorCode(s.sendRaw(R"({"cmd":"apply","outcome":4294967297})")), "bad_request")
+      << "an outcome beyond any die";
 }
 
 TEST(EngineLimits, FileNamesThatCannotBeOpened) {

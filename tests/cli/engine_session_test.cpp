@@ -163,9 +163,12 @@ TEST(EngineSession, LineOfSightAndPreviews) {
   EXPECT_TRUE(
       s.send({{"cmd", "preview_combat"}, {"attacker", "1306"}, {"defender", "1307"}})["ok"]);
   const json far = s.send({{"cmd", "preview_combat"}, {"attacker", "B-G2"}, {"defender", "O-I1"}});
-  EXPECT_EQ(errorCode(far), "bad_request") << far.dump();
+  EXPECT_EQ(errorCode(far), "illegal_action") << far.dump();
+  EXPECT_EQ(far["error"]["reason"], "not_adjacent");
+  EXPECT_EQ(far["error"]["rule"], "C-GEN-2");
   const json fire = s.send({{"cmd", "preview_fire"}, {"gun", "B-A1"}, {"target", "O-L1"}});
   EXPECT_EQ(errorCode(fire), "illegal_action") << "no firing in the combat phase";
+  EXPECT_EQ(fire["error"]["reason"], "wrong_phase");
 }
 
 TEST(EngineSession, FirePreviewAndChanceEventsOfTheBombardment) {

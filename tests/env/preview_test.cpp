@@ -52,6 +52,9 @@ TEST(Preview, CombatFactorsAndExactDistribution_C_RES_1) {
   }
   EXPECT_EQ(total.num, total.den) << "probabilities sum to exactly 1";
   EXPECT_EQ(retreat_num * 9, retreat_den * 4) << "P(Y retreats) = 4/9";
+  // Y tests its morale on d6 2, 3, 4 or 6 and fails it with a d9 above 3 (C-MOR-1).
+  EXPECT_EQ(p.morale_tests[1].tested.num * 3, p.morale_tests[1].tested.den * 2) << "4/6";
+  EXPECT_EQ(p.morale_tests[1].failed.num * 9, p.morale_tests[1].failed.den * 4) << "4/9";
 }
 
 // Outcome of one resolution with random dice, in the preview's terms.
@@ -60,6 +63,8 @@ std::vector<env::UnitOutcome> sampleResolution(const env::GameState& s, env::Act
                                                std::vector<env::CellId> starts,
                                                env::EventLog* log) {
   env::GameState x = s;
+  env::EventLog own;
+  if (!log) log = &own;
   env::applyAction(x, a, log);
   while (x.isChanceNode() && (x.combat.active() || x.pending.kind == env::ChanceKind::kFireDie ||
                               x.pending.kind == env::ChanceKind::kFireCoin)) {
@@ -76,6 +81,9 @@ std::vector<env::UnitOutcome> sampleResolution(const env::GameState& s, env::Act
     o.advanced = o.cell != env::kNoCell && o.cell == enemy_start;
     o.retreated = o.cell != env::kNoCell && o.cell != starts[i] && !o.advanced;
     o.victorious = x.has(units[i], env::unit_flag::kVictorious);
+    for (const env::Event& e : *log) {  // C-RET-7: the enemy zones each retreat entered
+      if (e.type == env::EventType::kRetreat && e.unit == units[i]) o.retreat_zocs += e.a;
+    }
     out.push_back(o);
   }
   return out;
@@ -138,6 +146,46 @@ TEST(Preview, FireDistributionMatchesResolution) {
   }
   expectAgreement(p.outcomes, counts, kSamples);
   EXPECT_GE(p.outcomes.size(), 4u);
+}
+
+// A step next to an enemy gun: the step stops in its zone of control and draws its reaction
+// fire (F-REACT-2, -1 to the die); the preview's distribution is what resolution produces.
+TEST(Preview, StepShowsTheReactionFireItDraws_F_REACT_2) {
+  TestMap m;
+  m.unit({.id = "I", .at = {0, 0}, .vc = 3, .mo = 3, .ma = 4});
+  m.unit({.id = "G", .side = 1, .type = "foot_artillery", .at = {2, 0}, .vt = 4});
+  m.terrain({0, 1}, "marsh");
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
+  const env::Action step = env::Action::move(cellOf(*sc, {0, 0}), 0);
+  ASSERT_EQ(sc->neighbor(cellOf(*sc, {0, 0}), 0), cellOf(*sc, {1, 0}));
+  ASSERT_TRUE(env::isLegal(s, step));
+  const env::StepPreview p = env::previewStep(s, step);
+  EXPECT_EQ(p.cost, 1);
+  EXPECT_EQ(p.mp_left, 3);
+  EXPECT_TRUE(p.stops) << "the gun's zone of control (MV-ZOC-2)";
+  EXPECT_FALSE(p.marsh_test);
+  ASSERT_EQ(p.guns.size(), 1u);
+  EXPECT_EQ(p.guns[0].gun, unitOf(*sc, "G"));
+  EXPECT_EQ(p.guns[0].probability.num, p.guns[0].probability.den) << "it fires for certain";
+  EXPECT_EQ(p.guns[0].modifiers.reaction, -1);
+  env::Rng rng(29);
+  std::map<std::vector<env::UnitOutcome>, int> counts;
+  constexpr int kSamples = 20000;
+  for (int i = 0; i < kSamples; ++i) {
+    ++counts[sampleResolution(s, step, rng, {unitOf(*sc, "I")}, {cellOf(*sc, {1, 0})}, nullptr)];
+  }
+  expectAgreement(p.outcomes, counts, kSamples);
+  EXPECT_GE(p.outcomes.size(), 2u);
+
+  // Away from the gun: no fire, and a marsh hex asks for a test.
+  for (int d = 0; d < env::kNumDirections; ++d) {
+    if (sc->neighbor(cellOf(*sc, {0, 0}), d) != cellOf(*sc, {0, 1})) continue;
+    const env::StepPreview marsh = env::previewStep(s, env::Action::move(cellOf(*sc, {0, 0}), d));
+    EXPECT_TRUE(marsh.marsh_test);
+    EXPECT_TRUE(marsh.guns.empty());
+    EXPECT_FALSE(marsh.stops);
+  }
 }
 
 }  // namespace

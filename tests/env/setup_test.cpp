@@ -33,8 +33,11 @@ TEST(Setup, PlacingIsTheFirstDecisionOfTurnOne_S_2_S_3) {
   ASSERT_EQ(legal.size(), 3u) << "one placement per empty zone hex, no \"end\"";
   EXPECT_FALSE(env::isLegal(s, env::Action::end()));
   EXPECT_FALSE(env::isLegal(s, env::Action::place(cellOf(*sc, {3, 0}))));
-  EXPECT_NE(env::explainIllegal(s, env::Action::place(cellOf(*sc, {3, 0}))).find("outside"),
-            std::string::npos);
+  const auto outside = env::explainIllegal(s, env::Action::place(cellOf(*sc, {3, 0})));
+  ASSERT_TRUE(outside);
+  EXPECT_EQ(outside->reason, env::RefusalReason::kOutsideSetupZone);
+  EXPECT_EQ(outside->rule, "S-3");
+  EXPECT_NE(outside->message.find("outside"), std::string::npos);
   env::applyAction(s, env::Action::place(cellOf(*sc, {1, 0})));
   EXPECT_EQ(env::nextUnitToPlace(s), unitOf(*sc, "P2"));
   env::legalActions(s, legal);

@@ -214,7 +214,7 @@ TEST(Notation, EveryLegalActionRoundTripsThroughTextJsonAndIndex) {
         ASSERT_GE(index, 0);
         ASSERT_LT(index, env::actionSpaceSize(*sc));
         ASSERT_EQ(env::actionFromIndex(*sc, index), a);
-        EXPECT_EQ(env::explainIllegal(s, a), "");
+        EXPECT_FALSE(env::explainIllegal(s, a)) << env::actionText(s, a);
         ++checked;
       }
       env::applyAction(s, legal[rng.below(static_cast<uint32_t>(legal.size()))]);
@@ -242,11 +242,14 @@ TEST(Notation, ExplainsIllegalActions) {
   const auto sc = m.build();
   const env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
   std::string error;
-  auto why = [&](const std::string& text) {
+  auto refusal = [&](const std::string& text) {
     const auto a = env::parseActionText(s, text, &error);
     EXPECT_TRUE(a) << error;
-    return a ? env::explainIllegal(s, *a) : error;
+    const auto r = a ? env::explainIllegal(s, *a) : std::nullopt;
+    EXPECT_TRUE(r) << text << " should be illegal";
+    return r.value_or(env::Refusal{env::RefusalReason::kGameOver, "", error});
   };
+  auto why = [&](const std::string& text) { return refusal(text).message; };
   const std::string at = TestMap::label(0, 0);
   EXPECT_NE(why("move " + at + " E").find("holds F; no stacking"), std::string::npos);
   EXPECT_NE(why("move " + at + " SE").find("river without bridge or ford"), std::string::npos);
@@ -255,6 +258,20 @@ TEST(Notation, ExplainsIllegalActions) {
   EXPECT_NE(why("move " + TestMap::label(-3, 0) + " E").find("belongs to orange"),
             std::string::npos);
   EXPECT_NE(why("charge " + at + " E").find("not cavalry"), std::string::npos);
+  EXPECT_EQ(refusal("move " + at + " E").reason, env::RefusalReason::kHexOccupied);
+  EXPECT_EQ(refusal("move " + at + " E").rule, "U-STACK-1");
+  EXPECT_EQ(refusal("move " + at + " SE").reason, env::RefusalReason::kImpassableHexside);
+  EXPECT_EQ(refusal("move " + at + " W").rule, "MV-COST-4");
+  EXPECT_EQ(refusal("move " + at + " NE").reason, env::RefusalReason::kNotEnoughMovementPoints);
+  EXPECT_EQ(refusal("move " + TestMap::label(-3, 0) + " E").reason,
+            env::RefusalReason::kNotYourUnit);
+  EXPECT_EQ(refusal("charge " + at + " E").reason, env::RefusalReason::kNotCavalry);
+  // Two hexes no step joins: the rules refuse it (not adjacent), the syntax is fine.
+  std::optional<env::Refusal> far;
+  EXPECT_FALSE(env::parseActionText(s, "move " + at + ">" + TestMap::label(-3, 0), &error, &far));
+  ASSERT_TRUE(far);
+  EXPECT_EQ(far->reason, env::RefusalReason::kNotAdjacent);
+  EXPECT_EQ(far->rule, "MV-GEN-2");
   EXPECT_FALSE(env::parseActionText(s, "move 9999>0101", &error));
   EXPECT_NE(error.find("not a hex of this map"), std::string::npos);
   EXPECT_FALSE(env::parseActionText(s, "dance", &error));

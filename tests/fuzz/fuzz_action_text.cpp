@@ -34,8 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string canonical = env::actionText(s, *a);
   const std::optional<env::Action> back = env::parseActionText(s, canonical, &error);
   fuzz::fuzzRequire(back && *back == *a, "an action's text does not parse back to it");
-  const std::string why = env::explainIllegal(s, *a);
-  fuzz::fuzzRequire(why.empty() == env::isLegal(s, *a), "explainIllegal disagrees with isLegal");
-  if (why.empty()) env::applyAction(s, *a);
+  const std::optional<env::Refusal> why = env::explainIllegal(s, *a);
+  fuzz::fuzzRequire(!why == env::isLegal(s, *a), "explainIllegal disagrees with isLegal");
+  fuzz::fuzzRequire(!why || !why->message.empty(), "a refusal without a sentence");
+  if (!why) env::applyAction(s, *a);
   return 0;
 }

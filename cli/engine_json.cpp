@@ -1,0 +1,42 @@
+#include "cli/engine_json.h"
+
+#include "cli/request_error.h"
+#include "env/io/event_text.h"
+#include "env/victory.h"
+
+namespace morne::cli {
+
+using nlohmann::json;
+
+json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
+  json out = json::array();
+  for (const env::Event& e : log) {
+    json j = env::eventJson(sc, e);
+    j["text"] = env::eventText(sc, e);
+    out.push_back(j);
+  }
+  return out;
+}
+
+int64_t integerField(const json& req, const char* key, int64_t lo, int64_t hi) {
+  const json& v = req[key];
+  const bool in_range = v.is_number_unsigned()  ? v.get<uint64_t>() <= static_cast<uint64_t>(hi)
+                        : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
+                                                : false;
+  if (!v.is_number_integer() || !in_range) {
+    throw RequestError{"bad_request", std::string("\"") + key + "\" must be an integer in " +
+                                          std::to_string(lo) + ".." + std::to_string(hi)};
+  }
+  return v.get<int64_t>();
+}
+
+json resultJson(const env::GameState& s) {
+  const env::GameResult r = env::gameResult(s);
+  return {{"final", s.isTerminal()},
+          {"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},
+          {"winner", r.winner == env::kNoSide ? json(nullptr) : json(env::sideColor(r.winner))},
+          {"level", r.level},
+          {"level_name", env::victoryLevelName(r.level)}};
+}
+
+}  // namespace morne::cli

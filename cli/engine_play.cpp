@@ -1,0 +1,193 @@
+// The engine protocol's game as played: actions and dice ("apply", "roll"), replacing the
+// position ("set_state"), taking plies back ("undo"), and game records ("save", "load_game",
+// "replay"). Every ply goes into the session's record, from which undo and replay rebuild the
+// position exactly (docs/protocol.md).
+
+#include "cli/engine_json.h"
+#include "cli/engine_session.h"
+#include "cli/request_error.h"
+#include "env/io/notation.h"
+#include "env/io/state_json.h"
+#include "env/rules.h"
+
+namespace morne::cli {
+
+using nlohmann::json;
+
+namespace {
+
+using R = env::RefusalReason;
+
+// The ply a request names: an action (by object, text or index) or a chance outcome; the rules'
+// refusal when it is not one they allow now.
+env::RecordedPly requestedPly(const env::GameState& s, const json& req) {
+  const int given =
+      static_cast<int>(req.contains("action")) + static_cast<int>(req.contains("text")) +
+      static_cast<int>(req.contains("index")) + static_cast<int>(req.contains("outcome"));
+  if (given != 1) {
+    throw RequestError{"bad_request",
+                       "give exactly one of \"action\" (object), \"text\", \"index\" or "
+                       "\"outcome\" (at a chance event)"};
+  }
+  if (req.contains("outcome")) {
+    const int value = static_cast<int>(integerField(req, "outcome", INT32_MIN, INT32_MAX));
+    if (!s.isChanceNode())
+      throw RequestError::refused({R::kNoChancePending, "RNG-5", "no chance event is pending"});
+    env::ChanceList outcomes;
+    env::chanceOutcomes(s, outcomes);
+    bool valid = false;
+    for (const env::ChanceOutcome& o : outcomes) valid = valid || o.value == value;
+    if (!valid) {
+      throw RequestError::refused({R::kImpossibleOutcome, "ENG-2",
+                                   "outcome " + std::to_string(value) +
+                                       " is not possible; the pending " +
+                                       std::string(env::chanceKindName(s.pending.kind)) +
+                                       " draws " + std::to_string(outcomes[0].value) + ".." +
+                                       std::to_string(outcomes[outcomes.size() - 1].value)});
+    }
+    return {.chance = true, .action = {}, .outcome = value};
+  }
+  std::optional<env::Action> action;
+  std::optional<env::Refusal> refusal;
+  std::string error;
+  if (req.contains("text")) {
+    if (!req["text"].is_string()) throw RequestError{"bad_request", "\"text\" must be a string"};
+    action = env::parseActionText(s, req["text"].get<std::string>(), &error, &refusal);
+    error = "text: " + error;
+  } else if (req.contains("index")) {
+    action = env::actionFromIndex(
+        s.sc(), static_cast<int>(integerField(req, "index", INT32_MIN, INT32_MAX)));
+    error = "index out of range 0.." + std::to_string(env::actionSpaceSize(s.sc()) - 1);
+  } else {
+    action = env::parseActionJson(s, req["action"], &error, &refusal);
+    error = "action" + error;
+  }
+  if (refusal) throw RequestError::refused(*refusal);
+  if (!action) throw RequestError{"bad_request", error};
+  if (const auto why = env::explainIllegal(s, *action))
+    throw RequestError::refused(*why, env::actionText(s, *action));
+  return {.chance = false, .action = *action, .outcome = 0};
+}
+
+}  // namespace
+
+json EngineSession::play(const env::RecordedPly& ply) {
+  env::GameState& s = *state_;
+  env::EventLog log;
+  json out;
+  if (ply.chance) {
+    env::applyChance(s, ply.outcome, &log);
+  } else {
+    out["applied"] = env::actionJson(s, ply.action);
+    std::string& agent = record_.agents[static_cast<size_t>(s.side)];
+    if (agent.empty()) agent = "human";
+    env::applyAction(s, ply.action, &log);
+  }
+  record_.plies.resize(ply_);  // a new ply replaces any taken back or ahead in a replay
+  record_.plies.push_back(ply);
+  ++ply_;
+  out["events"] = eventsJson(s.sc(), log);
+  out["status"] = status();
+  out["ply"] = ply_;
+  if (s.isTerminal()) out["result"] = resultJson(s);
+  return out;
+}
+
+json EngineSession::apply(const json& req) { return play(requestedPly(game(), req)); }
+
+json EngineSession::roll() {
+  const env::GameState& s = game();
+  if (!s.isChanceNode())
+    throw RequestError::refused({R::kNoChancePending, "RNG-5", "no chance event is pending"});
+  const int value = env::sampleChance(s, rng_);
+  json out = play({.chance = true, .action = {}, .outcome = value});
+  out["outcome"] = value;
+  return out;
+}
+
+json EngineSession::setState(const json& req) {
+  const env::GameState& current = game();
+  if (!req.contains("state")) throw RequestError{"bad_request", "missing \"state\""};
+  state_ = env::stateFromJson(current.sc(), req["state"], "state");
+  record_.start = state_;
+  record_.plies.clear();
+  ply_ = 0;
+  return {{"status", status()}, {"ply", ply_}};
+}
+
+void EngineSession::rewind(size_t plies) {
+  state_ = env::replayRecord(record_, plies);
+  ply_ = plies;
+}
+
+json EngineSession::undo(const json& req) {
+  game();
+  if (req.contains("plies") && req.contains("to"))
+    throw RequestError{"bad_request", "give \"plies\" (how many) or \"to\" (a ply), not both"};
+  size_t to = ply_;
+  if (req.contains("to")) {
+    to = static_cast<size_t>(integerField(req, "to", 0, static_cast<int64_t>(ply_)));
+  } else if (req.contains("plies")) {
+    to = ply_ - static_cast<size_t>(integerField(req, "plies", 0, static_cast<int64_t>(ply_)));
+  } else {  // the last action and the dice after it
+    while (to > 0 && record_.plies[to - 1].chance) --to;
+    if (to == 0) throw RequestError{"bad_request", "no action to take back since the game's start"};
+    --to;
+  }
+  const size_t taken_back = ply_ - to;
+  rewind(to);
+  record_.plies.resize(to);
+  return {{"taken_back", taken_back}, {"ply", ply_}, {"status", status()}};
+}
+
+json EngineSession::saveGame() const {
+  game();
+  return {{"record", env::recordToJson(record_)}, {"ply", ply_}};
+}
+
+json EngineSession::loadGame(const json& req) {
+  if (req.contains("record") == req.contains("path")) {
+    throw RequestError{"bad_request",
+                       "give exactly one of \"record\" (a game record object) or \"path\" (file)"};
+  }
+  env::GameRecord loaded;
+  if (req.contains("record")) {
+    loaded = env::recordFromJson(req["record"], "record");
+  } else {
+    if (!req["path"].is_string() || req["path"].get<std::string>().find('\0') != std::string::npos)
+      throw RequestError{"bad_request", "\"path\" must be a file name"};
+    loaded = env::loadRecordFile(req["path"].get<std::string>());
+  }
+  const size_t ply = req.contains("ply")
+                         ? static_cast<size_t>(integerField(
+                               req, "ply", 0, static_cast<int64_t>(loaded.plies.size())))
+                         : loaded.plies.size();
+  agents_.clear();
+  scenario_ = loaded.scenario;
+  record_ = std::move(loaded);
+  rng_ = env::Rng(record_.seed);
+  agent_seed_ = record_.seed;
+  rewind(ply);
+  json out = scenarioInfo();
+  out.erase("scenario");
+  out["plies"] = record_.plies.size();
+  out["ply"] = ply_;
+  out["status"] = status();
+  return out;
+}
+
+json EngineSession::replay(const json& req) {
+  game();
+  if (!req.contains("ply")) throw RequestError{"bad_request", "give \"ply\": 0..plies"};
+  const auto ply =
+      static_cast<size_t>(integerField(req, "ply", 0, static_cast<int64_t>(record_.plies.size())));
+  env::EventLog log;
+  state_ = env::replayRecord(record_, ply, &log);
+  ply_ = ply;
+  json out = {{"ply", ply_}, {"plies", record_.plies.size()}, {"status", status()}};
+  out["events"] = eventsJson(state_->sc(), log);
+  if (state_->isTerminal()) out["result"] = resultJson(*state_);
+  return out;
+}
+
+}  // namespace morne::cli

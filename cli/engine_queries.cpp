@@ -1,0 +1,145 @@
+// The engine protocol's questions about a position: legal actions, the pending chance event,
+// where a unit can go, zones of control, line of sight and the result. Each reads the request's
+// own "state" when it carries one (a what-if position), else the game's (docs/protocol.md).
+
+#include "cli/engine_json.h"
+#include "cli/engine_session.h"
+#include "cli/request_error.h"
+#include "env/control.h"
+#include "env/io/notation.h"
+#include "env/los.h"
+#include "env/reachable.h"
+#include "env/rules.h"
+
+namespace morne::cli {
+
+using nlohmann::json;
+
+namespace {
+
+env::CellId hexArgument(const env::Scenario& sc, const json& req, const char* key) {
+  if (!req.contains(key) || !req[key].is_string()) {
+    throw RequestError{"bad_request", std::string("give \"") + key + "\" as a hex label"};
+  }
+  const env::CellId c = sc.cellOfLabel(req[key].get<std::string>());
+  if (c == env::kNoCell)
+    throw RequestError{"bad_request", std::string("\"") + key + "\" is not a hex of this map"};
+  return c;
+}
+
+}  // namespace
+
+int EngineSession::unitArgument(const env::GameState& s, const json& req, const char* key) {
+  const env::Scenario& sc = s.sc();
+  if (!req.contains(key) || !req[key].is_string()) {
+    throw RequestError{"bad_request",
+                       std::string("give \"") + key + "\": a unit id or the hex it stands on"};
+  }
+  const std::string text = req[key].get<std::string>();
+  if (const int u = sc.unitIndex(text); u >= 0) return u;
+  const env::CellId c = sc.cellOfLabel(text);
+  if (c == env::kNoCell)
+    throw RequestError{"bad_request",
+                       "\"" + text + "\" is neither a unit id nor a hex of this map"};
+  if (s.unitAt(c) < 0)
+    throw RequestError::refused({env::RefusalReason::kNoUnit, "", "no unit at " + sc.label(c)});
+  return s.unitAt(c);
+}
+
+json EngineSession::legal(const json& req) const {
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
+  env::ActionList list;
+  env::legalActions(s, list);
+  json actions = json::array();
+  for (const env::Action& a : list) {
+    actions.push_back({{"action", env::actionJson(s, a)},
+                       {"text", env::actionText(s, a)},
+                       {"index", env::actionIndex(s.sc(), a)}});
+  }
+  return {{"actions", actions}, {"count", list.size()}, {"status", statusOf(s)}};
+}
+
+json EngineSession::chance(const json& req) const {
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
+  if (!s.isChanceNode()) return {{"chance", false}};
+  env::ChanceList outcomes;
+  env::chanceOutcomes(s, outcomes);
+  json list = json::array();
+  for (const env::ChanceOutcome& o : outcomes) {
+    list.push_back(
+        {{"value", o.value}, {"num", o.num}, {"den", o.den}, {"probability", o.probability()}});
+  }
+  json event = {{"kind", std::string(env::chanceKindName(s.pending.kind))},
+                {"unit", s.sc().unit(s.pending.unit).id}};
+  if (s.pending.target >= 0) event["target"] = s.sc().unit(s.pending.target).id;
+  return {{"chance", true}, {"event", event}, {"outcomes", list}};
+}
+
+json EngineSession::reachable(const json& req) const {
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
+  const env::Scenario& sc = s.sc();
+  const int u = unitArgument(s, req, "unit");
+  std::vector<env::ReachableHex> now = env::reachableHexes(s, u);
+  const bool legal_now = !now.empty();
+  int mp = s.unit(u).mp;
+  if (!legal_now) {  // where it could go when its side next moves
+    env::NextMovement next = env::reachableHexesNextMovement(s, u);
+    now = std::move(next.hexes);
+    mp = next.mp;
+  }
+  json hexes = json::array();
+  for (const env::ReachableHex& r : now) {
+    json path = json::array();
+    for (env::CellId c : r.path) path.push_back(sc.label(c));
+    hexes.push_back({{"hex", sc.label(r.cell)},
+                     {"cost", r.cost},
+                     {"stops", r.stops},
+                     {"through_marsh", r.through_marsh},
+                     {"path", path}});
+  }
+  return {{"unit", sc.unit(u).id}, {"legal_now", legal_now}, {"mp", mp}, {"hexes", hexes}};
+}
+
+json EngineSession::zoneOfControl(const json& req) const {
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
+  const env::Scenario& sc = s.sc();
+  json out = json::object();
+  for (int side = 0; side < env::kNumSides; ++side) {
+    json hexes = json::array();
+    for (env::CellId c = 0; c < sc.numCells(); ++c) {
+      // The hexes side's units control are those enemy-controlled for the other side.
+      if (const int n = env::countEnemyZoc(s, c, 1 - side); n > 0)
+        hexes.push_back({{"hex", sc.label(c)}, {"units", n}});
+    }
+    out[env::sideColor(side)] = hexes;
+  }
+  return {{"zoc", out}};
+}
+
+json EngineSession::result(const json& req) const {
+  std::optional<env::GameState> own;
+  return resultJson(position(req, &own));
+}
+
+json EngineSession::lineOfSight(const json& req) const {
+  std::optional<env::GameState> own;
+  const env::Scenario& sc = position(req, &own).sc();
+  const env::CellId from = hexArgument(sc, req, "from");
+  const env::CellId to = hexArgument(sc, req, "to");
+  auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };
+  const env::LosResult r =
+      env::lineOfSight(sc.hexOf(from), sc.hexOf(to), terrain, sc.rules().los_obstacle_height);
+  json blocking = json::array();
+  for (env::Hex h : r.blocking) blocking.push_back(sc.label(sc.cellAt(h)));
+  return {{"from", sc.label(from)},
+          {"to", sc.label(to)},
+          {"distance", sc.distance(from, to)},
+          {"visible", r.visible},
+          {"blocking", blocking}};
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,143 @@
+// The engine protocol's version 2 questions: refusals with a reason and a rule, zones of
+// control, reachable hexes of any unit, the reaction fire a step draws, the morale tests of an
+// attack, and what-if queries on a position of their own.
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/cli/session_client.h"
+
+namespace morne::test {
+namespace {
+
+using nlohmann::json;
+
+TEST(EngineQueries, RefusalsCarryAReasonAndARule) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "duel"}});
+  json r = c.send({{"cmd", "apply"}, {"text", "move 0507>0408"}});
+  EXPECT_EQ(r["error"]["code"], "illegal_action");
+  EXPECT_EQ(r["error"]["reason"], "hex_occupied");
+  EXPECT_EQ(r["error"]["rule"], "U-STACK-1");
+  r = c.send({{"cmd", "apply"}, {"text", "move 0707>0505"}});
+  EXPECT_EQ(r["error"]["reason"], "not_adjacent") << r.dump();
+  r = c.send({{"cmd", "apply"}, {"outcome", 3}});
+  EXPECT_EQ(r["error"]["reason"], "no_chance_pending") << r.dump();
+  r = c.send({{"cmd", "apply"}, {"text", "dance"}});
+  EXPECT_EQ(r["error"]["code"], "bad_request") << "not an action at all";
+  EXPECT_FALSE(r["error"].contains("reason"));
+  const json help = c.ok({{"cmd", "help"}});
+  EXPECT_GE(help["refusal_reasons"].size(), 30u);
+  EXPECT_EQ(help["details"].size(), help["commands"].size());
+}
+
+TEST(EngineQueries, ZonesOfControlAndReachableHexesOfAnyUnit) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "duel"}});
+  const json zoc = c.ok({{"cmd", "zoc"}})["zoc"];
+  ASSERT_TRUE(zoc.contains("blue") && zoc.contains("orange"));
+  EXPECT_FALSE(zoc["blue"].empty());
+  EXPECT_FALSE(zoc["orange"].empty());
+  for (const json& h : zoc["orange"]) EXPECT_GE(h["units"].get<int>(), 1);
+
+  // Blue moves first: a blue unit's hexes are legal now, an orange unit's are a forecast.
+  const json own = c.ok({{"cmd", "reachable"}, {"unit", "B-I1"}});
+  EXPECT_TRUE(own["legal_now"]);
+  EXPECT_FALSE(own["hexes"].empty());
+  const json enemy = c.ok({{"cmd", "reachable"}, {"unit", "O-I1"}});
+  EXPECT_FALSE(enemy["legal_now"]);
+  EXPECT_GT(enemy["mp"].get<int>(), 0);
+  EXPECT_FALSE(enemy["hexes"].empty()) << enemy.dump();
+  // Orange's forecast is what orange gets once blue's player-turn is over.
+  c.ok({{"cmd", "apply"}, {"text", "end"}});
+  while (c.ok({{"cmd", "result"}})["final"] == false &&
+         c.ok({{"cmd", "legal"}})["status"]["side"] == "blue") {
+    c.ok({{"cmd", "apply"}, {"text", "end"}});
+  }
+  const json later = c.ok({{"cmd", "reachable"}, {"unit", "O-I1"}});
+  if (later["legal_now"] == true) {
+    EXPECT_EQ(later["hexes"], enemy["hexes"]);
+  }
+}
+
+TEST(EngineQueries, WhatIfQueriesLeaveTheGameAlone) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "duel"}});
+  const json start = c.ok({{"cmd", "state"}})["state"];
+  c.ok({{"cmd", "apply"}, {"text", "move 0707>0706"}});
+  const json now = c.ok({{"cmd", "state"}})["state"];
+  const json legal_then = c.ok({{"cmd", "legal"}, {"state", start}});
+  const json legal_now = c.ok({{"cmd", "legal"}});
+  EXPECT_NE(legal_then["actions"], legal_now["actions"]);
+  EXPECT_EQ(c.ok({{"cmd", "state"}})["state"], now) << "the game did not move";
+  const json move = c.ok({{"cmd", "genmove"}, {"agent", "rule"}, {"state", start}});
+  EXPECT_TRUE(move.contains("action"));
+  EXPECT_EQ(SessionClient::errorCode(
+                c.send({{"cmd", "genmove"}, {"agent", "rule"}, {"state", start}, {"play", true}})),
+            "bad_request");
+  json broken = start;
+  broken["units"][0]["vc"] = 99;
+  EXPECT_EQ(SessionClient::errorCode(c.send({{"cmd", "legal"}, {"state", broken}})),
+            "invalid_input");
+}
+
+// Plays crossing with the rule agent until a step would draw reaction fire; the preview's gun
+// is the one that fires when the step is made.
+TEST(EngineQueries, StepPreviewNamesTheGunsThatReact) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "crossing"}, {"seed", 2}});
+  bool found = false;
+  for (int ply = 0; ply < 2000 && !found; ++ply) {
+    if (c.ok({{"cmd", "result"}})["final"] == true) {
+      c.ok({{"cmd", "load"}, {"scenario", "crossing"}, {"seed", static_cast<uint64_t>(ply + 3)}});
+    }
+    if (c.ok({{"cmd", "chance"}})["chance"] == true) {
+      c.ok({{"cmd", "roll"}});
+      continue;
+    }
+    const json legal = c.ok({{"cmd", "legal"}});
+    for (const json& a : legal["actions"]) {
+      if (a["action"]["type"] != "move") continue;
+      const json p = c.ok({{"cmd", "preview_step"}, {"action", a["action"]}});
+      if (p["reaction_fire"].empty()) continue;
+      double total = 0;
+      for (const json& o : p["outcomes"]) total += o["probability"].get<double>();
+      EXPECT_NEAR(total, 1.0, 1e-12);
+      const json applied = c.ok({{"cmd", "apply"}, {"action", a["action"]}});
+      std::vector<json> events = applied["events"];
+      if (p["charge_offered"] == true) {
+        const json held = c.ok({{"cmd", "apply"}, {"text", "hold"}});
+        events.insert(events.end(), held["events"].begin(), held["events"].end());
+      }
+      bool fired = false;
+      for (const json& e : events) {
+        fired = fired || (e["event"] == "fire" && e["unit"] == p["reaction_fire"][0]["gun"]);
+      }
+      EXPECT_TRUE(fired) << p.dump() << "\n" << json(events).dump();
+      found = true;
+      break;
+    }
+    if (!found) c.ok({{"cmd", "genmove"}, {"agent", "rule"}, {"play", true}});
+  }
+  EXPECT_TRUE(found) << "no step drew reaction fire in 2000 plies of crossing";
+}
+
+TEST(EngineQueries, CombatPreviewGivesMoraleTestsAndRetreatCosts) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "crossing"}});
+  std::ifstream in(std::string(MORNE_SOURCE_DIR) + "/tests/golden/crossing_battle.json");
+  c.ok({{"cmd", "set_state"}, {"state", json::parse(in)}});
+  const json p = c.ok({{"cmd", "preview_combat"}, {"attacker", "B-I3"}, {"defender", "O-I1"}});
+  for (const char* who : {"attacker", "defender"}) {
+    const json& t = p["morale_tests"][who];
+    EXPECT_LE(t["failed"]["probability"].get<double>(), t["tested"]["probability"].get<double>());
+  }
+  EXPECT_GT(p["morale_tests"]["attacker"]["tested"]["probability"].get<double>() +
+                p["morale_tests"]["defender"]["tested"]["probability"].get<double>(),
+            0.0);
+  for (const json& o : p["outcomes"]) EXPECT_TRUE(o["defender"].contains("retreat_zocs"));
+}
+
+}  // namespace
+}  // namespace morne::test
