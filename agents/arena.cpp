@@ -55,6 +55,7 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
     g.decisions = summary.side_decisions;
     g.decision_seconds = summary.decision_seconds;
     g.steps = summary.steps;
+    if (config.keep_plies) g.plies_played = summary.plies;
     g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     g.played = true;
     std::lock_guard lock(report);

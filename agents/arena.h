@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent.h"
 #include "agents/step_counter.h"
 #include "env/rules.h"
 #include "env/scenario.h"
@@ -24,6 +25,7 @@ struct ArenaConfig {
   int rounds = 5;     // duplicate rounds per pair and scenario (2 games each)
   uint64_t seed = 1;  // base seed: round k of every pair on a scenario uses the same dice seed
   int jobs = 1;       // games played at once
+  bool keep_plies = false;  // keep every game's plies in ArenaGame::plies_played (for records)
 };
 
 // One game of the schedule and, once played, its outcome.
@@ -40,6 +42,7 @@ struct ArenaGame {
   std::array<double, env::kNumSides> decision_seconds = {};
   std::array<StepCounts, env::kNumSides> steps = {};  // per side
   double seconds = 0;
+  std::vector<Ply> plies_played;  // every action and chance outcome, with keep_plies
 };
 
 // The games of a round robin, in a fixed order: round, pair, scenario, then the mirror (so the

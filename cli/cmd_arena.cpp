@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
 
@@ -23,6 +24,7 @@
 #include "cli/progress.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "env/io/game_record.h"
 #include "env/io/scenario_library.h"
 
 namespace morne::cli {
@@ -139,6 +141,23 @@ int runArenaRate(const Args& args) {
   return 0;
 }
 
+// Writes the record of finished game `g` to OUT/records/game-N.json, N its place in the
+// schedule. A game replayed after an interruption is the same game: its record is rewritten
+// with the same content.
+void writeGameRecord(const std::string& out_dir, const agents::ArenaConfig& config,
+                     const std::vector<agents::ArenaGame>& games, const agents::ArenaGame& g) {
+  env::GameRecord record;
+  record.scenario = config.scenarios[static_cast<size_t>(g.scenario)];
+  record.seed = g.seed;
+  record.agents = {config.agents[static_cast<size_t>(g.blue)],
+                   config.agents[static_cast<size_t>(g.orange)]};
+  for (const agents::Ply& p : g.plies_played)
+    record.plies.push_back({.chance = p.chance, .action = p.action, .outcome = p.outcome});
+  const auto index = &g - games.data();
+  const fs::path path = fs::path(out_dir) / "records" / ("game-" + std::to_string(index) + ".json");
+  env::writeFileDurably(path.string(), env::recordToJson(record).dump(1) + "\n");
+}
+
 }  // namespace
 
 int runArena(const Args& args) {
@@ -162,6 +181,9 @@ int runArena(const Args& args) {
        "continue the run saved in --out: its agents, scenarios and seed, skipping the games in "
        "its games.csv (a larger --rounds extends it)")
       ("force", po::bool_switch(), "start over in an --out that holds results, deleting them")
+      ("records", po::bool_switch(),
+       "also write each game's record (docs/protocol.md, \"Game records\") to "
+       "--out/records/game-N.json, N its place in the schedule")
       ("quiet", po::bool_switch(), "no progress bar");
   // clang-format on
   const ParsedCommand cmd = parseCommand("arena", args, own, 0);
@@ -213,6 +235,9 @@ int runArena(const Args& args) {
   config.seed = run.seed;
   config.jobs = vm["jobs"].as<int>();
   if (config.jobs < 1) throw ConfigError("arena: --jobs must be at least 1");
+  config.keep_plies = vm["records"].as<bool>();
+  if (config.keep_plies && out_dir.empty())
+    throw ConfigError("arena: --records writes into the --out folder; give one");
   for (const std::string& spec : config.agents)
     agents::makeAgent(spec, 0);  // check before any output
   const agents::ArenaLineup lineup = agents::lineupOf(config);
@@ -241,8 +266,14 @@ int runArena(const Args& args) {
                           "choose another --out");
       }
       for (const char* name : kRunFiles) env::removeDurably((fs::path(out_dir) / name).string());
+      fs::remove_all(fs::path(out_dir) / "records", ec);
+      if (ec) throw IoError("arena: cannot remove " + out_dir + "/records: " + ec.message());
     }
     writeRunFile(out_dir, run);
+    if (config.keep_plies) {
+      fs::create_directories(fs::path(out_dir) / "records", ec);
+      if (ec) throw IoError("arena: cannot create folder " + out_dir + "/records: " + ec.message());
+    }
     games_csv.emplace(csv, false, true);
     if (games_csv->size() == 0) games_csv->append(gamesCsvHeader() + "\n");
   }
@@ -260,6 +291,7 @@ int runArena(const Args& args) {
       config, games,
       [&](const agents::ArenaGame& g, int finished) {
         if (games_csv) games_csv->append(gamesCsvRow(lineup, g) + "\n");
+        if (config.keep_plies) writeGameRecord(out_dir, config, games, g);
         progress.update(finished, "", etaSeconds(games, config.jobs));
       },
       interrupt.flag());

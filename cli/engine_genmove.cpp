@@ -6,6 +6,7 @@
 
 #include "agents/agent_kinds.h"
 #include "agents/search_agent.h"
+#include "cli/engine_json.h"
 #include "cli/engine_session.h"
 #include "cli/request_error.h"
 #include "env/io/notation.h"
@@ -36,6 +37,26 @@ json lineJson(env::GameState s, const std::vector<mcts::LineStep>& line) {
   return out;
 }
 
+// The longest time limit a genmove may ask for: an hour.
+constexpr int64_t kMaxMoveMs = 3'600'000;
+
+// `spec` searching for `ms` milliseconds instead of its own budget, when its kind searches
+// (takes "ms"); an agent that does not search answers at once, within any limit.
+std::string withTimeLimit(const std::string& spec, int64_t ms) {
+  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  for (const agents::AgentKind& kind : agents::agentKinds()) {
+    if (kind.name != parsed.name) continue;
+    for (const agents::SpecParamInfo& p : kind.parameters()) {
+      if (p.key != "ms") continue;
+      parsed.params.erase("sims");
+      parsed.params.erase("turn_ms");
+      parsed.params["ms"] = std::to_string(ms);
+      return agents::specText(parsed);
+    }
+  }
+  return spec;
+}
+
 }  // namespace
 
 json EngineSession::genmove(const json& req) {
@@ -58,7 +79,8 @@ json EngineSession::genmove(const json& req) {
     throw RequestError{"bad_request", "\"play\" must be true or false"};
   if (req.contains("top") && !req["top"].is_number_unsigned())
     throw RequestError{"bad_request", "\"top\" must be a non-negative integer"};
-  const std::string spec = req["agent"].get<std::string>();
+  std::string spec = req["agent"].get<std::string>();
+  if (req.contains("ms")) spec = withTimeLimit(spec, integerField(req, "ms", 1, kMaxMoveMs));
 
   // An agent kept per spec serves the whole game (its search tree is reused from one move to
   // the next); an explicit seed asks for a fresh agent with that seed.

@@ -20,7 +20,9 @@ json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
 
 int64_t integerField(const json& req, const char* key, int64_t lo, int64_t hi) {
   const json& v = req[key];
-  const bool in_range = v.is_number_unsigned()  ? v.get<uint64_t>() <= static_cast<uint64_t>(hi)
+  const bool in_range = v.is_number_unsigned()
+                            ? v.get<uint64_t>() <= static_cast<uint64_t>(hi) &&
+                                  (lo <= 0 || v.get<uint64_t>() >= static_cast<uint64_t>(lo))
                         : v.is_number_integer() ? v.get<int64_t>() >= lo && v.get<int64_t>() <= hi
                                                 : false;
   if (!v.is_number_integer() || !in_range) {

@@ -147,7 +147,7 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        "a movement step's cost and the reaction fire it draws",
        [](S& e, const json& r) { return e.previewStep(r); }},
       {"genmove",
-       {"agent", "seed", "play", "top", "state"},
+       {"agent", "ms", "seed", "play", "top", "state"},
        "an agent's choice, explained",
        [](S& e, const json& r) { return e.genmove(r); }},
       {"result",

@@ -12,6 +12,7 @@
 
 #include "cli/arena_results.h"
 #include "env/error.h"
+#include "tests/cli/session_client.h"
 #include "tests/cli/test_process.h"
 
 namespace morne::test {
@@ -34,6 +35,23 @@ class ArenaCli : public ::testing::Test {
 };
 
 constexpr const char* kArena = "arena --quiet --agents 'rule random' --scenarios duel --jobs 2 ";
+
+// --records writes one record per game, which replays to the result games.csv gives it.
+TEST_F(ArenaCli, RecordsReplayToTheResultsOfTheTable) {
+  const std::string out = dir_ + "/run";
+  ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 1 --records --out " + out).exit_code, 0);
+  std::istringstream csv(readAll(out + "/games.csv"));
+  std::string line;
+  std::getline(csv, line);  // header
+  for (int game = 0; std::getline(csv, line); ++game) {
+    SessionClient c;
+    c.ok({{"cmd", "load_game"}, {"path", out + "/records/game-" + std::to_string(game) + ".json"}});
+    const nlohmann::json r = c.ok({{"cmd", "result"}});
+    EXPECT_TRUE(r["final"]);
+    const std::string winner = r["winner"].is_null() ? "draw" : r["winner"].get<std::string>();
+    EXPECT_NE(line.find("," + winner + ","), std::string::npos) << line << " vs " << r.dump();
+  }
+}
 
 TEST_F(ArenaCli, ResultsAreNeverOverwrittenWithoutForce) {
   const std::string out = dir_ + "/run";

@@ -73,6 +73,12 @@ TEST(EngineQueries, WhatIfQueriesLeaveTheGameAlone) {
   EXPECT_EQ(c.ok({{"cmd", "state"}})["state"], now) << "the game did not move";
   const json move = c.ok({{"cmd", "genmove"}, {"agent", "rule"}, {"state", start}});
   EXPECT_TRUE(move.contains("action"));
+  // A time limit replaces a searching agent's budget; 0 ms is no limit a search can keep.
+  const json timed = c.ok({{"cmd", "genmove"}, {"agent", "mcts:sims=100000"}, {"ms", 50}});
+  EXPECT_EQ(timed["agent"].get<std::string>().rfind("mcts:ms=50,", 0), 0u) << timed["agent"];
+  EXPECT_LT(timed["seconds"].get<double>(), 5.0);
+  EXPECT_EQ(SessionClient::errorCode(c.send({{"cmd", "genmove"}, {"agent", "mcts"}, {"ms", 0}})),
+            "bad_request");
   EXPECT_EQ(SessionClient::errorCode(
                 c.send({{"cmd", "genmove"}, {"agent", "rule"}, {"state", start}, {"play", true}})),
             "bad_request");
