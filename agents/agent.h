@@ -3,6 +3,7 @@
 // from spec strings ("random", "rule", "mcts:sims=800,cpuct=1.2,threads=2") the same way in
 // the CLI, config files, the arena and the protocol (agents/agent_spec.h).
 
+#include <atomic>
 #include <map>
 #include <string>
 
@@ -49,6 +50,10 @@ class Agent {
     if (!budget.empty())
       throw ConfigError(spec() + ": this agent does not search; it has no budget");
   }
+  // While *stop is true (when `stop` is not null), decide() returns as soon as it has a
+  // choice: a search stops after its next simulation with the best action found so far.
+  // Agents that do not search decide at once anyway and ignore it.
+  virtual void setStopFlag(const std::atomic<bool>* /*stop*/) {}
 };
 
 }  // namespace morne::agents

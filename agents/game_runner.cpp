@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "agents/informed_decision.h"
 #include "env/rng.h"
 
 namespace morne::agents {
@@ -37,7 +38,7 @@ GameSummary playGame(const env::Scenario& sc, Agent& blue, Agent& orange, uint64
       env::applyChance(s, ply.outcome, log);
     } else {
       const auto t0 = std::chrono::steady_clock::now();
-      ply.action = agents[s.side]->chooseAction(s);
+      ply.action = decideWithWhatItKnows(*agents[s.side], s).action;
       const double took =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const auto side = static_cast<size_t>(s.side);

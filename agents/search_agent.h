@@ -55,6 +55,7 @@ class SearchAgent : public Agent {
   Decision decide(const env::GameState& s) override;
   std::string spec() const override;
   void setBudget(const std::map<std::string, std::string>& budget) override;
+  void setStopFlag(const std::atomic<bool>* stop) override { search_.setStopFlag(stop); }
 
  private:
   // The time for this decision under a per-turn budget, in ms.

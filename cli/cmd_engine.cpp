@@ -28,17 +28,19 @@ int runEngine(const Args& args) {
                  "docs/protocol.md.\n";
     return 0;
   }
-  EngineSession session(cmd.vm["seed"].as<uint64_t>());
-  bool quit = false;
+  // Replies are flushed line by line: a client waits for each one.
+  EngineSession session(cmd.vm["seed"].as<uint64_t>(),
+                        [](const std::string& reply) { std::cout << reply << std::endl; });
   if (const std::string preload = cmd.vm["scenario"].as<std::string>(); !preload.empty()) {
-    nlohmann::json req = {{"cmd", "load"}, {"scenario", preload}};
-    std::cout << session.handle(req.dump(), &quit) << std::endl;
+    session.submit(nlohmann::json{{"cmd", "load"}, {"scenario", preload}}.dump());
   }
+  // Reading goes on while a search runs, so that "stop" reaches it.
   std::string line;
-  while (!quit && readRequestLine(std::cin, line)) {
+  while (!session.quitRequested() && readRequestLine(std::cin, line)) {
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    std::cout << session.handle(line, &quit) << std::endl;
+    session.submit(line);
   }
+  session.drain();
   return 0;
 }
 

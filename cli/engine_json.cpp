@@ -3,14 +3,18 @@
 #include "cli/request_error.h"
 #include "env/io/event_text.h"
 #include "env/victory.h"
+#include "env/visibility.h"
 
 namespace morne::cli {
 
 using nlohmann::json;
 
-json eventsJson(const env::Scenario& sc, const env::EventLog& log) {
+json eventsJson(const env::GameState& after, const env::EventLog& log, int viewer) {
+  const env::Scenario& sc = after.sc();
+  auto hidden = [&](int u) { return viewer >= 0 && u >= 0 && env::hiddenFrom(after, u, viewer); };
   json out = json::array();
   for (const env::Event& e : log) {
+    if (hidden(e.unit) || hidden(e.other)) continue;
     json j = env::eventJson(sc, e);
     j["text"] = env::eventText(sc, e);
     out.push_back(j);

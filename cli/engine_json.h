@@ -10,8 +10,9 @@
 
 namespace morne::cli {
 
-// The events of `log`, each as its JSON object plus "text", one line of English.
-nlohmann::json eventsJson(const env::Scenario& sc, const env::EventLog& log);
+// The events of `log`, each as its JSON object plus "text", one line of English. With a
+// `viewer` side (>= 0), the events about units hidden from it in `after` are left out (S-4).
+nlohmann::json eventsJson(const env::GameState& after, const env::EventLog& log, int viewer);
 
 // The integer value of request field `key`, or a bad_request naming it: no truncation, no
 // wrap-around.

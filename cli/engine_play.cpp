@@ -9,6 +9,7 @@
 #include "env/io/notation.h"
 #include "env/io/state_json.h"
 #include "env/rules.h"
+#include "env/visibility.h"
 
 namespace morne::cli {
 
@@ -78,15 +79,21 @@ json EngineSession::play(const env::RecordedPly& ply) {
   if (ply.chance) {
     env::applyChance(s, ply.outcome, &log);
   } else {
-    out["applied"] = env::actionJson(s, ply.action);
+    json applied = env::actionJson(s, ply.action);
+    const int actor = ply.action.kind == env::ActionKind::kPlace ? env::nextUnitToPlace(s)
+                                                                 : s.unitAt(ply.action.cell);
     std::string& agent = record_.agents[static_cast<size_t>(s.side)];
     if (agent.empty()) agent = "human";
     env::applyAction(s, ply.action, &log);
+    // A move of a unit the bound side may not see is reported without its hexes (S-4).
+    if (bound_side_ >= 0 && actor >= 0 && env::hiddenFrom(s, actor, bound_side_))
+      applied = {{"type", applied["type"]}, {"hidden", true}};
+    out["applied"] = applied;
   }
   record_.plies.resize(ply_);  // a new ply replaces any taken back or ahead in a replay
   record_.plies.push_back(ply);
   ++ply_;
-  out["events"] = eventsJson(s.sc(), log);
+  out["events"] = eventsJson(s, log, bound_side_);
   out["status"] = status();
   out["ply"] = ply_;
   if (s.isTerminal()) out["result"] = resultJson(s);
@@ -141,7 +148,11 @@ json EngineSession::undo(const json& req) {
 }
 
 json EngineSession::saveGame() const {
-  game();
+  if (bound_side_ >= 0 && env::hidesAny(game(), bound_side_)) {
+    throw RequestError::refused({R::kHiddenInformation, "S-4",
+                                 "the record shows where the first player placed his units; it "
+                                 "can be saved from game turn 2"});
+  }
   return {{"record", env::recordToJson(record_)}, {"ply", ply_}};
 }
 
@@ -185,7 +196,7 @@ json EngineSession::replay(const json& req) {
   state_ = env::replayRecord(record_, ply, &log);
   ply_ = ply;
   json out = {{"ply", ply_}, {"plies", record_.plies.size()}, {"status", status()}};
-  out["events"] = eventsJson(state_->sc(), log);
+  out["events"] = eventsJson(*state_, log, bound_side_);
   if (state_->isTerminal()) out["result"] = resultJson(*state_);
   return out;
 }

@@ -13,6 +13,7 @@
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
 #include "env/rules.h"
+#include "env/visibility.h"
 
 namespace morne::cli {
 
@@ -90,7 +91,13 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        {},
        "the position in the saved-state format",
        [](S& e, const json&) -> json {
-         return {{"state", env::stateToJson(e.game())}};
+         const env::GameState view = e.visibleGame();
+         json hidden = json::array();
+         for (int u = 0; u < view.num_units; ++u) {
+           if (e.bound_side_ >= 0 && env::hiddenFrom(e.game(), u, e.bound_side_))
+             hidden.push_back(view.sc().unit(u).id);
+         }
+         return {{"state", env::stateToJson(view)}, {"hidden", hidden}};
        }},
       {"set_state",
        {"state"},
@@ -114,6 +121,10 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        "take back plies (by default the last action and its dice)",
        [](S& e, const json& r) { return e.undo(r); }},
       {"save", {}, "the game record", [](S& e, const json&) { return e.saveGame(); }},
+      {"bind",
+       {"side"},
+       "serve one side from now on: hide what it may not see (S-4)",
+       [](S& e, const json& r) { return e.bind(r); }},
       {"load_game",
        {"record", "path", "ply"},
        "start from a game record, at any of its plies",
@@ -150,6 +161,10 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        {"agent", "ms", "seed", "play", "top", "state"},
        "an agent's choice, explained",
        [](S& e, const json& r) { return e.genmove(r); }},
+      {"analyze",
+       {"agent", "ms", "period_ms", "top", "state"},
+       "search a position and report every period_ms until ms or stop",
+       [](S& e, const json& r) { return e.analyze(r); }},
       {"result",
        {"state"},
        "victory points, winner and level",
@@ -158,18 +173,140 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        {},
        "the ASCII map",
        [](S& e, const json&) -> json {
-         return {{"text", env::renderMap(e.game())}};
+         return {{"text", env::renderMap(e.visibleGame())}};
        }},
       {"help",
        {},
        "every command with its fields and what it does",
        [](S& e, const json&) { return e.help(); }},
-      {"quit", {}, "end the session", [](S&, const json&) { return json::object(); }},
+      {"stop",
+       {},
+       "end the search in progress (genmove, analyze) with what it has found",
+       [](S&, const json&) { return json::object(); }},
+      {"quit",
+       {},
+       "end the session",
+       [](S& e, const json&) {
+         e.quit_ = true;
+         return json::object();
+       }},
   };
   return kTable;
 }
 
-EngineSession::EngineSession(uint64_t seed) : rng_(seed), agent_seed_(seed) {}
+EngineSession::EngineSession(uint64_t seed, ReplySink sink)
+    : rng_(seed), agent_seed_(seed), sink_(std::move(sink)) {}
+
+EngineSession::~EngineSession() {
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+    stop_ = true;
+    waiting_.clear();
+  }
+  wake_.notify_all();
+  if (search_thread_.joinable()) search_thread_.join();
+}
+
+namespace {
+
+// The "cmd" of a request line, or "" when the line is not a request (it is answered in its
+// turn like any other).
+std::string commandOf(const std::string& line) {
+  if (line.size() > kMaxRequestBytes || env::jsonNestingDepth(line) > env::kMaxJsonNesting)
+    return "";
+  const json req = json::parse(line, nullptr, false);
+  if (!req.is_object() || !req.contains("cmd") || !req["cmd"].is_string()) return "";
+  return req["cmd"].get<std::string>();
+}
+
+}  // namespace
+
+void EngineSession::submit(const std::string& line) {
+  std::lock_guard lock(mutex_);
+  if (quit_) return;  // nothing is served after "quit"
+  if (!searching_) {
+    process(line);
+    return;
+  }
+  const std::string cmd = commandOf(line);
+  if (cmd == "stop" || cmd == "quit") stop_ = true;
+  if (cmd == "quit") quit_ = true;
+  waiting_.push_back(line);
+}
+
+void EngineSession::drain() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [this] { return !searching_ && waiting_.empty(); });
+}
+
+bool EngineSession::quitRequested() const {
+  std::lock_guard lock(mutex_);
+  return quit_;
+}
+
+std::string EngineSession::handle(const std::string& line, bool* quit) {
+  {
+    std::lock_guard lock(mutex_);
+    kept_replies_.clear();
+  }
+  submit(line);
+  drain();
+  std::lock_guard lock(mutex_);
+  *quit = quit_;
+  return kept_replies_.empty() ? std::string() : kept_replies_.back();
+}
+
+void EngineSession::reply(const std::string& line) {
+  if (sink_) {
+    sink_(line);
+  } else {
+    kept_replies_.push_back(line);
+  }
+}
+
+void EngineSession::process(const std::string& line) {
+  if (std::optional<std::string> r = answer(line)) reply(*r);
+}
+
+void EngineSession::processWaiting() {
+  while (!waiting_.empty() && !searching_) {
+    const std::string line = std::move(waiting_.front());
+    waiting_.pop_front();
+    process(line);
+    if (quit_ && commandOf(line) == "quit") waiting_.clear();
+  }
+}
+
+void EngineSession::startSearch(std::unique_ptr<SearchJob> job) {
+  job_ = std::move(job);
+  searching_ = true;
+  deferred_ = true;
+  if (!search_thread_.joinable()) search_thread_ = std::thread([this] { searchLoop(); });
+  wake_.notify_all();
+}
+
+void EngineSession::searchLoop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [this] { return job_ != nullptr || closing_; });
+    if (closing_) return;
+    std::unique_ptr<SearchJob> job = std::move(job_);
+    lock.unlock();
+    json result;
+    try {
+      result = runSearch(*job);
+    } catch (...) {
+      result = errorReply(std::current_exception());
+    }
+    lock.lock();
+    finishSearch(*job, std::move(result));
+    searching_ = false;
+    stop_ = false;
+    processWaiting();
+    if (!searching_) idle_.notify_all();
+  }
+}
 
 const env::GameState& EngineSession::game() const {
   if (!state_) throw RequestError{"no_game", "no scenario loaded; send {\"cmd\":\"load\"} first"};
@@ -193,9 +330,10 @@ bool readRequestLine(std::istream& in, std::string& line) {
   return true;
 }
 
-std::string EngineSession::handle(const std::string& line, bool* quit) {
+std::optional<std::string> EngineSession::answer(const std::string& line) {
   json reply;
   json id = nullptr;
+  deferred_ = false;
   try {
     if (line.size() > kMaxRequestBytes) {
       throw RequestError{"bad_request", "request line over " + std::to_string(kMaxRequestBytes) +
@@ -232,9 +370,21 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
     if (!req.contains("cmd") || !req["cmd"].is_string()) {
       throw RequestError{"bad_request", "missing \"cmd\" (a string naming the command)"};
     }
-    reply = dispatch(req, quit);
+    request_id_ = req.contains("id") ? req["id"] : json(nullptr);
+    reply = dispatch(req);
+    if (deferred_) return std::nullopt;  // a search started: it replies when it ends
     reply["ok"] = true;
     reply["cmd"] = req["cmd"];
+  } catch (...) {
+    reply = errorReply(std::current_exception());
+  }
+  return replyLine(std::move(reply), id);
+}
+
+json EngineSession::errorReply(std::exception_ptr error) {
+  json reply;
+  try {
+    std::rethrow_exception(error);
   } catch (const RequestError& e) {
     reply = {{"ok", false}, {"error", {{"code", e.code}, {"message", shortened(e.what())}}}};
     if (!e.details.is_null()) reply["error"]["details"] = e.details;
@@ -257,7 +407,13 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
   } catch (const std::exception& e) {
     reply = {{"ok", false},
              {"error", {{"code", "internal_error"}, {"message", shortened(e.what())}}}};
+  } catch (...) {
+    reply = {{"ok", false}, {"error", {{"code", "internal_error"}, {"message", "unknown error"}}}};
   }
+  return reply;
+}
+
+std::string EngineSession::replyLine(json reply, const json& id) {
   if (!id.is_null()) {
     if (id.is_string() || id.is_number() || id.is_boolean() || id.dump().size() <= kMaxEchoBytes) {
       reply["id"] = id.is_string() ? json(shortened(id.get<std::string>())) : id;
@@ -268,12 +424,11 @@ std::string EngineSession::handle(const std::string& line, bool* quit) {
   return reply.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-json EngineSession::dispatch(const json& req, bool* quit) {
+json EngineSession::dispatch(const json& req) {
   const std::string cmd = req["cmd"].get<std::string>();
   for (const Command& c : commands()) {
     if (cmd != c.name) continue;
     expectKeys(req, c.keys);
-    if (cmd == "quit") *quit = true;
     return c.run(*this, req);
   }
   throw RequestError{"unknown_command", "unknown command \"" + cmd + "\" (known: " + commandList() +
@@ -334,7 +489,7 @@ json EngineSession::load(const json& req) {
   ply_ = 0;
   json out = scenarioInfo();
   out.erase("scenario");
-  out["events"] = eventsJson(*scenario_, log);
+  out["events"] = eventsJson(*state_, log, bound_side_);
   out["status"] = status();
   return out;
 }
@@ -384,9 +539,33 @@ json EngineSession::statusOf(const env::GameState& s) {
 const env::GameState& EngineSession::position(const json& req,
                                               std::optional<env::GameState>* own) const {
   const env::GameState& s = game();
-  if (!req.contains("state")) return s;
-  own->emplace(env::stateFromJson(s.sc(), req["state"], "state"));
+  if (req.contains("state")) {
+    own->emplace(env::stateFromJson(s.sc(), req["state"], "state"));
+    return **own;
+  }
+  if (bound_side_ < 0 || !env::hidesAny(s, bound_side_)) return s;
+  own->emplace(env::publicView(s, bound_side_));
   return **own;
+}
+
+env::GameState EngineSession::visibleGame() const {
+  const env::GameState& s = game();
+  return bound_side_ < 0 ? s : env::publicView(s, bound_side_);
+}
+
+json EngineSession::bind(const json& req) {
+  if (!req.contains("side") || !req["side"].is_string() ||
+      (req["side"] != "blue" && req["side"] != "orange")) {
+    throw RequestError{"bad_request", "give \"side\": \"blue\" or \"orange\""};
+  }
+  const int side = req["side"] == "blue" ? 0 : 1;
+  if (bound_side_ >= 0 && bound_side_ != side) {
+    throw RequestError{
+        "bad_request",
+        "the session serves " + std::string(env::sideColor(bound_side_)) + " already, for good"};
+  }
+  bound_side_ = side;
+  return {{"side", env::sideColor(side)}};
 }
 
 }  // namespace morne::cli

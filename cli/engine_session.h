@@ -5,14 +5,21 @@
 // and the dice generator. Every request may carry an "id", echoed in its reply. Bad input of
 // any kind gets {"ok":false,"error":{"code":...,"message":...}} and the session keeps serving.
 
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <istream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "agents/agent.h"
@@ -39,11 +46,30 @@ bool readRequestLine(std::istream& in, std::string& line);
 
 class EngineSession {
  public:
-  // `seed` seeds the generator used by "roll" until a "load" gives another.
-  explicit EngineSession(uint64_t seed);
+  // Receives the session's reply lines (without newline), in the order of the requests.
+  using ReplySink = std::function<void(const std::string& line)>;
 
-  // Handles one request line and returns the reply line (without newline). Sets *quit when the
-  // request was "quit". Never throws.
+  // `seed` seeds the generator used by "roll" until a "load" gives another. Replies go to
+  // `sink`; without one, handle() returns them.
+  explicit EngineSession(uint64_t seed, ReplySink sink = {});
+  // Stops a search in progress and waits for it.
+  ~EngineSession();
+  EngineSession(const EngineSession&) = delete;
+  EngineSession& operator=(const EngineSession&) = delete;
+
+  // Takes one request line. Its reply goes to the sink, now or, for a search ("genmove",
+  // "analyze"), when the search ends: a search runs on the session's own thread, and the
+  // requests that arrive meanwhile wait for it and are answered after it, in order. "stop"
+  // acts at once (the search ends with what it has found) and "quit" too; their replies
+  // still come in order. Never throws.
+  void submit(const std::string& line);
+  // Waits until no search runs and every request submitted so far is answered.
+  void drain();
+  // Whether a "quit" was handled or is waiting: the caller stops reading requests.
+  bool quitRequested() const;
+
+  // For a session without a sink: handles one request line, waits for it, and returns its
+  // reply (for "analyze", the last one). Sets *quit when the request was "quit".
   std::string handle(const std::string& line, bool* quit);
 
   // How many genmove agents the session keeps now (at most kMaxKeptAgents).
@@ -62,7 +88,13 @@ class EngineSession {
 
  private:
   using json = nlohmann::json;
-  json dispatch(const json& request, bool* quit);
+  // The reply line to one request, or nothing when it started a search (which replies later).
+  std::optional<std::string> answer(const std::string& line);
+  json dispatch(const json& request);
+  // The error reply to the exception `error` (RequestError, ValidationError, ...).
+  static json errorReply(std::exception_ptr error);
+  // `reply` with the request's `id` echoed (shortened when huge), as one line.
+  static std::string replyLine(json reply, const json& id);
   json help() const;
   json load(const json& req);
   json scenarioInfo() const;
@@ -95,12 +127,50 @@ class EngineSession {
   json previewFire(const json& req) const;
   json previewCombat(const json& req) const;
   json previewStep(const json& req) const;
-  // An agent's choice and search statistics (engine_genmove.cpp).
+  // Searches (engine_search.cpp): an agent's choice ("genmove") and a search's periodic report
+  // on a position ("analyze"), both explained. Each checks the request, then hands the search
+  // to the session's search thread; its reply comes when it ends.
   json genmove(const json& req);
+  json analyze(const json& req);
+  void checkDecisionVisible(const json& req, bool played) const;
+  // A search handed to the search thread.
+  struct SearchJob {
+    json id;          // the request's "id", echoed in every reply
+    std::string cmd;  // "genmove" or "analyze"
+    agents::Agent* agent = nullptr;
+    std::unique_ptr<agents::Agent> fresh;  // the agent made for this request (a "seed" given)
+    env::GameState position;               // the game (agents decide from what their side may know)
+    env::GameState shown;  // the position as the session's side may see it, for the reply
+    size_t top = 10;
+    bool play = false;      // genmove: apply the move
+    bool searches = false;  // the agent searches (it has a budget and stops on "stop")
+    double period_ms = 0;   // analyze: time between two reports
+    double total_ms = 0;    // analyze: the whole search
+    env::Action decided;    // genmove: the action chosen
+    bool hidden = false;    // the bound side may not see this decision: reply without it
+  };
+  // Runs on the search thread without the lock: the search and its updates; returns the reply.
+  json runSearch(SearchJob& job);
+  // Under the lock, once the search has ended: plays the move when asked, and replies.
+  void finishSearch(SearchJob& job, json reply);
+  // Hands `job` to the search thread (started on first use).
+  void startSearch(std::unique_ptr<SearchJob> job);
+  void searchLoop();
+
+  // Handles one request now (the lock held): replies, or starts a search.
+  void process(const std::string& line);
+  // Handles the requests that waited for a search, until one starts another.
+  void processWaiting();
+  // Sends one reply line to the sink (or keeps it for handle()).
+  void reply(const std::string& line);
 
   // The position a query reads: the state given in req["state"] (validated, kept in *own), or
-  // the game's.
+  // the game's as the bound side may know it (env/visibility.h).
   const env::GameState& position(const json& req, std::optional<env::GameState>* own) const;
+  // Binds the session to one side for good: what it may not see is hidden from its replies.
+  json bind(const json& req);
+  // The game as the bound side may know it (the game itself for an unbound session).
+  env::GameState visibleGame() const;
   // The unit named by req[key] in `s`: a unit id or the label of the hex it stands on.
   static int unitArgument(const env::GameState& s, const json& req, const char* key);
   const env::GameState& game() const;
@@ -109,6 +179,7 @@ class EngineSession {
   std::optional<env::GameState> state_;
   env::GameRecord record_;  // the game: start, every ply so far and any taken back (undo)
   size_t ply_ = 0;          // how many of record_.plies state_ has played
+  int bound_side_ = -1;     // the side the session serves (bind), -1 for both
   env::Rng rng_;
   // An agent genmove keeps for its spec, and when it last served (to drop the least recent).
   struct KeptAgent {
@@ -123,6 +194,23 @@ class EngineSession {
   uint64_t agent_seed_;  // seeds the agents genmove keeps, one per spec, until the next load
   std::map<std::string, KeptAgent> agents_;
   uint64_t requests_served_ = 0;
+
+  // Requests and the search thread. `mutex_` guards everything above while a request is
+  // handled; the search itself runs without it, on its own copy of the position.
+  ReplySink sink_;
+  std::vector<std::string> kept_replies_;  // without a sink: replies for handle()
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;     // the search thread: a job, or closing
+  std::condition_variable idle_;     // drain(): the search ended and nothing waits
+  std::unique_ptr<SearchJob> job_;   // the search to start
+  bool searching_ = false;           // a search runs (or is about to)
+  std::deque<std::string> waiting_;  // requests that arrived during a search
+  bool deferred_ = false;            // the request being handled started a search
+  json request_id_;                  // its "id", for the search's reply
+  std::atomic<bool> stop_{false};    // ends the search in progress (stop, quit)
+  bool quit_ = false;                // "quit" handled or waiting
+  bool closing_ = false;             // the destructor runs
+  std::thread search_thread_;
 };
 
 }  // namespace morne::cli

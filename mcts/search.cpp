@@ -58,6 +58,7 @@ SearchResult Search::run(const env::GameState& root, double milliseconds) {
     w.tree.begin(root, timed ? INT_MAX : std::max(1, share), true, deadline);
     while (const LeafRequest* leaf = w.tree.next()) {
       w.tree.complete(w.evaluator->evaluate(*leaf->state, leaf->legal, leaf->priors));
+      if (stop_ && stop_->load(std::memory_order_relaxed)) break;  // between two simulations
     }
   };
   runOnWorkers(threads, job);

@@ -20,6 +20,7 @@
 // for a budget in simulations. Trees are kept between decisions and re-rooted on the next
 // position when it is in them (tree reuse); the node pool of each tree is bounded.
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -47,6 +48,9 @@ class Search {
 
   // Changes the budget of the next runs; the trees are kept.
   void setBudget(int simulations, double milliseconds, double turn_milliseconds);
+  // While *stop is true (when `stop` is not null), a run ends after each thread's first
+  // simulation and returns the best action found so far: a client's "stop" or a cancel.
+  void setStopFlag(const std::atomic<bool>* stop) { stop_ = stop; }
 
   const SearchParams& params() const { return params_; }
 
@@ -58,6 +62,7 @@ class Search {
 
   SearchParams params_;
   std::vector<Worker> workers_;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace morne::mcts

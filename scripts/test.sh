@@ -4,7 +4,7 @@
 #      clang-format check of every source, then every test, the fault tests (full disk,
 #      kill -9, signals) and the fuzz corpora included;
 #   2. build-asan/: Debug with AddressSanitizer and UndefinedBehaviorSanitizer, every test again;
-#   3. build-tsan/: ThreadSanitizer over the search, arena and self-play tests, with parallel work
+#   3. build-tsan/: ThreadSanitizer over the search, arena, self-play and engine-session tests, with parallel work
 #      on std::thread (MORNE_STD_THREADS) instead of Debian's uninstrumented TBB;
 #   4. scripts/fuzz.sh: each fuzz target under libFuzzer for MORNE_FUZZ_SECONDS (default 30)
 #      seconds, when clang-14 is installed.
@@ -29,7 +29,7 @@ cmake --build build-asan -j"$(nproc)"
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
 
-tsan_tests=(mcts_tests agents_tests training_tests)
+tsan_tests=(mcts_tests agents_tests training_tests session_tests)
 if [ ! -f build-tsan/build.ninja ]; then
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE=thread -DMORNE_STD_THREADS=ON

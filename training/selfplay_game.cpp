@@ -1,6 +1,7 @@
 #include "training/selfplay_game.h"
 
 #include "agents/game_runner.h"
+#include "agents/informed_decision.h"
 #include "env/rules.h"
 
 namespace morne::training {
@@ -70,13 +71,14 @@ const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
       continue;
     }
     full_search_ = c_.cheap_sims == 0 || choice_.uniform() < c_.full_search_probability;
+    view_ = agents::positionToDecideFrom(s_);  // what the side to move may know (S-4)
     if (!search_[s_.side]) {
-      decided((full_search_ ? full_[s_.side] : cheap_[s_.side])->decide(s_));
+      decided((full_search_ ? full_[s_.side] : cheap_[s_.side])->decide(view_));
       continue;
     }
     // Cheap searches are not recorded: they get no exploration noise (KataGo).
     search_[s_.side]->begin(
-        s_, full_search_ ? search_[s_.side]->params().simulations : c_.cheap_sims, full_search_);
+        view_, full_search_ ? search_[s_.side]->params().simulations : c_.cheap_sims, full_search_);
     searching_ = true;
   }
 }
@@ -86,7 +88,7 @@ void SelfPlayGame::provide(double value) { search_[s_.side]->complete(value); }
 // Records the decision (when fully searched), watches for resignation, plays the action.
 void SelfPlayGame::decided(const agents::Decision& d) {
   ++data_.decisions;
-  if (full_search_) rows_.append(s_, move_, d.info.children, d.action, data_);
+  if (full_search_) rows_.append(view_, move_, d.info.children, d.action, data_);
   const int side = s_.side;
   if (c_.resign_value > 0 && d.info.simulations > 0) {
     low_streak_[side] = d.info.root_value < -c_.resign_value ? low_streak_[side] + 1 : 0;
@@ -98,7 +100,8 @@ void SelfPlayGame::decided(const agents::Decision& d) {
       would_resign_[side] = true;
     }
   }
-  env::applyAction(s_, playedAction(d, move_ < c_.temperature_moves, choice_));
+  env::applyAction(
+      s_, agents::legalChoice(s_, playedAction(d, move_ < c_.temperature_moves, choice_), d));
   ++move_;
 }
 

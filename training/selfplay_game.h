@@ -54,6 +54,7 @@ class SelfPlayGame {
   const SelfPlayConfig& c_;
   const RowEncoder& rows_;
   env::GameState s_;
+  env::GameState view_;  // the position the side to move decides from (agents/informed_decision.h)
   env::Rng dice_;
   env::Rng choice_;
   std::unique_ptr<agents::Agent> full_[2], cheap_[2];     // agents that decide on their own

@@ -29,6 +29,8 @@ constexpr std::array kReasons = {
     RefusalReasonInfo{RefusalReason::kNoUnit, "no_unit", "no unit stands on the hex"},
     RefusalReasonInfo{RefusalReason::kNotOnMap, "not_on_map",
                       "the unit is eliminated or not placed yet"},
+    RefusalReasonInfo{RefusalReason::kHiddenInformation, "hidden_information",
+                      "the answer would show the side served what it may not see yet"},
     RefusalReasonInfo{RefusalReason::kNotYourUnit, "not_your_unit",
                       "the unit belongs to the side not to act"},
     RefusalReasonInfo{RefusalReason::kNotAdjacent, "not_adjacent",

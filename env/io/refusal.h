@@ -23,6 +23,7 @@ enum class RefusalReason {
   kHexOccupied,
   kNoUnit,
   kNotOnMap,
+  kHiddenInformation,
   kNotYourUnit,
   kNotAdjacent,
   kOffMap,

@@ -9,9 +9,10 @@
 
 namespace {
 
-// genmove searches for as long as its spec asks: a fuzzer that writes sims=10000000 finds a
-// slow search, not a bug. Its argument checks are tested in tests/cli/engine_limits_test.cpp.
+// genmove and analyze search for as long as asked: a fuzzer that writes sims=10000000 finds a
+// slow search, not a bug. Their argument checks are tested in tests/cli/engine_limits_test.cpp.
 bool slowSearch(std::string_view line) {
+  if (line.find("analyze") != std::string_view::npos) return true;
   if (line.find("genmove") == std::string_view::npos) return false;
   for (const char* key : {"mcts", "sims", "ms", "nodes", "threads", "\\u", "az"})
     if (line.find(key) != std::string_view::npos) return true;

@@ -1,0 +1,318 @@
+// The engine protocol's searches. "genmove": an agent named by its spec chooses the next action
+// and reports how (search statistics, principal variation, the odds of the attacks it weighed);
+// with "play": true the action is also applied, as "apply" would. "analyze": a search on a
+// position that reports periodically until its time is up or "stop" (docs/protocol.md). Both
+// run on the session's search thread, so that "stop" reaches them.
+
+#include <algorithm>
+
+#include "agents/agent_kinds.h"
+#include "agents/informed_decision.h"
+#include "agents/search_agent.h"
+#include "cli/engine_json.h"
+#include "cli/engine_session.h"
+#include "cli/request_error.h"
+#include "env/crt.h"
+#include "env/io/notation.h"
+#include "env/preview.h"
+#include "env/rules.h"
+#include "env/visibility.h"
+
+namespace morne::cli {
+
+using nlohmann::json;
+
+namespace {
+
+// The principal variation as protocol steps, replayed from `s` to name each action.
+json lineJson(env::GameState s, const std::vector<mcts::LineStep>& line) {
+  json out = json::array();
+  for (const mcts::LineStep& p : line) {
+    if (p.chance) {
+      if (!s.isChanceNode()) break;
+      out.push_back(
+          {{"chance", std::string(env::chanceKindName(s.pending.kind))}, {"outcome", p.outcome}});
+      env::applyChance(s, p.outcome);
+    } else {
+      if (s.isChanceNode() || !env::isLegal(s, p.action)) break;
+      out.push_back(
+          {{"action", env::actionJson(s, p.action)}, {"text", env::actionText(s, p.action)}});
+      env::applyAction(s, p.action);
+    }
+  }
+  return out;
+}
+
+// The longest time a genmove or an analyze may ask for: an hour.
+constexpr int64_t kMaxSearchMs = 3'600'000;
+
+// Whether the agents of `spec` search (their kind takes a time budget, "ms").
+bool searches(const std::string& spec) {
+  const agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  for (const agents::AgentKind& kind : agents::agentKinds()) {
+    if (kind.name != parsed.name) continue;
+    for (const agents::SpecParamInfo& p : kind.parameters()) {
+      if (p.key == "ms") return true;
+    }
+  }
+  return false;
+}
+
+// `spec` searching for `ms` milliseconds instead of its own budget, when its kind searches;
+// an agent that does not search answers at once, within any limit.
+std::string withTimeLimit(const std::string& spec, int64_t ms) {
+  if (!searches(spec)) return spec;
+  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  parsed.params.erase("sims");
+  parsed.params.erase("turn_ms");
+  parsed.params["ms"] = std::to_string(ms);
+  return agents::specText(parsed);
+}
+
+double probabilityOf(const std::vector<env::Outcome>& outcomes, size_t unit,
+                     bool (*holds)(const env::UnitOutcome&)) {
+  double p = 0;
+  for (const env::Outcome& o : outcomes) p += holds(o.units[unit]) ? o.probability.value() : 0;
+  return p;
+}
+
+// What an attack promises: its odds and the chances of its results (from the exact preview).
+json attackJson(const env::GameState& s, env::Action a) {
+  const env::CombatPreview p = env::previewCombat(s, a);
+  auto eliminated = [](const env::UnitOutcome& o) { return o.cell == env::kNoCell; };
+  auto retreats = [](const env::UnitOutcome& o) { return o.retreated; };
+  return {{"odds", env::oddsName(p.odds.column)},
+          {"defender_eliminated", probabilityOf(p.outcomes, 1, eliminated)},
+          {"defender_retreats", probabilityOf(p.outcomes, 1, retreats)},
+          {"attacker_eliminated", probabilityOf(p.outcomes, 0, eliminated)},
+          {"attacker_retreats", probabilityOf(p.outcomes, 0, retreats)}};
+}
+
+// A decision as the protocol reports it: the action, the search's statistics, the `top` most
+// visited candidates (an attack with its odds and chances) and the principal variation.
+json decisionJson(const env::GameState& s, const agents::Decision& d, size_t top,
+                  const std::string& spec) {
+  std::vector<mcts::RootChild> children = d.info.children;
+  std::stable_sort(children.begin(), children.end(),
+                   [](const mcts::RootChild& a, const mcts::RootChild& b) {
+                     return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
+                   });
+  json list = json::array();
+  for (size_t i = 0; i < std::min(top, children.size()); ++i) {
+    const mcts::RootChild& c = children[i];
+    json j = {{"action", env::actionJson(s, c.action)},
+              {"text", env::actionText(s, c.action)},
+              {"visits", c.visits},
+              {"value", c.value},
+              {"prior", c.prior}};
+    if (c.action.kind == env::ActionKind::kAttack && env::isLegal(s, c.action))
+      j["attack"] = attackJson(s, c.action);
+    list.push_back(j);
+  }
+  json out = {{"agent", spec},
+              {"action", env::actionJson(s, d.action)},
+              {"text", env::actionText(s, d.action)},
+              {"index", env::actionIndex(s.sc(), d.action)},
+              {"simulations", d.info.simulations},
+              {"seconds", d.info.seconds},
+              {"nodes", d.info.nodes},
+              {"value", d.info.root_value},
+              {"children", list},
+              {"pv", lineJson(s, d.info.principal_variation)}};
+  if (d.action.kind == env::ActionKind::kAttack && env::isLegal(s, d.action))
+    out["attack"] = attackJson(s, d.action);
+  return out;
+}
+
+}  // namespace
+
+
+namespace {
+
+// The position a search may start from, or the refusal.
+void checkSearchable(const env::GameState& s) {
+  if (s.isTerminal()) throw RequestError{"game_over", "the game is over"};
+  if (s.isChanceNode()) {
+    throw RequestError::refused({env::RefusalReason::kChancePending, "RNG-5",
+                                 "a " + std::string(env::chanceKindName(s.pending.kind)) +
+                                     " is pending: apply an outcome or roll before a search"});
+  }
+}
+
+size_t topField(const json& req, size_t fallback) {
+  return req.contains("top") ? static_cast<size_t>(integerField(req, "top", 0, 1000)) : fallback;
+}
+
+}  // namespace
+
+// For a session bound to a side: the other side's decisions it may not see (S-4) are played
+// (genmove with play) but neither shown nor analysed.
+void EngineSession::checkDecisionVisible(const json& req, bool played) const {
+  if (req.contains("state") || bound_side_ < 0 || played) return;
+  if (env::decisionsHiddenFrom(game(), bound_side_)) {
+    throw RequestError::refused({env::RefusalReason::kHiddenInformation, "S-4",
+                                 "the first player's decisions in game turn 1 are hidden from "
+                                 "the second player"});
+  }
+}
+
+json EngineSession::genmove(const json& req) {
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
+  checkSearchable(s);
+  checkDecisionVisible(req, req.contains("play") && req["play"] == true);
+  if (req.contains("state") && req.contains("play") && req["play"] == true)
+    throw RequestError{"bad_request", "\"play\" applies to the game, not to a \"state\" given"};
+  if (!req.contains("agent") || !req["agent"].is_string())
+    throw RequestError{"bad_request", "give \"agent\": an agent spec such as \"mcts:sims=800\""};
+  if (req.contains("seed") && !req["seed"].is_number_unsigned())
+    throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
+  if (req.contains("play") && !req["play"].is_boolean())
+    throw RequestError{"bad_request", "\"play\" must be true or false"};
+  auto job = std::make_unique<SearchJob>();
+  job->top = topField(req, 10);
+  std::string spec = req["agent"].get<std::string>();
+  if (req.contains("ms")) spec = withTimeLimit(spec, integerField(req, "ms", 1, kMaxSearchMs));
+
+  // An agent kept per spec serves the whole game (its search tree is reused from one move to
+  // the next); an explicit seed asks for a fresh agent with that seed.
+  if (req.contains("seed")) {
+    job->fresh = agents::makeAgent(spec, req["seed"].get<uint64_t>());
+    job->agent = job->fresh.get();
+  } else {
+    job->agent = &keptAgent(spec);
+  }
+  job->id = request_id_;
+  job->cmd = "genmove";
+  job->position = req.contains("state") ? s : game();  // the agent sees what its side may know
+  job->shown = s;
+  job->hidden = bound_side_ >= 0 && env::decisionsHiddenFrom(game(), bound_side_);
+  job->play = req.contains("play") && req["play"].get<bool>();
+  job->searches = searches(spec);
+  startSearch(std::move(job));
+  return json::object();
+}
+
+json EngineSession::analyze(const json& req) {
+  std::optional<env::GameState> own;
+  const env::GameState& s = position(req, &own);
+  checkSearchable(s);
+  checkDecisionVisible(req, false);
+  const std::string spec =
+      req.contains("agent") ? (req["agent"].is_string() ? req["agent"].get<std::string>() : "")
+                            : "mcts:threads=2";
+  if (spec.empty()) throw RequestError{"bad_request", "\"agent\" must be an agent spec"};
+  auto job = std::make_unique<SearchJob>();
+  job->top = topField(req, 5);
+  job->period_ms = req.contains("period_ms")
+                       ? static_cast<double>(integerField(req, "period_ms", 50, 60'000))
+                       : 500;
+  job->total_ms = req.contains("ms") ? static_cast<double>(integerField(req, "ms", 1, kMaxSearchMs))
+                                     : static_cast<double>(kMaxSearchMs);
+  job->agent = &keptAgent(spec);
+  job->id = request_id_;
+  job->cmd = "analyze";
+  job->position = req.contains("state") ? s : game();
+  job->shown = s;
+  job->searches = searches(spec);
+  startSearch(std::move(job));
+  return json::object();
+}
+
+json EngineSession::runSearch(SearchJob& job) {
+  agents::Agent& agent = *job.agent;
+  if (job.searches) agent.setStopFlag(&stop_);
+  struct Unhook {  // the agent outlives the request; the flag is the session's
+    agents::Agent& agent;
+    ~Unhook() { agent.setStopFlag(nullptr); }
+  } unhook{agent};
+  if (job.cmd == "genmove" || !job.searches) {
+    const agents::Decision d = agents::decideWithWhatItKnows(agent, job.position);
+    job.decided = d.action;
+    json out = decisionJson(job.shown, d, job.top, agent.spec());
+    out["stopped"] = stop_.load();
+    if (job.cmd == "analyze") {  // an agent that does not search reports once
+      out["update"] = 1;
+      out["final"] = true;
+    }
+    return out;
+  }
+  // analyze: slices of period_ms on the same tree; each reports the search so far.
+  double spent_ms = 0;
+  int simulations = 0;
+  for (int update = 1;; ++update) {
+    const double slice = std::min(job.period_ms, job.total_ms - spent_ms);
+    agent.setBudget({{"ms", std::to_string(slice)}});
+    const agents::Decision d = agents::decideWithWhatItKnows(agent, job.position);
+    spent_ms += d.info.seconds * 1000;
+    simulations += d.info.simulations;
+    json out = decisionJson(job.shown, d, job.top, agent.spec());
+    out["simulations"] = simulations;
+    out["seconds"] = spent_ms / 1000;
+    out["update"] = update;
+    const bool done = stop_.load() || spent_ms >= job.total_ms - 1;
+    if (done) {
+      out["final"] = true;
+      out["stopped"] = stop_.load();
+      return out;
+    }
+    out["final"] = false;
+    out["ok"] = true;
+    out["cmd"] = job.cmd;
+    std::lock_guard lock(mutex_);
+    reply(replyLine(out, job.id));
+  }
+}
+
+void EngineSession::finishSearch(SearchJob& job, json result) {
+  if (job.hidden && result.value("ok", true)) result = {{"hidden", true}};
+  if (result.value("ok", true)) {
+    if (job.play) {
+      const env::GameState& s = game();
+      record_.agents[static_cast<size_t>(s.side)] = job.agent->spec();
+      json played = play({.chance = false, .action = job.decided, .outcome = 0});
+      for (auto& [key, value] : played.items()) result[key] = value;
+    }
+    result["ok"] = true;
+    result["cmd"] = job.cmd;
+  }
+  reply(replyLine(std::move(result), job.id));
+}
+
+agents::Agent& EngineSession::keptAgent(const std::string& spec) {
+  // The key: the spec without its budget keys, parameters in sorted order.
+  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  std::map<std::string, std::string> budget;
+  for (auto it = parsed.params.begin(); it != parsed.params.end();) {
+    if (agents::isBudgetKey(it->first)) {
+      budget.insert(*it);
+      it = parsed.params.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  const std::string key = agents::specText(parsed);
+
+  KeptAgent& kept = agents_[key];
+  kept.last_used = ++requests_served_;
+  if (kept.agent) {
+    kept.agent->setBudget(budget);
+  } else {
+    try {
+      kept.agent = agents::makeAgent(spec, agent_seed_);
+    } catch (...) {
+      agents_.erase(key);
+      throw;
+    }
+    if (agents_.size() > kMaxKeptAgents) {
+      auto oldest = agents_.begin();
+      for (auto it = agents_.begin(); it != agents_.end(); ++it) {
+        if (it->second.last_used < oldest->second.last_used) oldest = it;
+      }
+      agents_.erase(oldest);
+    }
+  }
+  return *kept.agent;
+}
+
+}  // namespace morne::cli
