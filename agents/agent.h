@@ -54,6 +54,9 @@ class Agent {
   // choice: a search stops after its next simulation with the best action found so far.
   // Agents that do not search decide at once anyway and ignore it.
   virtual void setStopFlag(const std::atomic<bool>* /*stop*/) {}
+  // Caps the time of every decision at `milliseconds` (0: no cap), whatever the budget: a search
+  // ends then with what it has. Agents that do not search ignore it.
+  virtual void setTimeCap(double /*milliseconds*/) {}
 };
 
 }  // namespace morne::agents

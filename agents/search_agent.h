@@ -56,6 +56,7 @@ class SearchAgent : public Agent {
   std::string spec() const override;
   void setBudget(const std::map<std::string, std::string>& budget) override;
   void setStopFlag(const std::atomic<bool>* stop) override { search_.setStopFlag(stop); }
+  void setTimeCap(double milliseconds) override { search_.setTimeCap(milliseconds); }
 
  private:
   // The time for this decision under a per-turn budget, in ms.

@@ -14,6 +14,7 @@ int runScenario(const Args& args);
 int runPlay(const Args& args);
 int runPerft(const Args& args);
 int runEngine(const Args& args);
+int runServe(const Args& args);
 int runBench(const Args& args);
 int runArena(const Args& args);
 int runNn(const Args& args);

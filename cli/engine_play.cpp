@@ -165,6 +165,8 @@ json EngineSession::loadGame(const json& req) {
   if (req.contains("record")) {
     loaded = env::recordFromJson(req["record"], "record");
   } else {
+    if (!limits_.files)
+      throw RequestError{"bad_request", "this server reads no files: send the \"record\""};
     if (!req["path"].is_string() || req["path"].get<std::string>().find('\0') != std::string::npos)
       throw RequestError{"bad_request", "\"path\" must be a file name"};
     loaded = env::loadRecordFile(req["path"].get<std::string>());

@@ -5,6 +5,8 @@
 // run on the session's search thread, so that "stop" reaches them.
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 
 #include "agents/agent_kinds.h"
 #include "agents/informed_decision.h"
@@ -43,19 +45,51 @@ json lineJson(env::GameState s, const std::vector<mcts::LineStep>& line) {
   return out;
 }
 
-// The longest time a genmove or an analyze may ask for: an hour.
-constexpr int64_t kMaxSearchMs = 3'600'000;
-
-// Whether the agents of `spec` search (their kind takes a time budget, "ms").
-bool searches(const std::string& spec) {
+// Whether the agents of `spec` take the parameter `key`.
+bool takes(const std::string& spec, const char* key) {
   const agents::AgentSpec parsed = agents::parseAgentSpec(spec);
   for (const agents::AgentKind& kind : agents::agentKinds()) {
     if (kind.name != parsed.name) continue;
     for (const agents::SpecParamInfo& p : kind.parameters()) {
-      if (p.key == "ms") return true;
+      if (p.key == key) return true;
     }
   }
   return false;
+}
+
+// Whether the agents of `spec` search (their kind takes a time budget, "ms").
+bool searches(const std::string& spec) { return takes(spec, "ms"); }
+
+// `spec` within a server's limits on the threads and the memory of one search: threads cut to
+// the limit, and each tree's node pool to its share of the memory (40 bytes a node).
+std::string withinLimits(const std::string& spec, const SessionLimits& limits) {
+  if (!takes(spec, "threads") || !takes(spec, "nodes")) return spec;
+  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  // A value that is not a whole number is left for makeAgent to refuse precisely.
+  auto whole = [&](const char* key, int64_t absent) -> std::optional<int64_t> {
+    auto it = parsed.params.find(key);
+    if (it == parsed.params.end()) return absent;
+    int64_t v = 0;
+    const auto [end, ec] =
+        std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+    if (ec != std::errc() || end != it->second.data() + it->second.size() || v < 1)
+      return std::nullopt;
+    return v;
+  };
+  const auto threads_asked = whole("threads", 1);
+  const auto nodes_asked = whole("nodes", int64_t{1} << 22);  // the default pool
+  if (!threads_asked || !nodes_asked) return spec;
+  int64_t threads = *threads_asked;
+  if (limits.max_search_threads > 0 && threads > limits.max_search_threads) {
+    threads = limits.max_search_threads;
+    parsed.params["threads"] = std::to_string(threads);
+  }
+  if (limits.max_search_bytes > 0) {
+    constexpr int64_t kNodeBytes = 40;
+    const int64_t cap = std::max<int64_t>(1000, limits.max_search_bytes / kNodeBytes / threads);
+    if (*nodes_asked > cap) parsed.params["nodes"] = std::to_string(cap);
+  }
+  return agents::specText(parsed);
 }
 
 // `spec` searching for `ms` milliseconds instead of its own budget, when its kind searches;
@@ -126,7 +160,6 @@ json decisionJson(const env::GameState& s, const agents::Decision& d, size_t top
 
 }  // namespace
 
-
 namespace {
 
 // The position a search may start from, or the refusal.
@@ -171,8 +204,9 @@ json EngineSession::genmove(const json& req) {
     throw RequestError{"bad_request", "\"play\" must be true or false"};
   auto job = std::make_unique<SearchJob>();
   job->top = topField(req, 10);
-  std::string spec = req["agent"].get<std::string>();
-  if (req.contains("ms")) spec = withTimeLimit(spec, integerField(req, "ms", 1, kMaxSearchMs));
+  const auto max_ms = static_cast<int64_t>(limits_.max_search_ms);
+  std::string spec = withinLimits(req["agent"].get<std::string>(), limits_);
+  if (req.contains("ms")) spec = withTimeLimit(spec, integerField(req, "ms", 1, max_ms));
 
   // An agent kept per spec serves the whole game (its search tree is reused from one move to
   // the next); an explicit seed asks for a fresh agent with that seed.
@@ -198,17 +232,19 @@ json EngineSession::analyze(const json& req) {
   const env::GameState& s = position(req, &own);
   checkSearchable(s);
   checkDecisionVisible(req, false);
-  const std::string spec =
-      req.contains("agent") ? (req["agent"].is_string() ? req["agent"].get<std::string>() : "")
-                            : "mcts:threads=2";
-  if (spec.empty()) throw RequestError{"bad_request", "\"agent\" must be an agent spec"};
+  const std::string asked = req.contains("agent")
+                                ? (req["agent"].is_string() ? req["agent"].get<std::string>() : "")
+                                : "mcts:threads=2";
+  if (asked.empty()) throw RequestError{"bad_request", "\"agent\" must be an agent spec"};
+  const std::string spec = withinLimits(asked, limits_);
+  const auto max_ms = static_cast<int64_t>(limits_.max_search_ms);
   auto job = std::make_unique<SearchJob>();
   job->top = topField(req, 5);
   job->period_ms = req.contains("period_ms")
                        ? static_cast<double>(integerField(req, "period_ms", 50, 60'000))
                        : 500;
-  job->total_ms = req.contains("ms") ? static_cast<double>(integerField(req, "ms", 1, kMaxSearchMs))
-                                     : static_cast<double>(kMaxSearchMs);
+  job->total_ms = req.contains("ms") ? static_cast<double>(integerField(req, "ms", 1, max_ms))
+                                     : limits_.max_search_ms;
   job->agent = &keptAgent(spec);
   job->id = request_id_;
   job->cmd = "analyze";
@@ -221,10 +257,16 @@ json EngineSession::analyze(const json& req) {
 
 json EngineSession::runSearch(SearchJob& job) {
   agents::Agent& agent = *job.agent;
-  if (job.searches) agent.setStopFlag(&stop_);
+  if (job.searches) {
+    agent.setStopFlag(&stop_);
+    agent.setTimeCap(limits_.max_search_ms);
+  }
   struct Unhook {  // the agent outlives the request; the flag is the session's
     agents::Agent& agent;
-    ~Unhook() { agent.setStopFlag(nullptr); }
+    ~Unhook() {
+      agent.setStopFlag(nullptr);
+      agent.setTimeCap(0);
+    }
   } unhook{agent};
   if (job.cmd == "genmove" || !job.searches) {
     const agents::Decision d = agents::decideWithWhatItKnows(agent, job.position);

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/engine_json.h"
 #include "cli/request_error.h"
+#include "cli/search_slots.h"
 #include "env/error.h"
 #include "env/io/ascii_map.h"
 #include "env/io/json_nesting.h"
@@ -46,6 +47,13 @@ json problemsJson(const ValidationError& e) {
     out.push_back({{"path", shortened(p.path)}, {"message", shortened(p.message)}});
   }
   return out;
+}
+
+bool isBuiltinScenario(const std::string& name) {
+  for (const env::BuiltinScenario& b : env::builtinScenarios()) {
+    if (name == b.name) return true;
+  }
+  return false;
 }
 
 // The command names: "protocol, load, ...".
@@ -194,8 +202,8 @@ std::span<const EngineSession::Command> EngineSession::commands() {
   return kTable;
 }
 
-EngineSession::EngineSession(uint64_t seed, ReplySink sink)
-    : rng_(seed), agent_seed_(seed), sink_(std::move(sink)) {}
+EngineSession::EngineSession(uint64_t seed, ReplySink sink, SessionLimits limits)
+    : rng_(seed), agent_seed_(seed), sink_(std::move(sink)), limits_(limits) {}
 
 EngineSession::~EngineSession() {
   {
@@ -293,12 +301,14 @@ void EngineSession::searchLoop() {
     if (closing_) return;
     std::unique_ptr<SearchJob> job = std::move(job_);
     lock.unlock();
+    const bool slot = limits_.slots && limits_.slots->acquire(stop_);
     json result;
     try {
       result = runSearch(*job);
     } catch (...) {
       result = errorReply(std::current_exception());
     }
+    if (slot) limits_.slots->release();
     lock.lock();
     finishSearch(*job, std::move(result));
     searching_ = false;
@@ -471,6 +481,11 @@ json EngineSession::load(const json& req) {
     const std::string name = req[key].get<std::string>();
     if (name.find('\0') != std::string::npos)
       throw RequestError{"bad_request", std::string("\"") + key + "\" contains a NUL character"};
+    if (req.contains("path") && !limits_.files)
+      throw RequestError{"bad_request",
+                         "this server reads no files: send the scenario as \"json\""};
+    if (!req.contains("path") && !limits_.files && !isBuiltinScenario(name))
+      throw RequestError{"bad_request", "\"" + name + "\" is not a built-in scenario"};
     sc = req.contains("path") ? env::loadScenarioFile(name) : env::loadScenario(name);
   }
   if (req.contains("seed")) {

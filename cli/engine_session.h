@@ -39,6 +39,18 @@ inline constexpr int kProtocolVersion = 2;
 inline constexpr size_t kMaxRequestBytes = size_t{4} << 20;  // one request line
 inline constexpr size_t kMaxKeptAgents = 8;  // genmove agents kept at once, least recent dropped
 
+class SearchSlots;
+
+// What a session's client may ask of it. A server sets them for its clients (morne serve); the
+// defaults suit a local client (morne engine).
+struct SessionLimits {
+  double max_search_ms = 3'600'000;  // the longest genmove or analyze: a search is cut there
+  int max_search_threads = 0;        // threads of one search (0: as the agent spec says)
+  int64_t max_search_bytes = 0;      // memory of one search's trees (0: as the spec says)
+  bool files = true;                 // requests may name files to read ("path")
+  SearchSlots* slots = nullptr;      // searches at once across sessions (null: no bound)
+};
+
 // Reads one request line from `in` into `line`, without its newline or a trailing CR. Keeps at
 // most kMaxRequestBytes + 1 bytes of a longer line (the rest is skipped), so that an endless
 // line cannot exhaust memory; handle() then refuses it. Returns false at the end of input.
@@ -51,7 +63,7 @@ class EngineSession {
 
   // `seed` seeds the generator used by "roll" until a "load" gives another. Replies go to
   // `sink`; without one, handle() returns them.
-  explicit EngineSession(uint64_t seed, ReplySink sink = {});
+  explicit EngineSession(uint64_t seed, ReplySink sink = {}, SessionLimits limits = {});
   // Stops a search in progress and waits for it.
   ~EngineSession();
   EngineSession(const EngineSession&) = delete;
@@ -198,6 +210,7 @@ class EngineSession {
   // Requests and the search thread. `mutex_` guards everything above while a request is
   // handled; the search itself runs without it, on its own copy of the position.
   ReplySink sink_;
+  SessionLimits limits_;
   std::vector<std::string> kept_replies_;  // without a sink: replies for handle()
   mutable std::mutex mutex_;
   std::condition_variable wake_;     // the search thread: a job, or closing

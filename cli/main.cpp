@@ -44,6 +44,8 @@ constexpr Command kCommands[] = {
     {"nn", "create a policy-value network for a scenario (`nn init`), or describe one (`nn info`)",
      morne::cli::runNn},
     {"engine", "serve the JSON-lines engine protocol on stdin/stdout", morne::cli::runEngine},
+    {"serve", "the browser client: play or watch the AI at http://127.0.0.1:8080/",
+     morne::cli::runServe},
     {"bench",
      "measure speed: `morne bench env` (rules), `mcts` (search), `nn` (network), `selfplay`, "
      "`train` (learner)",

@@ -49,9 +49,13 @@ SearchResult Search::run(const env::GameState& root, double milliseconds) {
   const auto t0 = Clock::now();
   const int threads = static_cast<int>(workers_.size());
   const bool timed = milliseconds > 0;
-  const auto deadline = timed ? t0 + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double, std::milli>(milliseconds))
-                              : Clock::time_point{};
+  auto after = [t0](double ms) {
+    return t0 + std::chrono::duration_cast<Clock::duration>(
+                    std::chrono::duration<double, std::milli>(ms));
+  };
+  // No deadline is Clock::time_point{}; a time budget and a cap each set one, the earlier wins.
+  Clock::time_point deadline = timed ? after(milliseconds) : Clock::time_point{};
+  if (cap_ms_ > 0 && (!timed || cap_ms_ < milliseconds)) deadline = after(cap_ms_);
   auto job = [&](int t) {
     Worker& w = workers_[static_cast<size_t>(t)];
     const int share = params_.simulations / threads + (t < params_.simulations % threads ? 1 : 0);

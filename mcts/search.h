@@ -51,6 +51,9 @@ class Search {
   // While *stop is true (when `stop` is not null), a run ends after each thread's first
   // simulation and returns the best action found so far: a client's "stop" or a cancel.
   void setStopFlag(const std::atomic<bool>* stop) { stop_ = stop; }
+  // A run never lasts longer than `milliseconds` (0: no cap), whatever its budget: a server's
+  // limit on a search counted in simulations.
+  void setTimeCap(double milliseconds) { cap_ms_ = milliseconds; }
 
   const SearchParams& params() const { return params_; }
 
@@ -63,6 +66,7 @@ class Search {
   SearchParams params_;
   std::vector<Worker> workers_;
   const std::atomic<bool>* stop_ = nullptr;
+  double cap_ms_ = 0;
 };
 
 }  // namespace morne::mcts

@@ -1,0 +1,81 @@
+// `morne serve`: the browser client and the engine protocol over WebSocket (docs/client.md,
+// docs/protocol.md), until Ctrl-C.
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "cli/option_table.h"
+#include "cli/options.h"
+#include "cli/web_server.h"
+
+namespace morne::cli {
+
+namespace {
+
+const OptionRow<ServeConfig> kServeRows[] = {
+    {"host", &ServeConfig::host, anyValue(),
+     "address to listen on (127.0.0.1: this machine only; 0.0.0.0: the network)"},
+    {"port", &ServeConfig::port, {0, 65535}, "port to listen on (0: any free port)"},
+    {"max-sessions", &ServeConfig::max_sessions, atLeast(1),
+     "games open at once (one per browser tab); more are refused"},
+    {"max-message-bytes",
+     &ServeConfig::max_message_bytes,
+     {64, 64 << 20},
+     "longest request; a longer one is refused and the game goes on"},
+    {"max-search-ms",
+     &ServeConfig::max_search_ms,
+     {1, 3'600'000},
+     "longest genmove or analyze; a search is cut there"},
+    {"max-search-threads",
+     &ServeConfig::max_search_threads,
+     {1, 256},
+     "threads of one search (agent specs asking more get this)"},
+    {"max-search-mb",
+     &ServeConfig::max_search_mb,
+     {1, 1 << 20},
+     "memory of one search's trees (node pools are cut to fit)"},
+    {"search-workers", &ServeConfig::search_workers, atLeast(0),
+     "searches at once across games; the others wait (0: one per core)"},
+    {"io-threads", &ServeConfig::io_threads, {1, 64}, "threads answering the sockets"},
+    {"web", &ServeConfig::web_dir, anyValue(),
+     "serve the client's files from this folder (\"\": the copy built into morne)"},
+    {"seed", &ServeConfig::seed, anyValue(),
+     "seed of the games' dice and agents (the k-th game opened gets seed + k)"},
+};
+
+}  // namespace
+
+int runServe(const Args& args) {
+  po::options_description own("Options of `morne serve`");
+  const ServeConfig defaults;
+  addOptions<ServeConfig>(own, kServeRows, defaults);
+  const ParsedCommand cmd = parseCommand("serve", args, own, 0);
+  if (cmd.help) {
+    std::cout << usageText("morne serve [options]   (then open the address it prints)", own)
+              << "\nThe browser client plays any scenario against any agent, or watches two "
+                 "agents; docs/client.md.\nThe game socket, /ws, speaks the engine protocol of "
+                 "docs/protocol.md.\n";
+    return 0;
+  }
+  ServeConfig config;
+  readOptions<ServeConfig>("serve", cmd.vm, kServeRows, config);
+  WebServer server(config);
+  const InterruptFlag interrupt;
+  std::cout << versionLine() << "\n"
+            << "serving the morne client at http://"
+            << (config.host == "0.0.0.0" ? "127.0.0.1" : config.host) << ":" << server.port()
+            << "/  (Ctrl-C stops)\n"
+            << "  up to " << config.max_sessions << " games, searches of at most "
+            << config.max_search_ms / 1000 << " s, " << config.max_search_threads << " threads and "
+            << config.max_search_mb << " MB each\n"
+            << std::flush;
+  server.run(*interrupt.flag());
+  const ServerCounters c = server.counters();
+  std::cout << "stopped: " << c.sessions_served << " games served, " << c.sessions_refused
+            << " refused (max-sessions), " << c.requests << " requests, " << c.http_requests
+            << " HTTP requests\n";
+  return 0;
+}
+
+}  // namespace morne::cli
