@@ -218,6 +218,7 @@ json EngineSession::genmove(const json& req) {
   }
   job->id = request_id_;
   job->cmd = "genmove";
+  job->spec = spec;
   job->position = req.contains("state") ? s : game();  // the agent sees what its side may know
   job->shown = s;
   job->hidden = bound_side_ >= 0 && env::decisionsHiddenFrom(game(), bound_side_);
@@ -231,7 +232,7 @@ json EngineSession::analyze(const json& req) {
   std::optional<env::GameState> own;
   const env::GameState& s = position(req, &own);
   checkSearchable(s);
-  checkDecisionVisible(req, false);
+  checkDecisionVisible(req, req.contains("play") && req["play"] == true);
   const std::string asked = req.contains("agent")
                                 ? (req["agent"].is_string() ? req["agent"].get<std::string>() : "")
                                 : "mcts:threads=2";
@@ -246,11 +247,18 @@ json EngineSession::analyze(const json& req) {
   job->total_ms = req.contains("ms") ? static_cast<double>(integerField(req, "ms", 1, max_ms))
                                      : limits_.max_search_ms;
   job->agent = &keptAgent(spec);
+  if (req.contains("play") && !req["play"].is_boolean())
+    throw RequestError{"bad_request", "\"play\" must be true or false"};
+  job->play = req.contains("play") && req["play"].get<bool>();
+  if (job->play && req.contains("state"))
+    throw RequestError{"bad_request", "\"play\" applies to the game, not to a \"state\" given"};
   job->id = request_id_;
   job->cmd = "analyze";
+  job->spec = spec;
   job->position = req.contains("state") ? s : game();
   job->shown = s;
   job->searches = searches(spec);
+  job->hidden = job->play && bound_side_ >= 0 && env::decisionsHiddenFrom(game(), bound_side_);
   startSearch(std::move(job));
   return json::object();
 }
@@ -288,16 +296,18 @@ json EngineSession::runSearch(SearchJob& job) {
     const agents::Decision d = agents::decideWithWhatItKnows(agent, job.position);
     spent_ms += d.info.seconds * 1000;
     simulations += d.info.simulations;
-    json out = decisionJson(job.shown, d, job.top, agent.spec());
+    json out = decisionJson(job.shown, d, job.top, job.spec);
     out["simulations"] = simulations;
     out["seconds"] = spent_ms / 1000;
     out["update"] = update;
+    job.decided = d.action;
     const bool done = stop_.load() || spent_ms >= job.total_ms - 1;
     if (done) {
       out["final"] = true;
       out["stopped"] = stop_.load();
       return out;
     }
+    if (job.hidden) continue;  // a decision the session's side may not see: no reports
     out["final"] = false;
     out["ok"] = true;
     out["cmd"] = job.cmd;
@@ -311,7 +321,8 @@ void EngineSession::finishSearch(SearchJob& job, json result) {
   if (result.value("ok", true)) {
     if (job.play) {
       const env::GameState& s = game();
-      record_.agents[static_cast<size_t>(s.side)] = job.agent->spec();
+      record_.agents[static_cast<size_t>(s.side)] =
+          job.cmd == "genmove" ? job.agent->spec() : job.spec;
       json played = play({.chance = false, .action = job.decided, .outcome = 0});
       for (auto& [key, value] : played.items()) result[key] = value;
     }

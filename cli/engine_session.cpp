@@ -88,6 +88,20 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        {"scenario", "path", "json", "seed"},
        "start a game of a scenario",
        [](S& e, const json& r) { return e.load(r); }},
+      {"scenarios",
+       {},
+       "the built-in scenarios: name, title, turns, sides",
+       [](S&, const json&) -> json {
+         json list = json::array();
+         for (const env::BuiltinScenario& b : env::builtinScenarios()) {
+           const auto sc = env::loadScenario(b.name);
+           list.push_back({{"name", sc->name()},
+                           {"title", sc->title()},
+                           {"turns", sc->turns()},
+                           {"sides", {sc->sideNames()[0], sc->sideNames()[1]}}});
+         }
+         return {{"scenarios", list}};
+       }},
       {"scenario",
        {},
        "the loaded scenario's summary and document (to draw the map)",
@@ -170,8 +184,8 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        "an agent's choice, explained",
        [](S& e, const json& r) { return e.genmove(r); }},
       {"analyze",
-       {"agent", "ms", "period_ms", "top", "state"},
-       "search a position and report every period_ms until ms or stop",
+       {"agent", "ms", "period_ms", "top", "play", "state"},
+       "search a position and report every period_ms until ms or stop (play: then move)",
        [](S& e, const json& r) { return e.analyze(r); }},
       {"result",
        {"state"},

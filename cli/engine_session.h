@@ -147,8 +147,9 @@ class EngineSession {
   void checkDecisionVisible(const json& req, bool played) const;
   // A search handed to the search thread.
   struct SearchJob {
-    json id;          // the request's "id", echoed in every reply
-    std::string cmd;  // "genmove" or "analyze"
+    json id;           // the request's "id", echoed in every reply
+    std::string cmd;   // "genmove" or "analyze"
+    std::string spec;  // the agent as asked (within the session's limits)
     agents::Agent* agent = nullptr;
     std::unique_ptr<agents::Agent> fresh;  // the agent made for this request (a "seed" given)
     env::GameState position;               // the game (agents decide from what their side may know)

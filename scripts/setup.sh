@@ -16,6 +16,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
   clang-format
   python3-h5py python3-numpy
+  chromium chromium-driver python3-selenium
 )
 
 missing=()

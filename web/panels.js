@@ -1,0 +1,163 @@
+// The side panels of the client: previews (fire, combat, a step under reaction fire) with their
+// exact distributions as bar charts, the AI's reasoning, a unit's description, the result.
+// Each outcome row carries data-num and data-den: the exact probability the engine gave.
+
+const pct = (p) => `${(100 * p).toFixed(1)}%`;
+
+function node(tag, attrs = {}, text = null) {
+  const n = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") n.className = v;
+    else n.setAttribute(k, v);
+  }
+  if (text !== null) n.textContent = text;
+  return n;
+}
+
+// What became of one unit in an outcome: "O-I1 retreats to 0306 (into 1 enemy ZOC), VC 3 MO 2".
+function unitFate(u) {
+  if (u.eliminated) return `${u.unit} eliminated`;
+  const parts = [u.unit];
+  if (u.retreated) parts.push(`retreats to ${u.hex}` +
+    (u.retreat_zocs ? ` (into ${u.retreat_zocs} enemy ZOC: −${u.retreat_zocs} MO)` : ""));
+  if (u.advanced) parts.push(`advances to ${u.hex}`);
+  parts.push(`VC ${u.vc} MO ${u.mo}`);
+  if (u.victorious) parts.push("victorious");
+  return parts.join(" ");
+}
+
+// Outcome rows: a bar as long as the probability, the exact fraction, and what happens.
+function outcomeChart(outcomes, describe) {
+  const chart = node("div", { class: "chart" });
+  for (const o of outcomes) {
+    const row = node("div", {
+      class: "outcome", "data-num": String(o.num), "data-den": String(o.den),
+      "data-probability": String(o.probability),
+    });
+    const bar = node("div", { class: "bar" });
+    bar.style.width = `${Math.max(1, 100 * o.probability)}%`;
+    row.append(node("span", { class: "p" }, `${pct(o.probability)} (${o.num}/${o.den})`),
+      node("div", { class: "track" }), node("span", { class: "what" }, describe(o)));
+    row.querySelector(".track").appendChild(bar);
+    chart.appendChild(row);
+  }
+  return chart;
+}
+
+export function renderCombatPreview(box, p) {
+  box.innerHTML = "";
+  box.dataset.kind = "combat";
+  box.dataset.attacker = p.attacker;
+  box.dataset.defender = p.defender;
+  box.append(node("h3", {}, `${p.attacker} attacks ${p.defender}: ${p.attack} against ${p.defence}, odds ${p.odds}`));
+  const units = node("ul", { class: "contributors" });
+  for (const u of p.units) {
+    const effects = u.effects.length ? ` (${u.effects.join(", ")})` : "";
+    units.append(node("li", {}, `${u.role} ${u.unit}: VC ${u.vc} → ${u.modified_vc}${effects}`));
+  }
+  box.append(units);
+  const m = p.die_modifiers;
+  const mods = Object.entries(m).filter(([k, v]) => k !== "total" && v !== 0)
+    .map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`);
+  box.append(node("p", {}, `die modifiers: ${mods.length ? mods.join(", ") : "none"} (total ${m.total})`));
+  const dice = p.dice.map((d) => `${d.d6}→${d.die}: ${d.result}`).join(" · ");
+  box.append(node("p", { class: "dice" }, `d6 (modified): ${dice}`));
+  const t = p.morale_tests;
+  box.append(node("p", {}, `morale tests: attacker ${pct(t.attacker.tested.probability)} taken, ` +
+    `${pct(t.attacker.failed.probability)} failed; defender ${pct(t.defender.tested.probability)} ` +
+    `taken, ${pct(t.defender.failed.probability)} failed`));
+  box.append(outcomeChart(p.outcomes, (o) => `${unitFate(o.attacker)}; ${unitFate(o.defender)}`));
+}
+
+export function renderFirePreview(box, p) {
+  box.innerHTML = "";
+  box.dataset.kind = "fire";
+  box.append(node("h3", {}, `${p.gun} fires at ${p.target} (VT ${p.vt}, ${p.distance} hexes)`));
+  const m = p.modifiers;
+  box.append(node("p", {}, `modifiers: distance ${m.distance}, target ${m.target_type}, ` +
+    `terrain ${m.terrain} (total ${m.total}); loss points for d4 = 1..4: ${p.losses_by_d4.join(", ")}`));
+  box.append(outcomeChart(p.outcomes, (o) => unitFate(o.target)));
+}
+
+// A gun's targets, each with its loss points, its chance of elimination and the VC it keeps on
+// average; clicking one calls `onPick(unitId)`.
+export function renderTargets(box, previews, onPick) {
+  box.innerHTML = "";
+  box.dataset.kind = "targets";
+  if (!previews.length) return;
+  box.append(node("h3", {}, `${previews[0].gun}: targets in range and line of sight`));
+  const list = node("ul", { class: "targets" });
+  for (const p of previews) {
+    const eliminated = p.outcomes.filter((o) => o.target.eliminated)
+      .reduce((sum, o) => sum + o.probability, 0);
+    const vc = p.outcomes.reduce((sum, o) => sum + o.probability * o.target.vc, 0);
+    const item = node("li", { "data-target": p.target }, `${p.target} at ${p.distance} hexes: ` +
+      `loss points ${p.losses_by_d4.join("/")} for d4 = 1..4, eliminated ${pct(eliminated)}, ` +
+      `VC ${vc.toFixed(2)} on average after`);
+    item.onclick = () => onPick(p.target);
+    list.append(item);
+  }
+  box.append(list);
+}
+
+export function renderStepPreview(box, p) {
+  box.innerHTML = "";
+  box.dataset.kind = "step";
+  box.append(node("h3", {}, `${p.unit} ${p.from}→${p.to}: ${p.cost} MP, ${p.mp_left} left` +
+    (p.stops ? ", stops (enemy ZOC)" : "") + (p.marsh_test ? ", marsh test" : "")));
+  for (const g of p.reaction_fire) {
+    box.append(node("p", { class: "warning" }, `reaction fire from ${g.gun} (${pct(g.probability)}): ` +
+      `loss points for d4 = 1..4: ${g.losses_by_d4.join(", ")} (modifiers ${g.modifiers.total})`));
+  }
+  if (p.charge_offered) box.append(node("p", {}, "a charge will be offered before the fire"));
+  box.append(outcomeChart(p.outcomes, (o) => unitFate(o.unit)));
+}
+
+// The AI's search: value, candidates (visits, value, prior, an attack's odds), principal
+// variation; after the move, "why": the alternatives it weighed.
+export function renderAnalysis(box, r, info, final) {
+  box.innerHTML = "";
+  const value = r.value >= 0 ? `+${r.value.toFixed(2)}` : r.value.toFixed(2);
+  box.append(node("p", { class: "summary" }, `${final ? "chose" : "leaning to"} ${r.text} · value ` +
+    `${value} for the side to move · ${r.simulations} simulations in ${r.seconds.toFixed(1)} s`));
+  const table = node("table", { class: "candidates" });
+  const head = node("tr");
+  head.append(node("th", {}, "candidate"), node("th", {}, "visits"), node("th", {}, "value"),
+    node("th", {}, "prior"), node("th", {}, "attack"));
+  table.append(head);
+  for (const c of r.children) {
+    const tr = node("tr", c.text === r.text ? { class: "chosen" } : {});
+    const a = c.attack ? `${c.attack.odds}: defender out ${pct(c.attack.defender_eliminated)}, ` +
+      `retreats ${pct(c.attack.defender_retreats)}; attacker retreats ${pct(c.attack.attacker_retreats)}` : "";
+    tr.append(node("td", {}, c.text), node("td", {}, String(c.visits)),
+      node("td", {}, c.value.toFixed(2)), node("td", {}, c.prior.toFixed(2)), node("td", {}, a));
+    table.append(tr);
+  }
+  box.append(table);
+  const pv = r.pv.map((s) => (s.text ? s.text : `${s.chance}=${s.outcome}`)).join(" → ");
+  if (pv) box.append(node("p", { class: "pv" }, `expected line: ${pv}`));
+  if (final && r.children.length > 1) {
+    const rejected = r.children.filter((c) => c.text !== r.text).slice(0, 3)
+      .map((c) => `${c.text} (value ${c.value.toFixed(2)}, ${c.visits} visits)`);
+    box.append(node("p", { class: "why" }, `rejected: ${rejected.join("; ")}`));
+  }
+}
+
+export function describeUnit(u, info) {
+  const s = u.state;
+  const general = u.type === "general";
+  const flags = s.flags.length ? ` · ${s.flags.join(", ").replaceAll("_", " ")}` : "";
+  return `${u.id} ${u.name || ""} · ${u.side} ${u.type.replaceAll("_", " ")} · VC ${s.vc}` +
+    (general ? ` · radius ${u.radius}` : ` · MO ${s.mo}`) + ` · MA ${u.ma}, ${s.mp} MP left` +
+    (u.vt ? ` · VT ${u.vt}, range ${u.range}` : "") + (u.corps ? ` · corps ${u.corps}` : "") +
+    ` · at ${s.hex}${flags}`;
+}
+
+export function renderResult(box, r, info) {
+  box.innerHTML = "";
+  const winner = r.winner === null ? "a draw" :
+    `${r.level_name} for ${r.winner} (${info.sides[r.winner === "blue" ? 0 : 1]})`;
+  box.append(node("h2", {}, `Result: ${winner}`),
+    node("p", {}, `victory points: blue ${r.vp.blue}, orange ${r.vp.orange}`));
+  box.dataset.winner = r.winner === null ? "draw" : r.winner;
+}

@@ -1,0 +1,56 @@
+// The engine protocol (docs/protocol.md) over the game's WebSocket: each request gets an id,
+// and its reply resolves the promise that request() returned. Replies come in request order;
+// "analyze" sends reports first, handed to the onUpdate callback.
+
+export class Engine {
+  constructor(url) {
+    this.url = url;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, reject, onUpdate}
+    this.onClose = () => {};
+  }
+
+  // Opens the socket; resolves once it is open, rejects with the server's refusal.
+  connect() {
+    return new Promise((resolve, reject) => {
+      this.socket = new WebSocket(this.url);
+      this.socket.onopen = () => resolve();
+      this.socket.onerror = () => reject(new Error("the server refused the game (too many open?)"));
+      this.socket.onclose = () => {
+        for (const { reject: fail } of this.pending.values()) fail(new Error("connection closed"));
+        this.pending.clear();
+        this.onClose();
+      };
+      this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    });
+  }
+
+  receive(reply) {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    if (reply.cmd === "analyze" && reply.final === false) {
+      if (waiting.onUpdate) waiting.onUpdate(reply);
+      return;
+    }
+    this.pending.delete(reply.id);
+    waiting.resolve(reply);
+  }
+
+  // Sends one request; resolves with its reply, ok or not (callers read reply.ok and
+  // reply.error.message).
+  request(cmd, fields = {}, onUpdate = null) {
+    const id = this.nextId++;
+    const message = { cmd, id, ...fields };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onUpdate });
+      this.socket.send(JSON.stringify(message));
+    });
+  }
+
+  // Like request(), but throws the server's error message when the reply is not ok.
+  async must(cmd, fields = {}, onUpdate = null) {
+    const reply = await this.request(cmd, fields, onUpdate);
+    if (!reply.ok) throw new Error(reply.error.message);
+    return reply;
+  }
+}
