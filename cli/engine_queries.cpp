@@ -7,9 +7,12 @@
 #include "cli/request_error.h"
 #include "env/control.h"
 #include "env/io/notation.h"
+#include "env/io/scenario_library.h"
+#include "env/io/state_json.h"
 #include "env/los.h"
 #include "env/reachable.h"
 #include "env/rules.h"
+#include "env/visibility.h"
 
 namespace morne::cli {
 
@@ -44,6 +47,28 @@ int EngineSession::unitArgument(const env::GameState& s, const json& req, const 
   if (s.unitAt(c) < 0)
     throw RequestError::refused({env::RefusalReason::kNoUnit, "", "no unit at " + sc.label(c)});
   return s.unitAt(c);
+}
+
+json EngineSession::stateReply() const {
+  const env::GameState view = visibleGame();
+  json hidden = json::array();
+  for (int u = 0; u < view.num_units; ++u) {
+    if (bound_side_ >= 0 && env::hiddenFrom(game(), u, bound_side_))
+      hidden.push_back(view.sc().unit(u).id);
+  }
+  return {{"state", env::stateToJson(view)}, {"hidden", hidden}};
+}
+
+json EngineSession::builtinScenarioList() {
+  json list = json::array();
+  for (const env::BuiltinScenario& b : env::builtinScenarios()) {
+    const auto sc = env::loadScenario(b.name);
+    list.push_back({{"name", sc->name()},
+                    {"title", sc->title()},
+                    {"turns", sc->turns()},
+                    {"sides", {sc->sideNames()[0], sc->sideNames()[1]}}});
+  }
+  return {{"scenarios", list}};
 }
 
 json EngineSession::legal(const json& req) const {

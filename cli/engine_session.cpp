@@ -91,17 +91,7 @@ std::span<const EngineSession::Command> EngineSession::commands() {
       {"scenarios",
        {},
        "the built-in scenarios: name, title, turns, sides",
-       [](S&, const json&) -> json {
-         json list = json::array();
-         for (const env::BuiltinScenario& b : env::builtinScenarios()) {
-           const auto sc = env::loadScenario(b.name);
-           list.push_back({{"name", sc->name()},
-                           {"title", sc->title()},
-                           {"turns", sc->turns()},
-                           {"sides", {sc->sideNames()[0], sc->sideNames()[1]}}});
-         }
-         return {{"scenarios", list}};
-       }},
+       [](S&, const json&) { return builtinScenarioList(); }},
       {"scenario",
        {},
        "the loaded scenario's summary and document (to draw the map)",
@@ -112,15 +102,7 @@ std::span<const EngineSession::Command> EngineSession::commands() {
       {"state",
        {},
        "the position in the saved-state format",
-       [](S& e, const json&) -> json {
-         const env::GameState view = e.visibleGame();
-         json hidden = json::array();
-         for (int u = 0; u < view.num_units; ++u) {
-           if (e.bound_side_ >= 0 && env::hiddenFrom(e.game(), u, e.bound_side_))
-             hidden.push_back(view.sc().unit(u).id);
-         }
-         return {{"state", env::stateToJson(view)}, {"hidden", hidden}};
-       }},
+       [](S& e, const json&) { return e.stateReply(); }},
       {"set_state",
        {"state"},
        "replace the position after validating it (a new record starts)",

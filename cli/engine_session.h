@@ -127,6 +127,10 @@ class EngineSession {
   // Replays the record's first `plies` plies from its start position into state_.
   void rewind(size_t plies);
 
+  // The position as the session's side may see it, and the units hidden from it.
+  json stateReply() const;
+  // The built-in scenarios: name, title, turns, sides.
+  static json builtinScenarioList();
   // Questions about a position (engine_queries.cpp); each reads the request's own "state" when
   // it carries one, else the game's.
   json legal(const json& req) const;

@@ -131,7 +131,8 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
           });
         },
         server_.limits());
-    ws_.async_accept(upgrade, [self = shared_from_this()](beast::error_code ec) {
+    upgrade_ = std::move(upgrade);  // kept until the handshake is answered
+    ws_.async_accept(upgrade_, [self = shared_from_this()](beast::error_code ec) {
       if (!ec) self->read();
     });
   }
@@ -193,6 +194,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   websocket::stream<beast::tcp_stream> ws_;
   WebServer::Impl& server_;
   uint64_t seed_;
+  http::request<http::string_body> upgrade_;
   std::unique_ptr<EngineSession> session_;
   beast::flat_buffer buffer_;
   std::string message_;

@@ -145,5 +145,50 @@ TEST(EngineQueries, CombatPreviewGivesMoraleTestsAndRetreatCosts) {
   for (const json& o : p["outcomes"]) EXPECT_TRUE(o["defender"].contains("retreat_zocs"));
 }
 
+// set_state takes only what the rules can produce: the two examples, a morale test
+// pending for a unit at morale 0 and a combat between units four hexes apart.
+TEST(EngineQueries, SetStateRefusesWhatTheRulesCannotProduce) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "duel"}, {"seed", 4}});
+  json test_state;
+  json combat_state;
+  for (int ply = 0; ply < 3000 && (test_state.is_null() || combat_state.is_null()); ++ply) {
+    if (c.ok({{"cmd", "result"}})["final"] == true) {
+      c.ok({{"cmd", "load"}, {"scenario", "duel"}, {"seed", static_cast<uint64_t>(ply)}});
+    }
+    const json chance = c.ok({{"cmd", "chance"}});
+    if (chance["chance"] == true) {
+      const json state = c.ok({{"cmd", "state"}})["state"];
+      if (chance["event"]["kind"] == "morale_test" && test_state.is_null()) test_state = state;
+      if (chance["event"]["kind"] == "combat_die" && combat_state.is_null()) combat_state = state;
+      c.ok({{"cmd", "roll"}});
+    } else {
+      c.ok({{"cmd", "genmove"}, {"agent", "rule"}, {"play", true}});
+    }
+  }
+  ASSERT_FALSE(test_state.is_null());
+  ASSERT_FALSE(combat_state.is_null());
+  EXPECT_TRUE(c.ok({{"cmd", "set_state"}, {"state", test_state}})["ok"]);
+  json bad = test_state;
+  bad.erase("hash");
+  for (json& u : bad["units"]) {
+    if (u["id"] == bad["pending"]["unit"]) u["mo"] = 0;
+  }
+  json r = c.send({{"cmd", "set_state"}, {"state", bad}});
+  EXPECT_EQ(r["error"]["code"], "invalid_input") << r.dump();
+  EXPECT_NE(r.dump().find("morale 1..8"), std::string::npos) << r.dump();
+
+  bad = combat_state;
+  bad.erase("hash");
+  const std::string defender = bad["combat"]["defender"];
+  for (json& u : bad["units"]) {
+    if (u["id"] == defender) u["hex"] = "0101";  // far from any attacker of duel's middle
+  }
+  bad["combat"]["defender_hex"] = "0101";
+  r = c.send({{"cmd", "set_state"}, {"state", bad}});
+  EXPECT_EQ(r["error"]["code"], "invalid_input") << r.dump();
+  EXPECT_NE(r.dump().find("contact"), std::string::npos) << r.dump();
+}
+
 }  // namespace
 }  // namespace morne::test
