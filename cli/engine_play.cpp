@@ -80,8 +80,12 @@ json EngineSession::play(const env::RecordedPly& ply) {
     env::applyChance(s, ply.outcome, &log);
   } else {
     json applied = env::actionJson(s, ply.action);
-    const int actor = ply.action.kind == env::ActionKind::kPlace ? env::nextUnitToPlace(s)
-                                                                 : s.unitAt(ply.action.cell);
+    // The unit the action concerns: the one placed, the cavalry holding, or the one on its hex.
+    const env::Action a = ply.action;
+    const int actor = a.kind == env::ActionKind::kPlace  ? env::nextUnitToPlace(s)
+                      : a.kind == env::ActionKind::kHold ? s.charge_window
+                      : a.cell != env::kNoCell           ? s.unitAt(a.cell)
+                                                         : -1;
     std::string& agent = record_.agents[static_cast<size_t>(s.side)];
     if (agent.empty()) agent = "human";
     env::applyAction(s, ply.action, &log);

@@ -3,9 +3,10 @@
 protocol over WebSocket, malformed and oversized messages, binary frames, foreign origins, too
 many games, and the latency of one game's requests while another game's AI searches.
 
-    tests/server/server_test.py build/morne
+    tests/server/server_test.py build/morne [GAMES]
 
-Prints the measured figures; exits non-zero on the first failure."""
+GAMES (default 32) games are held open at once in the load check. Prints the measured figures
+(the server's memory from /proc); exits non-zero on the first failure."""
 
 import os
 import signal
@@ -153,7 +154,15 @@ def test_latency_while_searching(port, searchers):
     check(percentile(busy, 0.95) < 250, "the server stalls while AIs search")
 
 
-def test_many_games(port, count):
+def resident_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def test_many_games(port, count, pid):
     """`count` games open at once, each playing a few requests."""
     games = []
     t0 = time.perf_counter()
@@ -177,21 +186,24 @@ def test_many_games(port, count):
         t.start()
     for t in threads:
         t.join()
+    held = resident_mb(pid)
     for g in games:
         g.close()
     check(not errors, f"errors: {errors[:3]}")
-    print(f"{count} games held at once, 10 rule moves each: {time.perf_counter() - t0:.2f} s")
+    print(f"{count} games held at once, 10 rule moves each: {time.perf_counter() - t0:.2f} s, "
+          f"server resident memory {held:.0f} MB")
 
 
 def main():
     morne = sys.argv[1]
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 32
     max_bytes = 4096
-    proc, port = start_server(morne, "--max-sessions", "40", "--max-message-bytes",
+    proc, port = start_server(morne, "--max-sessions", str(games + 8), "--max-message-bytes",
                               str(max_bytes), "--max-search-ms", "1500")
     try:
         test_http(port)
         test_bad_messages(port, max_bytes)
-        test_many_games(port, 32)
+        test_many_games(port, games, proc.pid)
         test_latency_while_searching(port, 2)
     finally:
         out = stop_server(proc)

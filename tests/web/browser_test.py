@@ -171,12 +171,22 @@ def test_map_reach_refusal_undo(c):
                 if h["cost"] > 0 and len(h["path"]) == 1)
     c.click_hex(step["hex"])
     check(c.unit_hex("B-I1") == step["hex"], "the move was not played")
-    c.d.find_element(By.ID, "undo").click()
+    c.d.find_element(By.TAG_NAME, "body").send_keys("u")  # the undo key
     c.idle()
     check(c.state() == before, "undo did not restore the position")
     check(c.d.find_element(By.CSS_SELECTOR, "#map g.unit[data-unit='B-I1']")
           .get_attribute("data-hex") == start, "the counter is not back")
     probe.close()
+
+
+def test_small_screen(c):
+    """At 1024 x 700 the page fits the width: the panels go below the map."""
+    c.d.set_window_size(1024, 700)
+    time.sleep(0.3)
+    overflow = c.js("return document.documentElement.scrollWidth - window.innerWidth")
+    check(overflow <= 0, f"the page is {overflow} px wider than a 1024 px window")
+    c.shot("client-small.png")
+    c.d.set_window_size(1500, 950)
 
 
 def test_combat_preview(c):
@@ -289,6 +299,7 @@ def main():
         c.start("duel", "blue")
         c.shot("client-setup.png")
         test_map_reach_refusal_undo(c)
+        test_small_screen(c)
         test_combat_preview(c)
         test_ai_explains(c)
         test_full_game(c)
