@@ -217,9 +217,10 @@ export class MapView {
       if (!this.centers.has(o.hex)) continue;
       const [x, y] = this.centers.get(o.hex);
       const g = el("g", { class: `objective ${o.kind}`, "data-objective": o.hex }, this.marks);
-      el("text", { x: x + SIZE * 0.55, y: y - SIZE * 0.3, class: "star" }, g).textContent =
+      // Below the counter's place, so that a unit on the objective leaves it readable.
+      el("text", { x: x - 7, y: y + SIZE * 0.9, class: "star" }, g).textContent =
         o.kind === "passing" ? "⚑" : "★";
-      el("text", { x: x + SIZE * 0.55, y: y + SIZE * 0.15, class: "vp" }, g).textContent =
+      el("text", { x: x + 7, y: y + SIZE * 0.88, class: "vp" }, g).textContent =
         `${o.vp.blue}/${o.vp.orange}`;
       el("title", {}, g).textContent =
         `${o.kind} objective: ${o.vp.blue} VP blue, ${o.vp.orange} VP orange`;

@@ -78,6 +78,12 @@ def test_bad_messages(port, max_bytes):
     check(r["error"]["code"] == "bad_request", f"a scenario path gave {r}")
     r = g.call({"cmd": "legal", "id": 7})
     check(r["ok"] and r["id"] == 7 and r["count"] > 0, "the game did not go on")
+    # A search asking more threads and memory than the server allows gets its limits (256 MB
+    # over 2 threads: node pools of at most 256 MiB / 40 B / 2).
+    r = g.call({"cmd": "genmove", "agent": "mcts:sims=50,threads=16,nodes=100000000"})
+    params = dict(kv.split("=") for kv in r["agent"].split(":", 1)[1].split(","))
+    check(params["threads"] == "2" and int(params["nodes"]) <= (256 << 20) // 40 // 2,
+          f"the limits were not applied: {r['agent']}")
     g.close()
     try:
         ws_client.Game(port, origin="http://evil.example")
@@ -145,6 +151,7 @@ def test_latency_while_searching(port, searchers):
     print("searches:", [(r.get("seconds"), r.get("simulations")) for r in replies])
     for r in replies:
         check(r["ok"] and r["simulations"] > 0, f"a search failed: {r}")
+        check(r["seconds"] < 3.0, f"a search ran {r['seconds']} s past max-search-ms 1500")
     for g in thinking + [player]:
         g.close()
     print(f"latency of `legal` (crossing), ms: median {percentile(quiet, 0.5):.2f}, "
