@@ -293,8 +293,9 @@ def main():
     if shots:
         os.makedirs(shots, exist_ok=True)
     proc, port = start_server(morne)
-    driver = browser()
+    driver = None
     try:
+        driver = browser()
         c = Client(driver, port, shots)
         c.start("duel", "blue")
         c.shot("client-setup.png")
@@ -306,7 +307,8 @@ def main():
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         check(not errors, f"the page logged errors: {errors[:3]}")
     finally:
-        driver.quit()
+        if driver:
+            driver.quit()
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
     print("browser: all checks passed")
