@@ -36,20 +36,30 @@ class ArenaCli : public ::testing::Test {
 
 constexpr const char* kArena = "arena --quiet --agents 'rule random' --scenarios duel --jobs 2 ";
 
-// --records writes one record per game, which replays to the result games.csv gives it.
+// --records writes one record per game, which replays to the result games.csv gives it. Rows
+// come in the order games end; a record names its game's agents, which find its row.
 TEST_F(ArenaCli, RecordsReplayToTheResultsOfTheTable) {
   const std::string out = dir_ + "/run";
   ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 1 --records --out " + out).exit_code, 0);
   std::istringstream csv(readAll(out + "/games.csv"));
-  std::string line;
-  std::getline(csv, line);  // header
-  for (int game = 0; std::getline(csv, line); ++game) {
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(csv, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 3u) << "a header and two games";
+  for (int game = 0; game < 2; ++game) {
+    const std::string path = out + "/records/game-" + std::to_string(game) + ".json";
+    const nlohmann::json record = nlohmann::json::parse(readAll(path));
+    const std::string agents = ",\"" + record["agents"]["blue"].get<std::string>() + "\",\"" +
+                               record["agents"]["orange"].get<std::string>() + "\",";
+    const auto row = std::find_if(rows.begin() + 1, rows.end(), [&](const std::string& r) {
+      return r.find(agents) != std::string::npos;
+    });
+    ASSERT_NE(row, rows.end()) << agents;
     SessionClient c;
-    c.ok({{"cmd", "load_game"}, {"path", out + "/records/game-" + std::to_string(game) + ".json"}});
+    c.ok({{"cmd", "load_game"}, {"path", path}});
     const nlohmann::json r = c.ok({{"cmd", "result"}});
     EXPECT_TRUE(r["final"]);
     const std::string winner = r["winner"].is_null() ? "draw" : r["winner"].get<std::string>();
-    EXPECT_NE(line.find("," + winner + ","), std::string::npos) << line << " vs " << r.dump();
+    EXPECT_NE(row->find(agents + winner + ","), std::string::npos) << *row << " vs " << r.dump();
   }
 }
 
