@@ -236,7 +236,17 @@ void EngineSession::submit(const std::string& line) {
   const std::string cmd = commandOf(line);
   if (cmd == "stop" || cmd == "quit") stop_ = true;
   if (cmd == "quit") quit_ = true;
-  waiting_.push_back(line);
+  waiting_.push_back({line, false});
+}
+
+void EngineSession::submitReply(const std::string& reply_line) {
+  std::lock_guard lock(mutex_);
+  if (quit_) return;
+  if (searching_) {
+    waiting_.push_back({reply_line, true});
+  } else {
+    reply(reply_line);
+  }
 }
 
 void EngineSession::drain() {
@@ -275,10 +285,14 @@ void EngineSession::process(const std::string& line) {
 
 void EngineSession::processWaiting() {
   while (!waiting_.empty() && !searching_) {
-    const std::string line = std::move(waiting_.front());
+    const Waiting next = std::move(waiting_.front());
     waiting_.pop_front();
-    process(line);
-    if (quit_ && commandOf(line) == "quit") waiting_.clear();
+    if (next.is_reply) {
+      reply(next.text);
+      continue;
+    }
+    process(next.text);
+    if (quit_ && commandOf(next.text) == "quit") waiting_.clear();
   }
 }
 

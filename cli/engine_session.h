@@ -75,6 +75,9 @@ class EngineSession {
   // acts at once (the search ends with what it has found) and "quit" too; their replies
   // still come in order. Never throws.
   void submit(const std::string& line);
+  // Sends `reply_line` (a refusal the transport made, such as an oversized message) in its
+  // turn: now, or after the search in progress and the requests waiting for it.
+  void submitReply(const std::string& reply_line);
   // Waits until no search runs and every request submitted so far is answered.
   void drain();
   // Whether a "quit" was handled or is waiting: the caller stops reading requests.
@@ -218,16 +221,21 @@ class EngineSession {
   SessionLimits limits_;
   std::vector<std::string> kept_replies_;  // without a sink: replies for handle()
   mutable std::mutex mutex_;
-  std::condition_variable wake_;     // the search thread: a job, or closing
-  std::condition_variable idle_;     // drain(): the search ended and nothing waits
-  std::unique_ptr<SearchJob> job_;   // the search to start
-  bool searching_ = false;           // a search runs (or is about to)
-  std::deque<std::string> waiting_;  // requests that arrived during a search
-  bool deferred_ = false;            // the request being handled started a search
-  json request_id_;                  // its "id", for the search's reply
-  std::atomic<bool> stop_{false};    // ends the search in progress (stop, quit)
-  bool quit_ = false;                // "quit" handled or waiting
-  bool closing_ = false;             // the destructor runs
+  std::condition_variable wake_;    // the search thread: a job, or closing
+  std::condition_variable idle_;    // drain(): the search ended and nothing waits
+  std::unique_ptr<SearchJob> job_;  // the search to start
+  bool searching_ = false;          // a search runs (or is about to)
+  // A request that arrived during a search, or a reply made for it by the transport.
+  struct Waiting {
+    std::string text;
+    bool is_reply = false;
+  };
+  std::deque<Waiting> waiting_;
+  bool deferred_ = false;          // the request being handled started a search
+  json request_id_;                // its "id", for the search's reply
+  std::atomic<bool> stop_{false};  // ends the search in progress (stop, quit)
+  bool quit_ = false;              // "quit" handled or waiting
+  bool closing_ = false;           // the destructor runs
   std::thread search_thread_;
 };
 

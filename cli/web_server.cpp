@@ -163,11 +163,14 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
       std::lock_guard lock(server_.counters_mutex);
       ++server_.counters.requests;
     }
+    // Refusals of the transport take their turn among the session's replies.
     if (oversized_) {
-      send(errorLine("bad_request", "message over " + std::to_string(limit) +
-                                        " bytes (max-message-bytes); it was not read"));
+      session_->submitReply(errorLine("bad_request", "message over " + std::to_string(limit) +
+                                                         " bytes (max-message-bytes); it was "
+                                                         "not read"));
     } else if (!ws_.got_text()) {
-      send(errorLine("bad_request", "send requests as text frames, one JSON object each"));
+      session_->submitReply(
+          errorLine("bad_request", "send requests as text frames, one JSON object each"));
     } else {
       session_->submit(message_);
     }

@@ -78,6 +78,13 @@ def test_bad_messages(port, max_bytes):
     check(r["error"]["code"] == "bad_request", f"a scenario path gave {r}")
     r = g.call({"cmd": "legal", "id": 7})
     check(r["ok"] and r["id"] == 7 and r["count"] > 0, "the game did not go on")
+    # During a search, a refused message is answered in its turn, after the search's reply.
+    g.send({"cmd": "genmove", "agent": "mcts:sims=10000000", "id": "search"})
+    g.send_frame(b"x" * (max_bytes + 10))
+    g.send({"cmd": "stop", "id": "stop"})
+    order = [g.recv() for _ in range(3)]
+    check([r.get("id") for r in order] == ["search", None, "stop"] and
+          order[1]["error"]["code"] == "bad_request", f"replies out of order: {order}")
     # A search asking more threads and memory than the server allows gets its limits (256 MB
     # over 2 threads: node pools of at most 256 MiB / 40 B / 2).
     r = g.call({"cmd": "genmove", "agent": "mcts:sims=50,threads=16,nodes=100000000"})
