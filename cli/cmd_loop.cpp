@@ -1,6 +1,12 @@
 // `morne loop`: the generation loop (cli/learning_loop.h, docs/training.md) from a config
-// file; `--resume RUN` continues a run, `morne loop status RUN` tells where it stands.
+// file; `--resume RUN` continues a run, `morne loop status RUN` tells where it stands, and
+// `morne loop init|worker|train|gate RUN` make a run and run its roles one process each
+// (docs/scale-out.md).
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -8,11 +14,15 @@
 
 #include "agents/agent_kinds.h"
 #include "cli/commands.h"
+#include "cli/gate_role.h"
 #include "cli/interrupt.h"
+#include "cli/learner_role.h"
 #include "cli/learning_loop.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "cli/run_summary.h"
 #include "cli/selfplay_options.h"
+#include "cli/selfplay_worker.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/scenario_library.h"
@@ -30,8 +40,8 @@ using nlohmann::json;
 const OptionRow<LoopSettings> kLoopRows[] = {
     {"scenario", &LoopSettings::scenario, anyValue(), "built-in scenario name or scenario file"},
     {"mode", &LoopSettings::mode, anyValue(),
-     "alternate (self-play, then training, each with the whole machine) or concurrent "
-     "(self-play beside training, one thread each)"},
+     "alternate (self-play, training and gate in turn in one process, each with the whole "
+     "machine) or processes (self-play workers, the learner and the gate as processes at once)"},
     {"generations", &LoopSettings::generations, atLeast(1), "generations to train"},
     {"bootstrap", &LoopSettings::bootstrap, anyValue(), "agent spec that plays generation 0"},
     {"bootstrap-games", &LoopSettings::bootstrap_games, atLeast(1), "games of generation 0"},
@@ -40,6 +50,10 @@ const OptionRow<LoopSettings> kLoopRows[] = {
     {"games", &LoopSettings::games, atLeast(1), "self-play games per generation"},
     {"jobs", &LoopSettings::jobs, atLeast(1), "self-play threads and arena games at once"},
     {"threads", &LoopSettings::threads, atLeast(1), "LibTorch threads of the learner"},
+    {"workers", &LoopSettings::workers, atLeast(0),
+     "self-play processes the processes mode starts (more may join from anywhere)"},
+    {"chunk-games", &LoopSettings::chunk_games, atLeast(1),
+     "games a worker plays between two looks for a newer network"},
     {"gate-agent", &LoopSettings::gate_agent, anyValue(),
      "agent spec of both networks in the gate (model= is added)"},
     {"gate-rounds", &LoopSettings::gate_rounds, atLeast(1),
@@ -63,8 +77,13 @@ constexpr const char* kRunFormat = "morne-loop/1";
 
 // Checks what can be checked before a long run starts.
 void checkConfig(const LoopConfig& c, const std::string& dir) {
-  if (c.loop.mode != "alternate" && c.loop.mode != "concurrent")
-    throw ConfigError("loop: --mode must be alternate or concurrent (got " + c.loop.mode + ")");
+  if (c.loop.mode == "concurrent") {
+    throw ConfigError(
+        "loop: --mode concurrent gave way to --mode processes (the roles as processes at once, "
+        "docs/scale-out.md)");
+  }
+  if (c.loop.mode != "alternate" && c.loop.mode != "processes")
+    throw ConfigError("loop: --mode must be alternate or processes (got " + c.loop.mode + ")");
   if (dir.find_first_of(",:") != std::string::npos) {
     throw ConfigError("loop: the run folder's path " + dir +
                       " holds a ',' or ':', which agent specs cannot carry in model=");
@@ -101,17 +120,93 @@ LoopConfig readRunConfig(const std::string& dir) {
   return c;
 }
 
+// The options a role's process takes, by role: its own, and the run settings it may set for
+// its machine alone.
+struct RoleOptionRow {
+  const char* option;
+  const char* roles;  // separated by spaces
+  bool also_loop;     // a setting of the whole run too
+};
+const RoleOptionRow kRoleOptions[] = {
+    {"worker", "worker", false},   {"max-games", "worker", false},    {"jobs", "worker gate", true},
+    {"rank", "train", false},      {"ranks", "train", false},         {"group", "train", false},
+    {"interface", "train", false}, {"group-timeout", "train", false}, {"threads", "train", true},
+};
+
+// The options of one role's process, beside its run folder.
+struct RoleOptions {
+  std::string worker;
+  int64_t max_games = 0;
+  nn::GroupAddress group;
+};
+
+std::string defaultWorkerName() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::string name;
+  for (const char* c = host; *c && *c != '.'; ++c) {
+    name += std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' || *c == '_' ? *c : '_';
+  }
+  return (name.empty() ? "worker" : name) + "-" + std::to_string(::getpid());
+}
+
+// `morne loop worker|train|gate RUN`: one role of a run, with the run's own settings but for
+// the machine's threads.
+int runRole(const std::string& role, const std::string& dir_arg, const po::variables_map& vm,
+            const RoleOptions& r) {
+  const std::string dir = std::filesystem::absolute(dir_arg).lexically_normal().string();
+  LoopConfig c = readRunConfig(dir);
+  if (!vm["jobs"].defaulted()) c.loop.jobs = vm["jobs"].as<int>();
+  if (!vm["threads"].defaulted()) c.loop.threads = vm["threads"].as<int>();
+  const bool quiet = vm["quiet"].as<bool>();
+  const InterruptFlag interrupt;
+  const RoleContext run = openRun(c, dir, quiet, interrupt.flag());
+  bool finished = false;
+  if (role == "worker") {
+    runSelfplayWorker(run, r.worker.empty() ? defaultWorkerName() : r.worker, c.loop.jobs,
+                      r.max_games);
+    finished = !interrupt.raised();
+  } else if (role == "train") {
+    std::unique_ptr<nn::ProcessGroup> group;
+    if (r.group.size > 1) {
+      std::cout << "learner: rank " << r.group.rank << " of " << r.group.size << " joining "
+                << r.group.store << "\n"
+                << std::flush;
+      group = nn::ProcessGroup::connect(r.group);
+    }
+    finished = runLearnerRole(run, group.get());
+  } else {
+    finished = runGateRole(run);
+  }
+  return finished ? 0 : 130;
+}
+
 }  // namespace
 
 int runLoop(const Args& args) {
   LoopConfig c;
   c.train.steps = 2000;  // per generation
+  RoleOptions role;
   po::options_description own("Options of `morne loop`");
   // clang-format off
   own.add_options()
       ("out", po::value<std::string>(), "run folder to create")
       ("resume", po::value<std::string>(), "run folder to continue (its own settings)")
-      ("quiet", po::bool_switch(), "no progress bars");
+      ("quiet", po::bool_switch(), "no progress bars")
+      ("worker", po::value(&role.worker),
+       "worker: its name in the run, unique (default: HOST-PID)")
+      ("max-games", po::value(&role.max_games)->default_value(0),
+       "worker: stop after this many games (0: when the run is done)")
+      ("rank", po::value(&role.group.rank)->default_value(0),
+       "train: this process's rank in a data-parallel learner")
+      ("ranks", po::value(&role.group.size)->default_value(1),
+       "train: processes of the data-parallel learner")
+      ("group", po::value(&role.group.store),
+       "train: where the ranks meet: tcp://HOST:PORT (rank 0's host) or file://PATH")
+      ("interface", po::value(&role.group.interface),
+       "train: network interface of the ranks' connections (default: the host name's)")
+      ("group-timeout", po::value(&role.group.timeout_seconds)->default_value(600),
+       "train: seconds for the ranks to meet and for any one exchange");
   // clang-format on
   addOptions<LoopSettings>(own, kLoopRows, c.loop);
   addOptions<training::SelfPlayConfig>(own, selfplayPlayRows(), c.selfplay);
@@ -121,18 +216,52 @@ int runLoop(const Args& args) {
   if (cmd.help) {
     std::cout << usageText(
         "morne loop --config FILE --out RUN [options]  |  morne loop --resume RUN  |  "
-        "morne loop status RUN\n(training options apply to each generation: --steps and "
-        "--max-reuse per generation)",
+        "morne loop status RUN\n"
+        "       morne loop init --config FILE --out RUN  |  morne loop worker|train|gate RUN\n"
+        "(training options apply to each generation: --steps and --max-reuse per generation; "
+        "the roles: docs/scale-out.md)",
         own);
     return 0;
   }
   const auto& vm = cmd.vm;
-  if (!cmd.positional.empty()) {
-    if (cmd.positional[0] != "status" || cmd.positional.size() != 2)
-      throw ConfigError("loop: the only action is `morne loop status RUN`");
+  const std::string action = cmd.positional.empty() ? "" : cmd.positional[0];
+  const bool is_role = action == "worker" || action == "train" || action == "gate";
+  for (const auto& [name, value] : vm) {
+    if (value.defaulted() || name == "quiet") continue;
+    const auto row = std::find_if(std::begin(kRoleOptions), std::end(kRoleOptions),
+                                  [&](const RoleOptionRow& r) { return name == r.option; });
+    const bool role_only = row != std::end(kRoleOptions) && !row->also_loop;
+    if (is_role && (row == std::end(kRoleOptions) ||
+                    std::string(" ").append(row->roles).append(" ").find(" " + action + " ") ==
+                        std::string::npos)) {
+      throw ConfigError("loop " + action + ": the run's own settings apply (RUN/loop.json); --" +
+                        name + " cannot be given here");
+    }
+    if (!is_role && role_only) {
+      throw ConfigError("loop: --" + name + " is an option of `morne loop " + row->roles +
+                        "` only");
+    }
+  }
+  if (is_role) {
+    if (cmd.positional.size() != 2)
+      throw ConfigError("loop: give the run folder: morne loop " + action + " RUN");
+    if (role.group.size > 1 && role.group.store.empty())
+      throw ConfigError("loop train: --ranks " + std::to_string(role.group.size) +
+                        " needs --group tcp://HOST:PORT or file://PATH");
+    return runRole(action, cmd.positional[1], vm, role);
+  }
+  if (action == "status") {
+    if (cmd.positional.size() != 2)
+      throw ConfigError("loop: give the run folder: morne loop status RUN");
     std::cout << loopStatus(cmd.positional[1]);
     return 0;
   }
+  if (!action.empty() && action != "init") {
+    throw ConfigError("loop: the actions are init, worker, train, gate and status (got " + action +
+                      ")");
+  }
+  if (action == "init" && (cmd.positional.size() != 1 || vm.count("resume")))
+    throw ConfigError("loop: init makes a new run: morne loop init --config FILE --out RUN");
   std::string dir;
   if (vm.count("resume")) {
     dir = vm["resume"].as<std::string>();
@@ -162,6 +291,13 @@ int runLoop(const Args& args) {
   if (!vm.count("resume") || !vm["generations"].defaulted())
     env::writeFileDurably(dir + "/loop.json", configJson(c).dump(2) + "\n");
   std::cout << versionLine() << "\nloop: run folder " << dir << "\n" << std::flush;
+  if (action == "init") {
+    openRun(c, dir, true, nullptr);  // its folders
+    std::cout << "loop: made; start its roles (docs/scale-out.md):\n  morne loop train " << dir
+              << "\n  morne loop gate " << dir << "\n  morne loop worker " << dir
+              << " --worker NAME   (as many as you like, anywhere the folder is)\n";
+    return 0;
+  }
   const InterruptFlag interrupt;
   const bool finished = runLearningLoop(c, dir, vm["quiet"].as<bool>(), interrupt.flag());
   if (!finished) std::cout << "interrupted; continue with: morne loop --resume " << dir << "\n";

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "nn/network.h"
+#include "nn/process_group.h"
 
 namespace morne::nn {
 
@@ -105,6 +106,14 @@ class Learner {
   virtual std::string loadCheckpoint(const std::string& path) = 0;
 
   virtual const NetworkConfig& networkConfig() const = 0;
+
+  // Makes this learner one rank of a data-parallel learner (nn/process_group.h): its weights
+  // and batch-norm statistics become rank 0's, and from then on every step() averages the
+  // ranks' gradients before the optimizer step (each rank's batch being its equal share of
+  // the step's rows), averages the batch-norm statistics after it, and reports the figures of
+  // all the ranks' rows; so every rank holds the same weights after every step. `group`
+  // outlives the learner.
+  virtual void joinGroup(ProcessGroup& group) = 0;
 };
 
 // The bar the learner is measured against (`morne bench train`): rows per second of plain

@@ -157,8 +157,11 @@ bool headerCutShort(std::string_view data) {
 
 }  // namespace
 
+// A journal is made under a temporary name, locked, given its header, and only then renamed
+// to its own: so a journal under its own name is always locked while its writer lives, and
+// recoverShards() never takes a live one for a dead one.
 struct GameJournal::File {
-  explicit File(const std::string& path) : out(path, true, true) {}
+  explicit File(const std::string& path) : out(path + kNewJournalSuffix, true, true) {}
   env::AppendOnlyFile out;
   bool removed = false;
 };
@@ -167,6 +170,7 @@ GameJournal::GameJournal(const std::string& path, const ShardInfo& info)
     : file_(std::make_unique<File>(path)), shape_(info.shape) {
   const std::string text = infoJson(info).dump();
   file_->out.append(record(kInfoRecord, text, text.size()));
+  file_->out.renameTo(path);
 }
 
 GameJournal::~GameJournal() = default;

@@ -23,6 +23,8 @@
 namespace morne::training {
 
 inline constexpr const char* kJournalSuffix = ".journal";
+inline constexpr const char* kNewJournalSuffix = ".new";  // after the journal's own name, until
+                                                          // its header is written
 
 class GameJournal {
  public:

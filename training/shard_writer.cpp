@@ -38,7 +38,9 @@ void ShardWriter::open() {
     std::snprintf(name, sizeof name, "-%04d.h5", next_index_++);
     path_ = (fs::path(dir_) / (prefix_ + name)).string();
     std::error_code ec;
-    if (!fs::exists(path_, ec) && !fs::exists(path_ + kJournalSuffix, ec)) break;
+    if (!fs::exists(path_, ec) && !fs::exists(path_ + kJournalSuffix, ec) &&
+        !fs::exists(path_ + kJournalSuffix + kNewJournalSuffix, ec))
+      break;
   }
   shard_ = std::make_unique<ShardFile>(info_);
   journal_ = std::make_unique<GameJournal>(path_ + kJournalSuffix, info_);
@@ -68,16 +70,24 @@ void ShardWriter::close() {
 
 std::vector<RecoveredShard> recoverShards(const std::string& dir) {
   std::vector<std::string> journals;
+  const std::string journal_end = std::string(".h5") + kJournalSuffix;
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
     const std::string name = e.path().string();
-    if (name.size() > 9 && name.ends_with(std::string(".h5") + kJournalSuffix))
+    if (name.ends_with(journal_end) || name.ends_with(journal_end + kNewJournalSuffix))
       journals.push_back(name);
   }
   std::sort(journals.begin(), journals.end());
   std::vector<RecoveredShard> out;
   for (const std::string& journal : journals) {
-    if (env::isLockedByAnotherProcess(journal)) continue;  // a run writing this folder now
+    // Held while recovering: a live writer holds its journals, and of two processes recovering
+    // the same folder, one takes each journal.
+    const std::unique_ptr<env::FileLock> lock = env::FileLock::tryLock(journal);
+    if (!lock || !lock->stillNamed()) continue;  // written now, or recovered just now
+    if (journal.ends_with(kNewJournalSuffix)) {  // killed before its header was written
+      env::removeDurably(journal);
+      continue;
+    }
     RecoveredShard r;
     r.journal = journal;
     const std::string shard = journal.substr(0, journal.size() - std::strlen(kJournalSuffix));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "env/error.h"
@@ -181,6 +182,7 @@ struct TrainingRun::State {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   int64_t checkpointed = -1;
   nn::TrainingBatch validation;
+  std::vector<std::string> shard_files;  // read by this run, saved in its checkpoints
   std::unique_ptr<TrainingStream> stream;
 
   double seconds() const {
@@ -190,18 +192,24 @@ struct TrainingRun::State {
 };
 
 TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std::string& run_dir,
-                         TrainStart start, const std::string& provenance)
+                         TrainStart start, const std::string& provenance, nn::ProcessGroup* group)
     : learner_(learner),
       settings_(s),
       dir_(run_dir),
       provenance_(provenance),
+      group_(group),
       state_(std::make_unique<State>()) {
+  if (group && s.batch % group->size() != 0) {
+    throw ConfigError("--batch " + std::to_string(s.batch) + " does not divide among " +
+                      std::to_string(group->size()) + " ranks");
+  }
   State& st = *state_;
   st.checkpoint = run_dir + "/checkpoint.pt";
   st.metrics_path = run_dir + "/metrics.csv";
   st.net_path = run_dir + "/net.pt";
   DataPosition position;
   size_t shards = 0;
+  std::vector<std::string> files = s.shard_files;  // or a resumed run's shards
   if (start != TrainStart::kFresh) {
     const json state = json::parse(learner.loadCheckpoint(st.checkpoint), nullptr, false);
     if (!state.is_object() || state.value("format", "") != kCheckpointFormat)
@@ -209,12 +217,16 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
     if (start == TrainStart::kResume) {
       position = {state.at("fill").get<int64_t>(), state.at("offset").get<int64_t>()};
       shards = state.at("shards").get<size_t>();
+      // (Absent from the checkpoints of earlier versions: their first `shards` shards.)
+      if (state.contains("shard_files"))
+        files = state["shard_files"].get<std::vector<std::string>>();
     }
     st.samples = state.at("samples").get<int64_t>();
     st.seconds_before = state.at("seconds").get<double>();
     st.stretch = ReportSum::fromJson(state.at("stretch"));
   }
-  ShardIndex index = indexShards(s.data_dirs, s.validation_permille, shards);
+  ShardIndex index = files.empty() ? indexShards(s.data_dirs, s.validation_permille, shards)
+                                   : indexShardFiles(files, s.validation_permille);
   if (index.shards.size() < shards) {
     throw ConfigError("the data folders hold " + std::to_string(index.shards.size()) +
                       " shards; the checkpoint read " + std::to_string(shards) +
@@ -232,20 +244,27 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
                       std::to_string(net.policySize()) + " policy entries)");
   }
   out_.shards = static_cast<int64_t>(index.shards.size());
+  for (const IndexedShard& shard : index.shards) st.shard_files.push_back(shard.path);
   out_.rows = index.rows;
   st.validation = validationRows(index, s.dataConfig().window, s.validation_rows);
   st.stream = std::make_unique<TrainingStream>(std::move(index), s.dataConfig(), s.seed, position);
   // A sample of the whole window: the most recent rows alone (self-play of one network, many
   // games resigned early) gave batch-norm statistics under which the network played far
   // worse (docs/training.md).
+  // (Rank 0 alone measures and exports.)
   learner.setCalibrationRows(
-      s.calibration_rows > 0
+      s.calibration_rows > 0 && writesFiles()
           ? st.stream->sample(env::deriveSeed(s.seed, kCalibrationStream), s.calibration_rows)
           : nn::TrainingBatch{});
+  if (group) learner.joinGroup(*group);
   out_.window_rows = st.stream->windowRows();
   out_.training_rows = st.stream->windowTrainingRows();
   out_.target = targetSteps(s, out_.training_rows);
   out_.step = learner.steps();
+  if (!writesFiles()) {  // rank 0 writes the run's files
+    st.checkpointed = learner.steps();
+    return;
+  }
   if (start == TrainStart::kFresh) {
     env::writeFileDurably(st.metrics_path, metricsCsvHeader());
   } else {
@@ -276,13 +295,24 @@ std::string TrainingRun::networkProvenance() const {
   return p.dump();
 }
 
+bool TrainingRun::stopNow(const std::atomic<bool>* stop) const {
+  float stopping = stop && stop->load() ? 1 : 0;
+  if (group_) group_->sum(&stopping, 1);  // the ranks stop at the same step
+  return stopping > 0;
+}
+
 void TrainingRun::save() {
   State& st = *state_;
+  if (!writesFiles()) {
+    st.checkpointed = learner_.steps();
+    return;
+  }
   learner_.exportNetwork(st.net_path, networkProvenance());
   const json state = {{"format", kCheckpointFormat},
                       {"fill", st.stream->position().fill},
                       {"offset", st.stream->position().offset},
                       {"shards", out_.shards},
+                      {"shard_files", st.shard_files},
                       {"samples", st.samples},
                       {"seconds", st.seconds()},
                       {"stretch", st.stretch.toJson()}};
@@ -294,16 +324,24 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
                               const std::atomic<bool>* stop) {
   State& st = *state_;
   const TrainSettings& s = settings_;
-  env::AppendOnlyFile metrics_file(st.metrics_path, false);
+  std::optional<env::AppendOnlyFile> metrics_file;
+  if (writesFiles()) metrics_file.emplace(st.metrics_path, false);
   const auto session_start = std::chrono::steady_clock::now();
   int64_t session_samples = 0;
   while (learner_.steps() < out_.target) {
-    if (stop && stop->load()) {
+    if (stopNow(stop)) {
       out_.interrupted = true;
       break;
     }
     const double rate = learner_.learningRate();
-    st.stretch.add(learner_.step(st.stream->next(s.batch)));
+    nn::TrainingBatch batch = st.stream->next(s.batch);
+    if (group_) {  // this rank's share
+      const int share = s.batch / group_->size();
+      nn::TrainingBatch part;
+      appendRows(batch, group_->rank() * share, share, part);
+      batch = std::move(part);
+    }
+    st.stretch.add(learner_.step(batch));
     st.samples += s.batch;
     session_samples += s.batch;
     const int64_t step = learner_.steps();
@@ -312,10 +350,10 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
     TrainProgress p{step, out_.target,
                     static_cast<double>(session_samples) / std::max(session_seconds, 1e-9),
                     st.stream->readerRowsPerSecond(), nullptr};
-    if (step % s.metrics_every == 0 || step == out_.target) {
+    if (metrics_file && (step % s.metrics_every == 0 || step == out_.target)) {
       TrainMetrics m{step, st.samples, st.seconds(), rate, st.stretch.mean(), {}};
       if (st.validation.size > 0) m.validation = measureAll(learner_, st.validation, s.batch);
-      metrics_file.append(metricsCsvRow(m));
+      metrics_file->append(metricsCsvRow(m));
       st.stretch = {};
       out_.last = m;
       p.metrics = &*out_.last;
@@ -324,7 +362,7 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
     progress(p);
   }
   if (st.checkpointed != learner_.steps()) save();
-  metrics_file.close();
+  if (metrics_file) metrics_file->close();
   out_.step = learner_.steps();
   return out_;
 }

@@ -27,6 +27,9 @@ namespace morne::training {
 // them all.
 struct TrainSettings {
   std::vector<std::string> data_dirs;  // shard folders, oldest first
+  // When set, exactly these shards of the folders, not all those there now (the ranks of a
+  // data-parallel learner read the same, while workers add shards).
+  std::vector<std::string> shard_files;
   // The data (training/training_data.h), its defaults.
   double window_c = WindowConfig{}.c;
   double window_a = WindowConfig{}.a;
@@ -109,10 +112,13 @@ class TrainingRun {
  public:
   // Indexes the data and starts as `start` says; metrics rows written after the checkpoint
   // are dropped. A fresh or new-data start saves its starting point at once. `provenance`
-  // (JSON) goes into net.pt with the run's figures. Throws ConfigError (data that do not fit
-  // the network, a damaged checkpoint) or IoError.
+  // (JSON) goes into net.pt with the run's figures. With a `group`, this run is one rank of
+  // a data-parallel learner (nn/process_group.h): every rank reads the same stream of rows and
+  // trains on its share of each batch (the batch must divide among the ranks), the ranks stop
+  // together, and rank 0 alone writes the run's files. Throws ConfigError (data that do not
+  // fit the network, a damaged checkpoint) or IoError.
   TrainingRun(nn::Learner& learner, const TrainSettings& settings, const std::string& run_dir,
-              TrainStart start, const std::string& provenance);
+              TrainStart start, const std::string& provenance, nn::ProcessGroup* group = nullptr);
   ~TrainingRun();
 
   // What the run will do: shards, rows, window, target (step: where it starts).
@@ -127,11 +133,14 @@ class TrainingRun {
   struct State;
   void save();
   std::string networkProvenance() const;
+  bool writesFiles() const { return !group_ || group_->rank() == 0; }
+  bool stopNow(const std::atomic<bool>* stop) const;
 
   nn::Learner& learner_;
   TrainSettings settings_;
   std::string dir_;
   std::string provenance_;
+  nn::ProcessGroup* group_;
   TrainOutcome out_;
   std::unique_ptr<State> state_;
 };

@@ -59,9 +59,8 @@ void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to) {
   appendRows(from, row, 1, to);
 }
 
-ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_permille,
-                       size_t max_shards) {
-  ShardIndex index;
+std::vector<std::string> shardFiles(const std::vector<std::string>& dirs) {
+  std::vector<std::string> files;
   for (const std::string& dir : dirs) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
@@ -73,42 +72,57 @@ ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_perm
     }
     if (paths.empty()) throw ConfigError("data folder " + dir + ": no shard (*.h5) in it");
     std::sort(paths.begin(), paths.end());
-    for (const std::string& path : paths) {
-      if (max_shards > 0 && index.shards.size() == max_shards) return index;
-      const ShardContents c = readShard(path, false);
-      if (index.shards.empty()) {
-        index.shape = c.shape;
-        index.encoder_version = c.encoder_version;
-        index.scenario = c.scenario;
-      } else if (c.scenario != index.scenario || c.encoder_version != index.encoder_version ||
-                 c.shape.planeSize() != index.shape.planeSize() ||
-                 c.shape.globals != index.shape.globals || c.shape.policy != index.shape.policy) {
-        throw ConfigError(path + ": scenario " + c.scenario + ", encoder version " +
-                          std::to_string(c.encoder_version) + ", " + shapeText(c.shape) + "; but " +
-                          index.shards.front().path + ": scenario " + index.scenario +
-                          ", encoder version " + std::to_string(index.encoder_version) + ", " +
-                          shapeText(index.shape) + " (one training run reads one kind of data)");
-      }
-      IndexedShard shard{path, index.rows, c.rows, {}};
-      int64_t row = 0;
-      for (size_t g = 0; g < c.games.size(); ++g) {
-        const int64_t rows = c.declared_rows[g];
-        if (isValidationGame(c.games[g].seed, validation_permille) && rows > 0) {
-          shard.validation.emplace_back(row, row + rows);
-          index.validation_rows += rows;
-        }
-        row += rows;
-      }
-      if (row != c.rows) {
-        throw ConfigError(path + ": its games list " + std::to_string(row) +
-                          " positions, its datasets hold " + std::to_string(c.rows));
-      }
-      index.rows += c.rows;
-      index.games += static_cast<int64_t>(c.games.size());
-      index.shards.push_back(std::move(shard));
+    files.insert(files.end(), paths.begin(), paths.end());
+  }
+  return files;
+}
+
+ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation_permille) {
+  ShardIndex index;
+  for (const std::string& path : files) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+      throw ConfigError("shard " + path + ": no such file (a shard was removed)");
+    const ShardContents c = readShard(path, false);
+    if (index.shards.empty()) {
+      index.shape = c.shape;
+      index.encoder_version = c.encoder_version;
+      index.scenario = c.scenario;
+    } else if (c.scenario != index.scenario || c.encoder_version != index.encoder_version ||
+               c.shape.planeSize() != index.shape.planeSize() ||
+               c.shape.globals != index.shape.globals || c.shape.policy != index.shape.policy) {
+      throw ConfigError(path + ": scenario " + c.scenario + ", encoder version " +
+                        std::to_string(c.encoder_version) + ", " + shapeText(c.shape) + "; but " +
+                        index.shards.front().path + ": scenario " + index.scenario +
+                        ", encoder version " + std::to_string(index.encoder_version) + ", " +
+                        shapeText(index.shape) + " (one training run reads one kind of data)");
     }
+    IndexedShard shard{path, index.rows, c.rows, {}};
+    int64_t row = 0;
+    for (size_t g = 0; g < c.games.size(); ++g) {
+      const int64_t rows = c.declared_rows[g];
+      if (isValidationGame(c.games[g].seed, validation_permille) && rows > 0) {
+        shard.validation.emplace_back(row, row + rows);
+        index.validation_rows += rows;
+      }
+      row += rows;
+    }
+    if (row != c.rows) {
+      throw ConfigError(path + ": its games list " + std::to_string(row) +
+                        " positions, its datasets hold " + std::to_string(c.rows));
+    }
+    index.rows += c.rows;
+    index.games += static_cast<int64_t>(c.games.size());
+    index.shards.push_back(std::move(shard));
   }
   return index;
+}
+
+ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_permille,
+                       size_t max_shards) {
+  std::vector<std::string> files = shardFiles(dirs);
+  if (max_shards > 0 && files.size() > max_shards) files.resize(max_shards);
+  return indexShardFiles(files, validation_permille);
 }
 
 TrainingStream::TrainingStream(ShardIndex index, const DataConfig& config, uint64_t seed,

@@ -55,6 +55,14 @@ struct ShardIndex {
 ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_permille,
                        size_t max_shards = 0);
 
+// The shards (*.h5) of `dirs` in the order indexShards() reads them. Throws ConfigError as it.
+std::vector<std::string> shardFiles(const std::vector<std::string>& dirs);
+
+// The index of exactly these shard files, in this order (a resumed run's, whose folders other
+// processes may have added shards to since). Throws as indexShards(); ConfigError when one is
+// gone.
+ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation_permille);
+
 struct DataConfig {
   WindowConfig window;
   int validation_permille = 50;  // share of games never trained on, in 1/1000

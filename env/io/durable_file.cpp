@@ -96,6 +96,27 @@ bool isLockedByAnotherProcess(const std::string& path) {
   return locked;
 }
 
+std::unique_ptr<FileLock> FileLock::tryLock(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) fail("open", path, errno);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    ::close(fd);
+    if (error == EWOULDBLOCK) return nullptr;
+    fail("lock", path, error);
+  }
+  return std::unique_ptr<FileLock>(new FileLock(path, fd));
+}
+
+FileLock::~FileLock() { ::close(fd_); }
+
+bool FileLock::stillNamed() const {
+  struct stat held {
+  }, named{};
+  return ::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 &&
+         held.st_ino == named.st_ino && held.st_dev == named.st_dev;
+}
+
 AppendOnlyFile::AppendOnlyFile(const std::string& path, bool truncate, bool lock) : path_(path) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("open", path, errno);
@@ -137,6 +158,11 @@ void AppendOnlyFile::append(std::string_view record) {
     throw IoError("cannot write " + path_ + ": " + std::strerror(error) + note);
   }
   size_ += record.size();
+}
+
+void AppendOnlyFile::renameTo(const std::string& to) {
+  renameDurably(path_, to);
+  path_ = to;
 }
 
 void AppendOnlyFile::sync() {

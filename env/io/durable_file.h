@@ -5,6 +5,7 @@
 // after, so a power cut leaves either the old state or the new one.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -27,8 +28,29 @@ void removeDurably(const std::string& path);
 // Fsyncs a folder, so that the names created, renamed or removed in it are durable.
 void syncFolder(const std::string& dir);
 
-// True when a live process holds the lock of an AppendOnlyFile opened with `lock` on `path`.
+// True when a live process holds a FileLock on `path` (which is left as it is).
 bool isLockedByAnotherProcess(const std::string& path);
+
+// An exclusive advisory lock (flock) on a file, held until destroyed or the process dies:
+// how a run folder's processes tell a live writer from a dead one (a worker's identity, a
+// journal being written). On NFS v4, flock is a byte-range lock the server keeps.
+class FileLock {
+ public:
+  // Locks `path` (created when absent) without waiting; null when another process holds it.
+  // Throws IoError when the file cannot be opened.
+  static std::unique_ptr<FileLock> tryLock(const std::string& path);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+  // True while `path` still names the locked file (no one removed or replaced it).
+  bool stillNamed() const;
+
+ private:
+  FileLock(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  std::string path_;
+  int fd_;
+};
 
 // A file written by appending whole records. A record is written completely or not at all:
 // when a write fails (a full disk) the file is cut back to its previous end, so it never ends
@@ -46,6 +68,8 @@ class AppendOnlyFile {
 
   void append(std::string_view record);
   void sync();
+  // Renames the file to `to` (durably), keeping it open and locked.
+  void renameTo(const std::string& to);
   // Closes the file, checking that the close succeeded.
   void close();
 

@@ -431,17 +431,31 @@ class TorchLearner : public Learner {
     const auto [logits, value] = net_->forward(t.planes, t.globals);
     Losses l = lossesOf(logits, value, t);
     const torch::Tensor total = l.policy + config_.value_weight * l.value;
-    if (!std::isfinite(total.item<double>())) {
+    total.backward();
+    double loss = total.item<double>();
+    if (group_) loss = averageOverGroup(l.report);
+    if (!std::isfinite(loss)) {
       throw Error("training step " + std::to_string(steps_ + 1) +
                   ": the loss is not finite (learning rate " + std::to_string(learningRate()) +
                   " too high, or damaged data)");
     }
-    total.backward();
     if (config_.max_grad_norm > 0)
       torch::nn::utils::clip_grad_norm_(net_->parameters(), config_.max_grad_norm);
     optimizer_->step();
+    if (group_) averageBuffers();
     ++steps_;
     return l.report;
+  }
+
+  void joinGroup(ProcessGroup& group) override {
+    group_ = &group;
+    torch::NoGradGuard no_grad;
+    std::vector<torch::Tensor> state = net_->parameters();
+    for (const torch::Tensor& b : floatBuffers()) state.push_back(b);
+    torch::Tensor flat = torch::cat(flatViews(state)).contiguous();
+    group.broadcast(flat.data_ptr<float>(), static_cast<size_t>(flat.numel()));
+    scatterInto(flat, state);
+    evaluation_ = nullptr;
   }
 
   LossReport measure(const TrainingBatch& batch) override {
@@ -588,6 +602,73 @@ class TorchLearner : public Learner {
     return copy;
   }
 
+  static std::vector<torch::Tensor> flatViews(const std::vector<torch::Tensor>& tensors) {
+    std::vector<torch::Tensor> views;
+    for (const torch::Tensor& t : tensors) views.push_back(t.reshape({-1}));
+    return views;
+  }
+
+  // Copies the consecutive pieces of `flat` back into `tensors`.
+  static void scatterInto(const torch::Tensor& flat, std::vector<torch::Tensor>& tensors) {
+    int64_t at = 0;
+    for (torch::Tensor& t : tensors) {
+      t.copy_(flat.narrow(0, at, t.numel()).view_as(t));
+      at += t.numel();
+    }
+  }
+
+  // The batch-norm running statistics (its step counters, integers, stay each rank's own).
+  std::vector<torch::Tensor> floatBuffers() const {
+    std::vector<torch::Tensor> out;
+    for (const torch::Tensor& b : net_->buffers()) {
+      if (b.scalar_type() == torch::kFloat) out.push_back(b);
+    }
+    return out;
+  }
+
+  // Averages the gradients and the report over the ranks, in one collective; returns the
+  // average loss.
+  double averageOverGroup(LossReport& r) {
+    std::vector<torch::Tensor> grads;
+    for (const torch::Tensor& p : net_->parameters()) {
+      if (p.grad().defined()) grads.push_back(p.grad());
+    }
+    const double rows = r.rows;
+    const torch::Tensor figures = torch::tensor(
+        {static_cast<float>(rows), static_cast<float>(r.policy_loss * rows),
+         static_cast<float>(r.policy_baseline * rows), static_cast<float>(r.policy_top1 * rows),
+         static_cast<float>(r.value_loss * rows), static_cast<float>(r.value_baseline * rows),
+         static_cast<float>(r.value_sign * rows)});
+    std::vector<torch::Tensor> pieces = flatViews(grads);
+    pieces.push_back(figures);
+    torch::Tensor flat = torch::cat(pieces).contiguous();
+    group_->sum(flat.data_ptr<float>(), static_cast<size_t>(flat.numel()));
+    const int64_t n = flat.numel() - figures.numel();
+    torch::Tensor sums = flat.narrow(0, n, figures.numel());
+    const auto total_rows = sums[0].item<double>();
+    auto mean = [&](int k) { return sums[k].item<double>() / total_rows; };
+    r.rows = static_cast<int>(total_rows);
+    r.policy_loss = mean(1);
+    r.policy_baseline = mean(2);
+    r.policy_top1 = mean(3);
+    r.value_loss = mean(4);
+    r.value_baseline = mean(5);
+    r.value_sign = mean(6);
+    torch::Tensor mean_grads = flat.narrow(0, 0, n) / static_cast<float>(group_->size());
+    torch::NoGradGuard no_grad;
+    scatterInto(mean_grads, grads);
+    return r.policy_loss + config_.value_weight * r.value_loss;
+  }
+
+  void averageBuffers() {
+    torch::NoGradGuard no_grad;
+    std::vector<torch::Tensor> buffers = floatBuffers();
+    torch::Tensor flat = torch::cat(flatViews(buffers)).contiguous();
+    group_->sum(flat.data_ptr<float>(), static_cast<size_t>(flat.numel()));
+    flat /= static_cast<float>(group_->size());
+    scatterInto(flat, buffers);
+  }
+
   double weightNorm() const {
     torch::NoGradGuard no_grad;
     double sum = 0;
@@ -603,6 +684,7 @@ class TorchLearner : public Learner {
   std::optional<BatchTensors> calibration_;
   PolicyValueNet evaluation_{nullptr};  // evaluationNetwork() of step evaluation_step_
   int64_t evaluation_step_ = -1;
+  ProcessGroup* group_ = nullptr;  // of a data-parallel learner
 };
 
 }  // namespace

@@ -56,9 +56,10 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   EXPECT_NE(r.output.find("[gen-001] gate: the first network is promoted"), std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("[gen-002] gate: candidate"), std::string::npos) << r.output;
-  for (const char* file : {"loop.json", "state.json", "summary.json", "elo.svg", "log.txt",
+  for (const char* file : {"loop.json", "latest.json", "summary.json", "elo.svg", "log.txt",
                            "nets/gen-001.pt", "nets/candidate-gen-002.pt", "gates/gen-002.json",
-                           "ladder/gen-001.json", "train/metrics.csv", "train/curves.svg"})
+                           "gates/state.json", "ladder/gen-001.json", "train/learner.json",
+                           "train/metrics.csv", "train/curves.svg", "workers/loop.json"})
     EXPECT_TRUE(fs::exists(run + "/" + file)) << file;
   EXPECT_EQ(gamesIn(run + "/selfplay/gen-000"), 40);
   EXPECT_EQ(gamesIn(run + "/selfplay/gen-001"), 16);
@@ -68,10 +69,13 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   EXPECT_EQ(summary["generations"][1]["train_step"], 50);
   EXPECT_EQ(summary["generations"][2]["train_step"], 100);
   EXPECT_TRUE(summary["generations"][1].contains("elo"));
-  const nlohmann::json state = readJson(run + "/state.json");
+  const nlohmann::json state = readJson(run + "/gates/state.json");
   EXPECT_EQ(state["laddered_generation"], state["best_generation"]);  // not rated again
-  const nlohmann::json gate = readJson(run + "/gates/gen-002.json");
+  const nlohmann::json gate = readJson(run + "/gates/gen-002.json")["gate"];
   EXPECT_EQ(gate["wins"].get<int>() + gate["draws"].get<int>() + gate["losses"].get<int>(), 4);
+  const nlohmann::json latest = readJson(run + "/latest.json");
+  EXPECT_EQ(latest["data_set"], 2);
+  EXPECT_EQ(latest["network"], state["best"]);
   const ProcessResult info = runMorne("nn info " + run + "/nets/gen-001.pt");
   EXPECT_NE(info.output.find("\"generation\": 1"), std::string::npos) << info.output;
 
@@ -90,20 +94,33 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   EXPECT_EQ(gamesIn(run + "/selfplay/gen-002"), 16);
 }
 
-TEST_F(LoopCli, ConcurrentModePlaysTheNextDataBesideTraining) {
+TEST_F(LoopCli, ProcessesModeRunsTheRolesAtOnce) {
   const std::string run = dir_ + "/run";
-  const ProcessResult r = runMorne(
-      "loop --out " + run + " --mode concurrent --steps 50 --bootstrap-games 40" + kTinyLoop);
+  const ProcessResult r =
+      runMorne("loop --out " + run +
+               " --mode processes --workers 2 --jobs 1 --chunk-games 8 --steps 50"
+               " --bootstrap-games 40" +
+               kTinyLoop);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("loop: done"), std::string::npos) << r.output;
-  EXPECT_EQ(gamesIn(run + "/selfplay/gen-001"), 16);  // beside generation 1's training
-  EXPECT_EQ(gamesIn(run + "/selfplay/gen-002"), 16);  // for a generation 3, if it comes
+  EXPECT_GE(gamesIn(run + "/selfplay/gen-000"), 40);  // the workers play on while it trains
+  EXPECT_GE(gamesIn(run + "/selfplay/gen-001"), 16);
+  for (const char* worker : {"local-0", "local-1"}) {
+    EXPECT_GT(readJson(run + "/workers/" + worker + ".json")["games"].get<int>(), 0) << worker;
+  }
+  for (const std::string& shard : filesEndingWith(run + "/selfplay/gen-000", ".h5")) {
+    const std::string name = fs::path(shard).filename().string();
+    EXPECT_TRUE(name.rfind("local-0-", 0) == 0 || name.rfind("local-1-", 0) == 0) << name;
+  }
+  const nlohmann::json summary = readJson(run + "/summary.json");
+  EXPECT_EQ(summary["generations"][2]["train_step"], 100);
+  EXPECT_TRUE(fs::exists(run + "/nets/candidate-gen-002.pt"));
 }
 
 TEST_F(LoopCli, KilledAtAnyStepResumesWithoutLosingOrRepeatingGames) {
   // Killed while generation 0 plays, while generation 1 trains, while it plays.
   const char* moments[] = {"selfplay/gen-000", "\\[gen-001\\] train: steps",
-                           "\\[gen-001\\] selfplay: 16"};
+                           "\\[gen-001\\] selfplay loop: 16"};
   // Smaller under the sanitizers (every step there is some ten times slower).
   const bool sanitized = !std::string(MORNE_SANITIZERS).empty();
   const int steps = sanitized ? 100 : 300, bootstrap_games = sanitized ? 60 : 200;

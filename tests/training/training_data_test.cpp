@@ -224,6 +224,7 @@ class IdleLearner : public nn::Learner {
   void saveCheckpoint(const std::string&, const std::string&) const override {}
   std::string loadCheckpoint(const std::string&) override { return ""; }
   const nn::NetworkConfig& networkConfig() const override { return config_; }
+  void joinGroup(nn::ProcessGroup&) override {}
 
  private:
   nn::NetworkConfig config_;

@@ -1,0 +1,233 @@
+#include "cli/gate_role.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "agents/arena.h"
+#include "cli/gate_rule.h"
+#include "cli/number_text.h"
+#include "cli/progress.h"
+#include "cli/run_summary.h"
+#include "env/error.h"
+#include "env/io/text_file.h"
+#include "env/rng.h"
+
+namespace morne::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kStateFormat = "morne-gate/1";
+
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// Plays the unplayed `games` of `config`; false when stopped.
+bool playArena(const RoleContext& run, const agents::ArenaConfig& config,
+               std::vector<agents::ArenaGame>& games, const std::string& what) {
+  Progress progress(static_cast<int>(games.size()), what, !run.quiet);
+  agents::runArena(
+      config, games, [&](const agents::ArenaGame&, int finished) { progress.update(finished); },
+      run.stop);
+  return !run.stopping();
+}
+
+}  // namespace
+
+GateRole::GateRole(const RoleContext& run) : run_(run) {
+  const std::string where = run_.folder.path("gates/state.json");
+  const json j = readJsonFile(where, json());
+  if (!j.is_null()) {
+    if (j.value("format", "") != kStateFormat)
+      throw ConfigError(where + ": not the state of a gate (format " + kStateFormat + ")");
+    try {
+      state_.generation = j.at("generation").get<int>();
+      state_.best = j.at("best").get<std::string>();
+      state_.best_generation = j.at("best_generation").get<int>();
+      state_.laddered_generation = j.at("laddered_generation").get<int>();
+      state_.ladder_due = j.at("ladder_due").get<int>();
+      state_.cpu_seconds = j.at("cpu_seconds").get<double>();
+    } catch (const json::exception& e) {
+      throw ConfigError(where + ": damaged (" + std::string(e.what()) + ")");
+    }
+  }
+  if (run_.folder.readLatest().data_set != state_.generation - 1) publish();
+}
+
+void GateRole::saveState() {
+  const json j = {{"format", kStateFormat},
+                  {"generation", state_.generation},
+                  {"best", state_.best},
+                  {"best_generation", state_.best_generation},
+                  {"laddered_generation", state_.laddered_generation},
+                  {"ladder_due", state_.ladder_due},
+                  {"cpu_seconds", state_.cpu_seconds}};
+  env::writeFileDurably(run_.folder.path("gates/state.json"), j.dump(1) + "\n");
+}
+
+// latest.json from the state: the data set of the last gated generation, the best network.
+void GateRole::publish() const {
+  LatestNetwork latest;
+  latest.data_set = state_.generation - 1;
+  latest.network = state_.best;
+  latest.network_generation = state_.best_generation;
+  if (!state_.best.empty()) RunFolder::measureNetwork(run_.folder.path(state_.best), latest);
+  run_.folder.writeLatest(latest);
+}
+
+bool GateRole::candidateReady() const {
+  return fs::exists(run_.folder.path("train/" + generationName(state_.generation) + ".json"));
+}
+
+bool GateRole::gateNext() {
+  const int g = state_.generation;
+  const double cpu0 = processCpuSeconds();
+  const bool done = gate(g);
+  state_.cpu_seconds += processCpuSeconds() - cpu0;
+  if (!done) return false;
+  const LoopSettings& loop = run_.config.loop;
+  const bool scheduled =
+      g == loop.generations || (loop.ladder_every > 0 && g % loop.ladder_every == 0);
+  state_.ladder_due = scheduled && state_.best_generation > state_.laddered_generation ? g : -1;
+  ++state_.generation;
+  saveState();  // then latest.json: a gate killed between the two writes publishes at start
+  publish();
+  writeRunSummary(run_.folder, run_.config);
+  return ladderIfDue();
+}
+
+bool GateRole::ladderIfDue() {
+  if (state_.ladder_due < 0) return true;
+  const double cpu0 = processCpuSeconds();
+  const bool done = ladder(state_.ladder_due);
+  state_.cpu_seconds += processCpuSeconds() - cpu0;
+  if (!done) return false;
+  state_.ladder_due = -1;
+  saveState();
+  writeRunSummary(run_.folder, run_.config);
+  return true;
+}
+
+bool GateRole::gate(int g) {
+  const LoopSettings& loop = run_.config.loop;
+  const std::string gen = "[" + generationName(g) + "] gate";
+  const std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
+  json result = {{"generation", g}};
+  bool promoted = true;
+  if (state_.best.empty()) {
+    run_.say(gen + ": the first network is promoted without a gate");
+  } else {
+    agents::ArenaConfig arena;
+    arena.agents = {withModel(loop.gate_agent, run_.folder.path(state_.best)),
+                    withModel(loop.gate_agent, run_.folder.path(candidate))};
+    arena.scenarios = {run_.scenario};
+    arena.rounds = loop.gate_rounds;
+    arena.seed = env::deriveSeed(run_.config.train.seed, kGateStream, g);
+    arena.jobs = loop.jobs;
+    std::vector<agents::ArenaGame> games = agents::scheduleArena(arena);
+    if (!playArena(run_, arena, games, "gate games")) return false;
+    const agents::ArenaStats st = agents::arenaStats(agents::lineupOf(arena), games, -1);
+    const agents::WinDrawLoss best = st.pairs.at(0).total();
+    const GateDecision d = gateDecision({best.losses, best.draws, best.wins}, loop.gate_score);
+    promoted = d.promoted;
+    result["gate"] = {{"against", state_.best},
+                      {"wins", d.candidate.wins},
+                      {"draws", d.candidate.draws},
+                      {"losses", d.candidate.losses},
+                      {"score", d.score},
+                      {"duplicate_mean", -st.pairs.at(0).duplicate.mean},
+                      {"duplicate_margin95", st.pairs.at(0).duplicate.margin95},
+                      {"rule", "score >= " + shortText(loop.gate_score)},
+                      {"promoted", d.promoted}};
+    run_.say(gen + ": candidate " + std::to_string(d.candidate.wins) + "-" +
+             std::to_string(d.candidate.draws) + "-" + std::to_string(d.candidate.losses) +
+             " against " + state_.best + ", score " + fixedText(d.score, 3) +
+             (d.promoted ? ": promoted" : ": not promoted"));
+  }
+  result["promoted"] = promoted;
+  if (promoted) {  // complete under its own name before latest.json names it
+    state_.best = "nets/" + generationName(g) + ".pt";
+    state_.best_generation = g;
+    env::writeFileDurably(
+        run_.folder.path(state_.best),
+        env::readTextFile(run_.folder.path(candidate), "network file", size_t{1} << 32));
+  }
+  env::writeFileDurably(run_.folder.path("gates/" + generationName(g) + ".json"),
+                        result.dump(2) + "\n");
+  return true;
+}
+
+bool GateRole::ladder(int g) {
+  const LoopSettings& loop = run_.config.loop;
+  agents::ArenaConfig arena;
+  arena.agents = words(loop.ladder_references);
+  const int net = static_cast<int>(arena.agents.size());
+  arena.agents.push_back(withModel(loop.ladder_agent, run_.folder.path(state_.best)));
+  arena.scenarios = {run_.scenario};
+  arena.rounds = loop.ladder_rounds;
+  arena.seed = env::deriveSeed(run_.config.train.seed, kLadderStream, g);
+  arena.jobs = loop.jobs;
+  std::vector<agents::ArenaGame> games;
+  for (const agents::ArenaGame& game : agents::scheduleArena(arena)) {
+    if (game.blue == net || game.orange == net) games.push_back(game);
+  }
+  const std::string gen = "[" + generationName(g) + "] ladder";
+  run_.say(gen + ": " + state_.best + " against " + loop.ladder_references);
+  if (!playArena(run_, arena, games, "ladder games")) return false;
+  const agents::ArenaStats st = agents::arenaStats(agents::lineupOf(arena), games, -1);
+  const auto n = static_cast<size_t>(net);
+  json e = {{"generation", g}};
+  e["elo"] = st.elo.rating[n];
+  e["elo_low"] = std::isfinite(st.elo.low[n]) ? json(st.elo.low[n]) : json(nullptr);
+  e["elo_high"] = std::isfinite(st.elo.high[n]) ? json(st.elo.high[n]) : json(nullptr);
+  e["anchor"] = arena.agents.front();
+  json scores = json::object();
+  for (const agents::PairRecord& p : st.pairs) {
+    const agents::WinDrawLoss t = p.total();
+    scores[arena.agents[static_cast<size_t>(p.a)]] = 1.0 - t.score();
+  }
+  e["scores"] = scores;
+  e["rated"] = state_.best;
+  state_.laddered_generation = state_.best_generation;
+  e["cpu_hours"] = runCpuSeconds(run_.folder) / 3600;
+  env::writeFileDurably(run_.folder.path("ladder/" + generationName(g) + ".json"),
+                        e.dump(2) + "\n");
+  run_.say(gen + ": Elo " + fixedText(st.elo.rating[n], 0) + " [" + fixedText(st.elo.low[n], 0) +
+           ", " + fixedText(st.elo.high[n], 0) + "] against " + arena.agents.front() + " = 0");
+  return true;
+}
+
+bool runGateRole(const RoleContext& run) {
+  const std::unique_ptr<env::FileLock> lock =
+      lockRole(run.folder.path("gates/role.lock"), "a gate");
+  GateRole gate(run);
+  if (!gate.ladderIfDue()) return false;
+  bool waiting = false;
+  while (gate.generation() <= run.config.loop.generations) {
+    if (run.stopping()) return false;
+    if (!gate.candidateReady()) {
+      if (!waiting) {
+        run.say("[" + generationName(gate.generation()) + "] gate: waiting for the candidate");
+      }
+      waiting = true;
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      continue;
+    }
+    waiting = false;
+    if (!gate.gateNext()) return false;
+  }
+  run.say("gate: the run's last generation is gated; done");
+  return true;
+}
+
+}  // namespace morne::cli

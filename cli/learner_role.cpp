@@ -1,0 +1,236 @@
+#include "cli/learner_role.h"
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/commands.h"
+#include "cli/number_text.h"
+#include "cli/progress.h"
+#include "cli/training_curves.h"
+#include "env/error.h"
+#include "env/io/text_file.h"
+#include "env/rng.h"
+#include "training/training_data.h"
+
+namespace morne::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kStateFormat = "morne-learner/1";
+
+const char* startName(training::TrainStart s) {
+  switch (s) {
+    case training::TrainStart::kFresh:
+      return "fresh";
+    case training::TrainStart::kResume:
+      return "resume";
+    case training::TrainStart::kNewData:
+      return "new-data";
+  }
+  return "";
+}
+
+training::TrainStart startOf(const std::string& name) {
+  if (name == "resume") return training::TrainStart::kResume;
+  if (name == "new-data") return training::TrainStart::kNewData;
+  return training::TrainStart::kFresh;
+}
+
+}  // namespace
+
+LearnerRole::LearnerRole(const RoleContext& run, nn::ProcessGroup* group)
+    : run_(run), group_(group) {
+  if (!leads()) return;
+  const std::string where = run_.folder.path("train/learner.json");
+  const json j = readJsonFile(where, json());
+  if (j.is_null()) return;
+  if (j.value("format", "") != kStateFormat)
+    throw ConfigError(where + ": not the state of a learner (format " + kStateFormat + ")");
+  try {
+    state_.generation = j.at("generation").get<int>();
+    state_.reuse_budget = j.at("reuse_budget").get<double>();
+    state_.credited_rows = j.at("credited_rows").get<int64_t>();
+    state_.train_target = j.at("train_target").get<int64_t>();
+    state_.train_started = j.at("train_started").get<bool>();
+    state_.trained_steps = j.at("trained_steps").get<int64_t>();
+    state_.cpu_seconds = j.at("cpu_seconds").get<double>();
+  } catch (const json::exception& e) {
+    throw ConfigError(where + ": damaged (" + std::string(e.what()) + ")");
+  }
+}
+
+void LearnerRole::saveState() {
+  const json j = {{"format", kStateFormat},
+                  {"generation", state_.generation},
+                  {"reuse_budget", state_.reuse_budget},
+                  {"credited_rows", state_.credited_rows},
+                  {"train_target", state_.train_target},
+                  {"train_started", state_.train_started},
+                  {"trained_steps", state_.trained_steps},
+                  {"cpu_seconds", state_.cpu_seconds}};
+  env::writeFileDurably(run_.folder.path("train/learner.json"), j.dump(1) + "\n");
+}
+
+bool LearnerRole::dataReady() const {
+  const int g = state_.generation;
+  const LoopSettings& loop = run_.config.loop;
+  return run_.folder.readLatest().data_set >= g - 1 &&
+         run_.folder.gamesIn(g - 1) >= (g == 1 ? loop.bootstrap_games : loop.games);
+}
+
+std::string LearnerRole::planNext() {
+  const int g = state_.generation;
+  const training::TrainSettings& t = run_.config.train;
+  std::vector<std::string> dirs;
+  for (int k = 0; k < g; ++k) dirs.push_back(run_.folder.dataSet(k));
+  const std::vector<std::string> files = training::shardFiles(dirs);
+  if (state_.train_target < 0) {
+    // The reuse cap credits the training rows added since the last plan, and the steps spend
+    // it.
+    const training::ShardIndex all = training::indexShardFiles(files, t.validation_permille);
+    const int64_t rows = all.rows - all.validation_rows;
+    int64_t steps = t.steps;
+    if (t.max_reuse > 0) {
+      state_.reuse_budget += t.max_reuse * static_cast<double>(rows - state_.credited_rows);
+      const auto allowed = static_cast<int64_t>(state_.reuse_budget / t.batch);
+      steps = t.steps > 0 ? std::min<int64_t>(t.steps, allowed) : allowed;
+      state_.reuse_budget -= static_cast<double>(steps * t.batch);
+    }
+    state_.credited_rows = rows;
+    state_.train_target = state_.trained_steps + steps;
+    saveState();
+  }
+  const bool has_checkpoint = fs::exists(run_.folder.path("train/checkpoint.pt"));
+  const training::TrainStart start = !has_checkpoint        ? training::TrainStart::kFresh
+                                     : state_.train_started ? training::TrainStart::kResume
+                                                            : training::TrainStart::kNewData;
+  return json{{"action", "train"}, {"generation", g}, {"target", state_.train_target},
+              {"dirs", dirs},      {"files", files},  {"start", startName(start)}}
+      .dump();
+}
+
+bool LearnerRole::train(const std::string& plan_text) {
+  const json plan = json::parse(plan_text);
+  const int g = plan.at("generation").get<int>();
+  const std::string gen = "[" + generationName(g) + "] train";
+  const LoopConfig& c = run_.config;
+  training::TrainSettings t = c.train;
+  t.data_dirs = plan.at("dirs").get<std::vector<std::string>>();
+  t.shard_files = plan.at("files").get<std::vector<std::string>>();
+  t.seed = env::deriveSeed(c.train.seed, kTrainStream, g);
+  t.steps = static_cast<int>(plan.at("target").get<int64_t>());
+  t.max_reuse = 0;
+  const training::TrainStart start = startOf(plan.at("start").get<std::string>());
+  const std::string train_dir = run_.folder.path("train");
+  const double cpu0 = processCpuSeconds();
+  nn::configureTorchRuntime(c.loop.threads);
+  const std::unique_ptr<nn::Learner> learner =
+      start != training::TrainStart::kFresh
+          ? nn::Learner::fromFile(train_dir + "/net.pt", t.learnerConfig())
+          : makeLearner(c.network, run_.scenario->name(), t.learnerConfig());
+  const json provenance = {
+      {"trained_by", versionLine()}, {"loop", run_.folder.dir()}, {"generation", g}};
+  training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_);
+  if (leads() && !state_.train_started) {
+    state_.train_started = true;
+    saveState();
+  }
+  const training::TrainOutcome& planned = training.plan();
+  if (leads()) {
+    run_.say(gen + ": steps " + std::to_string(planned.step) + " to " +
+             std::to_string(planned.target) + " on " + std::to_string(planned.shards) +
+             " shard(s), window " + std::to_string(planned.window_rows) + " of " +
+             std::to_string(planned.rows) + " rows" +
+             (group_ ? ", " + std::to_string(group_->size()) + " ranks" : ""));
+  }
+  Progress progress(static_cast<int>(planned.target - planned.step), "steps",
+                    !run_.quiet && leads());
+  const training::TrainOutcome out = training.run(
+      [&](const training::TrainProgress& p) {
+        if (p.metrics) writeTrainingCurves(train_dir);
+        progress.update(static_cast<int>(p.step - planned.step),
+                        fixedText(p.samples_per_second, 0) + " samples/s");
+      },
+      run_.stop);
+  if (!leads()) return !out.interrupted;
+  state_.cpu_seconds += processCpuSeconds() - cpu0;
+  if (out.interrupted) {
+    saveState();
+    return false;
+  }
+  writeTrainingCurves(train_dir);
+  json result = {{"generation", g}, {"train_step", out.step}};
+  if (out.last) {
+    const nn::LossReport& v = out.last->validation ? *out.last->validation : out.last->train;
+    result["policy_loss"] = v.policy_loss;
+    result["policy_baseline"] = v.policy_baseline;
+    result["value_loss"] = v.value_loss;
+    result["value_baseline"] = v.value_baseline;
+    run_.say(gen + ": step " + std::to_string(out.step) + ", " +
+             (out.last->validation ? "validation " : "training ") + lossReportText(v));
+  }
+  // The candidate is complete before train/gen-NNN.json names it.
+  const std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
+  env::writeFileDurably(run_.folder.path(candidate),
+                        env::readTextFile(train_dir + "/net.pt", "network file", size_t{1} << 32));
+  result["candidate"] = candidate;
+  env::writeFileDurably(run_.folder.path("train/" + generationName(g) + ".json"),
+                        result.dump(1) + "\n");
+  state_.trained_steps = out.step;
+  ++state_.generation;
+  state_.train_target = -1;
+  state_.train_started = false;
+  saveState();
+  return true;
+}
+
+bool runLearnerRole(const RoleContext& run, nn::ProcessGroup* group) {
+  const bool leads = !group || group->rank() == 0;
+  std::unique_ptr<env::FileLock> lock;
+  if (leads) lock = lockRole(run.folder.path("train/role.lock"), "a learner");
+  LearnerRole learner(run, group);
+  auto tell = [&](std::string text) {
+    if (group) group->broadcastText(text);
+    return text;
+  };
+  bool waiting = false;
+  for (;;) {
+    std::string plan;
+    if (leads) {
+      if (learner.generation() > run.config.loop.generations) {
+        tell("done");
+        run.say("learner: the run's last generation is trained; done");
+        return true;
+      }
+      if (run.stopping()) {
+        tell("stop");
+        return false;
+      }
+      if (!learner.dataReady()) {
+        if (!waiting) {
+          run.say("[" + generationName(learner.generation()) + "] train: waiting for data set " +
+                  generationName(learner.generation() - 1));
+        }
+        waiting = true;
+        tell("wait");
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        continue;
+      }
+      waiting = false;
+      plan = tell(learner.planNext());
+    } else {
+      plan = tell("");
+      if (plan == "done") return true;
+      if (plan == "stop") return false;
+      if (plan == "wait") continue;
+    }
+    if (!learner.train(plan)) return false;
+  }
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,72 @@
+#pragma once
+// The settings of a learning run (`morne loop`, docs/training.md) and what each of its roles
+// (cli/selfplay_worker.h, cli/learner_role.h, cli/gate_role.h) is given to work with.
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "cli/run_folder.h"
+#include "cli/train_options.h"
+#include "env/scenario.h"
+#include "training/selfplay_config.h"
+#include "training/train_run.h"
+
+namespace morne::cli {
+
+struct LoopSettings {
+  std::string scenario = "duel";
+  std::string mode = "alternate";  // or "processes"
+  int generations = 8;
+  std::string bootstrap = "mcts:sims=200";  // plays generation 0
+  int bootstrap_games = 256;
+  std::string agent = "az:sims=32,gumbel=1";  // self-play with the best network (model= added)
+  int games = 128;                            // self-play games per generation
+  int jobs = 2;                               // self-play threads, arena games at once
+  int threads = 1;                            // LibTorch threads of the learner
+  int workers = 1;                            // self-play processes of the "processes" mode
+  int chunk_games = 16;  // games a worker plays between two looks at latest.json
+  std::string gate_agent = "az:sims=32,noise=0.3";
+  int gate_rounds = 16;
+  double gate_score = 0.5;
+  int ladder_every = 1;  // generations between ladders of a changed best network (and the last)
+  int ladder_rounds = 8;
+  std::string ladder_agent = "az:ms=50";                     // the best network on the ladder
+  std::string ladder_references = "rule random mcts:ms=50";  // the first is the Elo anchor
+};
+
+// Everything a run is made of: the loop's settings, how self-play games are played (its
+// agent, games, seeds and folders are the loop's), the training settings (applied to each
+// generation's training: `steps` and `max_reuse` are per generation) and the network.
+struct LoopConfig {
+  LoopSettings loop;
+  training::SelfPlayConfig selfplay;
+  training::TrainSettings train;
+  NetworkSource network;
+};
+
+// Seed streams of a run: each role's draws come from its own.
+enum LoopStream : uint64_t {
+  kSelfplayStream = 1,
+  kTrainStream = 2,
+  kGateStream = 3,
+  kLadderStream = 4
+};
+
+// What a role works with: the run's settings and folder, its scenario, and how it reports.
+struct RoleContext {
+  const LoopConfig& config;
+  RunFolder folder;
+  std::shared_ptr<const env::Scenario> scenario;
+  bool quiet = false;                       // no progress bars
+  const std::atomic<bool>* stop = nullptr;  // the role returns soon after it becomes true
+
+  bool stopping() const { return stop && stop->load(); }
+  // Prints `line` and appends it to the run's log.
+  void say(const std::string& line) const;
+};
+
+// `spec` (an "az" spec) with its network: "az:sims=32" -> "az:sims=32,model=PATH".
+std::string withModel(const std::string& spec, const std::string& path);
+
+}  // namespace morne::cli

@@ -1,0 +1,127 @@
+#include "cli/run_folder.h"
+
+#include <sys/resource.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "env/error.h"
+#include "env/io/text_file.h"
+#include "training/shard_writer.h"
+#include "training/training_data.h"
+
+namespace morne::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kLatestFormat = "morne-latest/1";
+
+uint32_t crcOf(const std::string& bytes) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  size_t done = 0;
+  while (done < bytes.size()) {  // zlib takes at most 4 GiB at once
+    const size_t n = std::min<size_t>(bytes.size() - done, size_t{1} << 30);
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), static_cast<uInt>(n));
+    done += n;
+  }
+  return static_cast<uint32_t>(crc);
+}
+
+std::string readNetworkBytes(const std::string& file) {
+  return env::readTextFile(file, "network file", size_t{1} << 32);
+}
+
+}  // namespace
+
+std::string generationName(int generation) {
+  char name[16];
+  std::snprintf(name, sizeof name, "gen-%03d", generation);
+  return name;
+}
+
+json readJsonFile(const std::string& path, const json& fallback) {
+  if (!fs::exists(path)) return fallback;
+  json j = json::parse(env::readTextFile(path, "run file"), nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw ConfigError(path + ": damaged (not a JSON object)");
+  return j;
+}
+
+LatestNetwork RunFolder::readLatest() const {
+  const std::string where = path("latest.json");
+  const json j = readJsonFile(where, json());
+  LatestNetwork latest;
+  if (j.is_null()) return latest;
+  if (j.value("format", "") != kLatestFormat)
+    throw ConfigError(where + ": not a latest-network pointer (format " + kLatestFormat + ")");
+  try {
+    latest.data_set = j.at("data_set").get<int>();
+    latest.network = j.at("network").get<std::string>();
+    latest.network_generation = j.at("network_generation").get<int>();
+    latest.bytes = j.at("bytes").get<uint64_t>();
+    latest.crc32 = j.at("crc32").get<uint32_t>();
+  } catch (const json::exception& e) {
+    throw ConfigError(where + ": damaged (" + std::string(e.what()) + ")");
+  }
+  return latest;
+}
+
+void RunFolder::writeLatest(const LatestNetwork& latest) const {
+  const json j = {{"format", kLatestFormat},   {"data_set", latest.data_set},
+                  {"network", latest.network}, {"network_generation", latest.network_generation},
+                  {"bytes", latest.bytes},     {"crc32", latest.crc32}};
+  env::writeFileDurably(path("latest.json"), j.dump(1) + "\n");
+}
+
+void RunFolder::measureNetwork(const std::string& file, LatestNetwork& latest) {
+  const std::string bytes = readNetworkBytes(file);
+  latest.bytes = bytes.size();
+  latest.crc32 = crcOf(bytes);
+}
+
+bool RunFolder::networkIsComplete(const LatestNetwork& latest) const {
+  if (latest.network.empty()) return true;
+  try {
+    const std::string bytes = readNetworkBytes(path(latest.network));
+    return bytes.size() == latest.bytes && crcOf(bytes) == latest.crc32;
+  } catch (const IoError&) {
+    return false;  // not there yet
+  }
+}
+
+int RunFolder::gamesIn(int g) const {
+  const std::string dir = dataSet(g);
+  if (!fs::exists(dir)) return 0;
+  training::recoverShards(dir);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".h5")
+      return static_cast<int>(training::indexShards({dir}, 0).games);
+  }
+  return 0;
+}
+
+void RunFolder::log(const std::string& line) const {
+  env::AppendOnlyFile(path("log.txt"), false).append(line + "\n");
+}
+
+std::unique_ptr<env::FileLock> lockRole(const std::string& lock_path, const std::string& who) {
+  fs::create_directories(fs::path(lock_path).parent_path());
+  std::unique_ptr<env::FileLock> lock = env::FileLock::tryLock(lock_path);
+  if (!lock) {
+    throw ConfigError(who + " already runs in this run folder (" + lock_path +
+                      " is locked by a live process)");
+  }
+  return lock;
+}
+
+double processCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,90 @@
+#pragma once
+// The run folder of a learning run: the contract between its roles, which may be processes
+// on different machines sharing the folder (docs/scale-out.md). Every file has one writer, and
+// every file another role reads is written whole under a temporary name, then renamed:
+//
+//   loop.json                   the run's settings                      `morne loop` (init)
+//   latest.json                 the data set being played and the best  the gate
+//                               network, with its size and CRC-32
+//   nets/gen-NNN.pt             promoted networks, never changed        the gate
+//   nets/candidate-gen-NNN.pt   the learner's network of generation N   the learner
+//   selfplay/gen-NNN/           data set N: shards WORKER-K-SSSS.h5     self-play workers
+//   workers/WORKER.lock, .json  a worker's lock (held while it lives)   that worker
+//                               and its totals
+//   train/                      checkpoint, metrics, learner.json (its  the learner
+//                               state), gen-NNN.json (each generation)
+//   gates/                      state.json, gen-NNN.json (each gate)    the gate
+//   ladder/gen-NNN.json         each ladder                             the gate
+//   summary.json, elo.svg       the run's figures                       the gate
+//   log.txt                     every role's lines (appended)           all
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "env/io/durable_file.h"
+
+namespace morne::cli {
+
+// "gen-007".
+std::string generationName(int generation);
+
+// What latest.json says: the data set the workers play (the last gated generation; 0 before
+// the first gate) and the network that plays it (none: the bootstrap agent).
+struct LatestNetwork {
+  int data_set = 0;
+  std::string network;  // relative to the run folder; empty before the first promotion
+  int network_generation = -1;
+  uint64_t bytes = 0;
+  uint32_t crc32 = 0;
+
+  bool operator==(const LatestNetwork&) const = default;
+};
+
+// The paths of a run folder, and the reading and writing of its shared files.
+class RunFolder {
+ public:
+  explicit RunFolder(std::string dir) : dir_(std::move(dir)) {}
+
+  const std::string& dir() const { return dir_; }
+  std::string path(const std::string& relative) const { return dir_ + "/" + relative; }
+  std::string dataSet(int g) const { return path("selfplay/" + generationName(g)); }
+
+  // latest.json, or the state before any gate when there is none. Throws ConfigError when
+  // it is damaged.
+  LatestNetwork readLatest() const;
+
+  // Publishes `latest` (its network already complete in the folder): a temporary file,
+  // synced, then renamed over latest.json.
+  void writeLatest(const LatestNetwork& latest) const;
+
+  // Size and CRC-32 of a network file, for latest.json.
+  static void measureNetwork(const std::string& file, LatestNetwork& latest);
+
+  // True when the network `latest` names is in the folder as the gate wrote it (its size and
+  // CRC-32): a filesystem that shows the pointer before the file's bytes fails this.
+  bool networkIsComplete(const LatestNetwork& latest) const;
+
+  // Games in the complete shards of data set g, after turning the journals of dead writers
+  // into shards.
+  int gamesIn(int g) const;
+
+  // Appends a line to log.txt.
+  void log(const std::string& line) const;
+
+ private:
+  std::string dir_;
+};
+
+// Reads a JSON file of the folder (ConfigError naming it when damaged); `fallback` when absent.
+nlohmann::json readJsonFile(const std::string& path, const nlohmann::json& fallback);
+
+// The lock that makes a role unique in a run (the learner, the gate, one worker name): held
+// while the process lives. Throws ConfigError naming `who` when another process holds it.
+std::unique_ptr<env::FileLock> lockRole(const std::string& lock_path, const std::string& who);
+
+// CPU seconds this process has used.
+double processCpuSeconds();
+
+}  // namespace morne::cli

@@ -1,0 +1,158 @@
+#include "cli/selfplay_worker.h"
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/commands.h"
+#include "cli/number_text.h"
+#include "cli/progress.h"
+#include "env/error.h"
+#include "env/rng.h"
+#include "training/selfplay.h"
+
+namespace morne::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// FNV-1a of a worker's name: its own seed stream.
+uint64_t nameKey(const std::string& name) {
+  uint64_t h = 1469598103934665603ull;
+  for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return h;
+}
+
+void checkName(const std::string& name) {
+  const bool ok = !name.empty() && name.size() <= 64 &&
+                  name.find_first_not_of(
+                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                      "0123456789._-") == std::string::npos &&
+                  name[0] != '.' && name[0] != '-';
+  if (!ok) {
+    throw ConfigError("worker name '" + name +
+                      "': 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'");
+  }
+}
+
+}  // namespace
+
+SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int jobs)
+    : run_(run), name_(std::move(name)), jobs_(jobs) {
+  checkName(name_);
+  lock_ = lockRole(run_.folder.path("workers/" + name_ + ".lock"), "a worker named " + name_);
+  const json totals = readJsonFile(run_.folder.path("workers/" + name_ + ".json"), json::object());
+  games_ = totals.value("games", int64_t{0});
+  positions_ = totals.value("positions", int64_t{0});
+  cpu_seconds_ = totals.value("cpu_seconds", 0.0);
+}
+
+SelfplayWorker::~SelfplayWorker() = default;
+
+void SelfplayWorker::saveTotals() const {
+  const json totals = {{"worker", name_},
+                       {"games", games_},
+                       {"positions", positions_},
+                       {"cpu_seconds", cpu_seconds_},
+                       {"data_set", playing_.data_set},
+                       {"network", playing_.network}};
+  env::writeFileDurably(run_.folder.path("workers/" + name_ + ".json"), totals.dump(1) + "\n");
+}
+
+int SelfplayWorker::playChunk(int games) {
+  const LatestNetwork latest = run_.folder.readLatest();
+  const std::string set = "[" + generationName(latest.data_set) + "] selfplay " + name_;
+  if (!run_.folder.networkIsComplete(latest)) {
+    if (!(announced_ && latest == playing_))
+      run_.say(set + ": " + latest.network + " is not complete in the folder yet; waiting");
+    playing_ = latest;
+    announced_ = true;
+    return 0;
+  }
+  announced_ = false;
+  const bool network = !latest.network.empty();
+  const LoopConfig& c = run_.config;
+  const std::string agent =
+      network ? withModel(c.loop.agent, run_.folder.path(latest.network)) : c.loop.bootstrap;
+  const int have = run_.folder.gamesIn(latest.data_set);
+  training::SelfPlayConfig sp = c.selfplay;
+  sp.scenario = run_.scenario;
+  sp.agent = agent;
+  sp.games = games;
+  sp.jobs = jobs_;
+  sp.seed = env::deriveSeed(c.train.seed, kSelfplayStream, latest.data_set, nameKey(name_), have);
+  sp.out_dir = run_.folder.dataSet(latest.data_set);
+  sp.prefix = name_ + "-" + std::to_string(have);
+  if (!network) {  // the bootstrap agent plays every decision fully and never resigns
+    sp.cheap_sims = 0;
+    sp.resign_value = 0;
+  }
+  sp.config_json = json{
+      {"loop", run_.folder.dir()},
+      {"generation", latest.data_set},
+      {"worker", name_},
+      {"agent", agent}}.dump();
+  sp.engine = versionLine();
+  run_.say(set + ": " + std::to_string(games) + " games of " + agent +
+           (have ? " (" + std::to_string(have) + " in the set already)" : ""));
+  playing_ = latest;
+  const double cpu0 = processCpuSeconds();
+  Progress progress(games, "games", !run_.quiet);
+  const training::SelfPlayResult r = training::runSelfPlay(
+      sp, [&](const training::SelfPlayProgress& p) { progress.update(p.games_done); }, run_.stop);
+  const training::SelfPlayProgress& p = r.progress;
+  games_ += p.games_done;
+  positions_ += p.positions;
+  cpu_seconds_ += processCpuSeconds() - cpu0;
+  saveTotals();
+  run_.say(set + ": " + std::to_string(p.games_done) + " games, " + std::to_string(p.positions) +
+           " positions in " + fixedText(p.seconds, 1) + " s (" +
+           fixedText(static_cast<double>(p.positions) / std::max(p.seconds, 1e-9), 1) +
+           " positions/s)" +
+           (p.resigned ? ", " + std::to_string(p.resigned) + " resigned, " +
+                             std::to_string(p.false_resignations) + " of " +
+                             std::to_string(p.resign_checks) + " checked wrongly"
+                       : ""));
+  return p.games_done;
+}
+
+bool SelfplayWorker::fill(int g, int target) {
+  for (;;) {
+    if (run_.stopping()) return false;
+    const int have = run_.folder.gamesIn(g);
+    if (have >= target) return true;
+    if (run_.folder.readLatest().data_set != g) {
+      throw ConfigError("the run's latest.json names data set " +
+                        std::to_string(run_.folder.readLatest().data_set) + ", not " +
+                        generationName(g) + " (is a gate of this run running elsewhere?)");
+    }
+    if (playChunk(target - have) == 0 && !run_.stopping())
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+
+int64_t runSelfplayWorker(const RoleContext& run, const std::string& name, int jobs,
+                          int64_t max_games) {
+  SelfplayWorker worker(run, name, jobs);
+  const int chunk = run.config.loop.chunk_games;
+  int64_t played = 0;
+  run.say("worker " + name + ": started (" + std::to_string(jobs) + " threads, chunks of " +
+          std::to_string(chunk) + " games)");
+  while (!run.stopping() && (max_games == 0 || played < max_games)) {
+    if (run.folder.readLatest().data_set >= run.config.loop.generations) {
+      run.say("worker " + name + ": the run's last generation is gated; done");
+      break;
+    }
+    const int games =
+        static_cast<int>(max_games == 0 ? chunk : std::min<int64_t>(chunk, max_games - played));
+    const int done = worker.playChunk(games);
+    played += done;
+    if (done == 0 && !run.stopping()) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  run.say("worker " + name + ": " + std::to_string(played) + " games played");
+  return played;
+}
+
+}  // namespace morne::cli

@@ -1,0 +1,51 @@
+#pragma once
+// A self-play worker of a learning run (cli/run_folder.h): it plays games of the data set
+// latest.json names, with the network it names (the bootstrap agent before the first
+// promotion), into selfplay/gen-NNN/ under its own name, and looks at latest.json again
+// between chunks of games. Any number of workers, on any machines sharing the run folder, may
+// start and stop at any time: a worker killed mid-game loses that game only (its finished
+// games are in its journal, which any process of the run turns into a shard).
+
+#include <memory>
+#include <string>
+
+#include "cli/loop_config.h"
+
+namespace morne::cli {
+
+class SelfplayWorker {
+ public:
+  // Takes the worker's name in the run (workers/NAME.lock). `name` is letters, digits, '.',
+  // '_' and '-'. Throws ConfigError when the name is bad or another live worker holds it.
+  SelfplayWorker(const RoleContext& run, std::string name, int jobs);
+  ~SelfplayWorker();
+
+  // Plays at most `games` games of the current data set with the current network, when that
+  // network is complete in the folder. Returns the games played (0 when the network is not
+  // yet readable); stops early when the run stops.
+  int playChunk(int games);
+
+  // Plays until data set `g` holds `target` games (the loop's "alternate" mode, where `g` is
+  // the data set latest.json names). False when stopped.
+  bool fill(int g, int target);
+
+ private:
+  void saveTotals() const;
+
+  const RoleContext& run_;
+  std::string name_;
+  int jobs_;
+  std::unique_ptr<env::FileLock> lock_;
+  LatestNetwork playing_;  // the network of the last chunk
+  bool announced_ = false;
+  int64_t games_ = 0, positions_ = 0;
+  double cpu_seconds_ = 0;
+};
+
+// The `morne loop worker` process: plays chunks of `chunk_games` until the run's last
+// generation is gated, `max_games` are played (0: no limit), or the run stops. Returns the
+// games played.
+int64_t runSelfplayWorker(const RoleContext& run, const std::string& name, int jobs,
+                          int64_t max_games);
+
+}  // namespace morne::cli
