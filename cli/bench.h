@@ -43,4 +43,8 @@ int benchTrain(const BenchConfig& bench);
 // raw inference, HDF5 writer throughput (cli/bench_selfplay.cpp).
 int benchSelfplay(const BenchConfig& bench);
 
+// `morne bench scale`: self-play positions/s of 1, 2 and 4 worker processes against threads
+// in one, and learner samples/s of 1 and 2 ranks (cli/bench_scale.cpp).
+int benchScale(const BenchConfig& bench);
+
 }  // namespace morne::cli

@@ -1,6 +1,6 @@
-// `morne bench env|mcts|nn|selfplay|train` (mcts, nn, selfplay, train: cli/bench_*.cpp). env: the
-// engine's speed on each scenario, single-threaded: state copy against a memcpy of the same bytes
-// (with a deliberately slower copy as a check that the benchmark can see a difference),
+// `morne bench env|mcts|nn|selfplay|train|scale` (mcts, nn, selfplay, train: cli/bench_*.cpp). env:
+// the engine's speed on each scenario, single-threaded: state copy against a memcpy of the same
+// bytes (with a deliberately slower copy as a check that the benchmark can see a difference),
 // legal-action generation, random-playout throughput and line-of-sight queries, each measured in
 // interleaved rounds (cli/bench_stats.h).
 
@@ -238,12 +238,14 @@ const OptionRow<BenchConfig> kOptions[] = {
     {"seconds",
      &BenchConfig::seconds,
      {0, 1e6, true, false},
-     "measuring time per scenario (env: random playouts; mcts: per thread count)"},
+     "measuring time per scenario (env: random playouts; mcts: per thread count; scale: per "
+     "self-play measurement)"},
     {"seed", &BenchConfig::seed, anyValue(), "seed of the games measured"},
     {"threads",
      &BenchConfig::threads,
      {1, 256},
-     "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2"},
+     "mcts, nn: thread counts 1, 2, 4 .. up to this; selfplay: 1, 2; scale: the threads of "
+     "the baselines"},
     {"repeats",
      &BenchConfig::repeats,
      {1, 1000},
@@ -254,7 +256,7 @@ const OptionRow<BenchConfig> kOptions[] = {
 
 int runBench(const Args& args) {
   BenchConfig b;
-  po::options_description own("Options of `morne bench env|mcts|nn|selfplay|train`");
+  po::options_description own("Options of `morne bench env|mcts|nn|selfplay|train|scale`");
   own.add_options()(
       "scenario",
       po::value<std::vector<std::string>>()->default_value({}, "all built-in")->composing(),
@@ -262,7 +264,7 @@ int runBench(const Args& args) {
   addOptions<BenchConfig>(own, kOptions, b);
   const ParsedCommand cmd = parseCommand("bench", args, own, 1);
   if (cmd.help || cmd.positional.empty()) {
-    std::cout << usageText("morne bench env|mcts|nn|selfplay|train [options]", own);
+    std::cout << usageText("morne bench env|mcts|nn|selfplay|train|scale [options]", own);
     return cmd.help ? 0 : 1;
   }
   readOptions<BenchConfig>("bench", cmd.vm, kOptions, b);
@@ -272,8 +274,9 @@ int runBench(const Args& args) {
   if (cmd.positional[0] == "nn") return benchNn(b);
   if (cmd.positional[0] == "selfplay") return benchSelfplay(b);
   if (cmd.positional[0] == "train") return benchTrain(b);
+  if (cmd.positional[0] == "scale") return benchScale(b);
   throw ConfigError("bench: unknown target \"" + cmd.positional[0] +
-                    "\" (available: env, mcts, nn, selfplay, train)");
+                    "\" (available: env, mcts, nn, selfplay, train, scale)");
 }
 
 }  // namespace morne::cli

@@ -18,6 +18,7 @@
 #include "cli/interrupt.h"
 #include "cli/learner_role.h"
 #include "cli/learning_loop.h"
+#include "cli/openmp_policy.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/run_summary.h"
@@ -133,6 +134,15 @@ const RoleOptionRow kRoleOptions[] = {
     {"interface", "train", false}, {"group-timeout", "train", false}, {"threads", "train", true},
 };
 
+// True when `role` takes the option of `row`.
+bool takes(const RoleOptionRow& row, const std::string& role) {
+  std::istringstream roles(row.roles);
+  for (std::string r; roles >> r;) {
+    if (r == role) return true;
+  }
+  return false;
+}
+
 // The options of one role's process, beside its run folder.
 struct RoleOptions {
   std::string worker;
@@ -167,6 +177,7 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
                       r.max_games);
     finished = !interrupt.raised();
   } else if (role == "train") {
+    if (c.loop.threads > 1) requirePassiveOpenMp();  // beside workers, spinning threads collapse
     std::unique_ptr<nn::ProcessGroup> group;
     if (r.group.size > 1) {
       std::cout << "learner: rank " << r.group.rank << " of " << r.group.size << " joining "
@@ -231,9 +242,7 @@ int runLoop(const Args& args) {
     const auto row = std::find_if(std::begin(kRoleOptions), std::end(kRoleOptions),
                                   [&](const RoleOptionRow& r) { return name == r.option; });
     const bool role_only = row != std::end(kRoleOptions) && !row->also_loop;
-    if (is_role && (row == std::end(kRoleOptions) ||
-                    std::string(" ").append(row->roles).append(" ").find(" " + action + " ") ==
-                        std::string::npos)) {
+    if (is_role && (row == std::end(kRoleOptions) || !takes(*row, action))) {
       throw ConfigError("loop " + action + ": the run's own settings apply (RUN/loop.json); --" +
                         name + " cannot be given here");
     }

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/child_process.h"
 #include "cli/gate_role.h"
 #include "cli/learner_role.h"
 #include "cli/selfplay_worker.h"
@@ -50,23 +51,6 @@ bool runAlternate(const RoleContext& run) {
   return true;
 }
 
-// A role as a child process: this binary with `args`, in a process group of its own (so that
-// Ctrl-C reaches this process alone, which passes it on once), stopped when this process dies.
-pid_t startRole(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw IoError("cannot start `morne loop " + args[2] + "`: " + std::strerror(errno));
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGINT);
-    ::execv("/proc/self/exe", argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
 // The roles as processes of this machine: `workers` self-play workers, the learner and the
 // gate. Done when the learner and the gate are; the workers are then stopped.
 bool runProcesses(const RoleContext& run) {
@@ -81,12 +65,12 @@ bool runProcesses(const RoleContext& run) {
     int status = 0;
   };
   std::vector<Child> children;
-  children.push_back({"learner", startRole({"morne", "loop", "train", dir, "--quiet"})});
-  children.push_back({"gate", startRole({"morne", "loop", "gate", dir, "--quiet"})});
+  children.push_back({"learner", startMorne({"morne", "loop", "train", dir, "--quiet"})});
+  children.push_back({"gate", startMorne({"morne", "loop", "gate", dir, "--quiet"})});
   for (int k = 0; k < loop.workers; ++k) {
     const std::string name = "local-" + std::to_string(k);
     children.push_back({"worker " + name,
-                        startRole({"morne", "loop", "worker", dir, "--worker", name, "--quiet"})});
+                        startMorne({"morne", "loop", "worker", dir, "--worker", name, "--quiet"})});
   }
   auto signalAll = [&](int sig) {
     for (const Child& c : children) {
@@ -101,11 +85,8 @@ bool runProcesses(const RoleContext& run) {
       if (::waitpid(c.pid, &status, WNOHANG) == c.pid) {
         c.done = true;
         c.status = status;
-        const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        if (!ok && !stopping) {
-          run.say("loop: the " + c.role + " process ended with " +
-                  (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
-                                     : "signal " + std::to_string(WTERMSIG(status))) +
+        if (!exitedCleanly(status) && !stopping) {
+          run.say("loop: the " + c.role + " process ended with " + exitText(status) +
                   "; stopping the others");
           failed = true;
         }
@@ -119,9 +100,8 @@ bool runProcesses(const RoleContext& run) {
     if (std::all_of(children.begin(), children.end(), [](const Child& c) { return c.done; })) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  const auto ok = [](const Child& c) { return WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0; };
   if (failed) throw Error("loop: a role failed (log.txt says why); continue with --resume " + dir);
-  if (!(ok(children[0]) && ok(children[1]))) return false;
+  if (!exitedCleanly(children[0].status) || !exitedCleanly(children[1].status)) return false;
   run.say("loop: done; best network " + run.folder.readLatest().network);
   return true;
 }

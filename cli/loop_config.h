@@ -25,7 +25,7 @@ struct LoopSettings {
   int jobs = 2;                               // self-play threads, arena games at once
   int threads = 1;                            // LibTorch threads of the learner
   int workers = 1;                            // self-play processes of the "processes" mode
-  int chunk_games = 16;  // games a worker plays between two looks at latest.json
+  int chunk_games = 32;  // games a worker plays between two looks at latest.json
   std::string gate_agent = "az:sims=32,noise=0.3";
   int gate_rounds = 16;
   double gate_score = 0.5;

@@ -96,11 +96,16 @@ int RunFolder::gamesIn(int g) const {
   const std::string dir = dataSet(g);
   if (!fs::exists(dir)) return 0;
   training::recoverShards(dir);
+  int64_t games = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".h5")
-      return static_cast<int>(training::indexShards({dir}, 0).games);
+    if (entry.path().extension() != ".h5") continue;
+    const std::string shard = entry.path().string();
+    auto known = games_of_->find(shard);
+    if (known == games_of_->end())
+      known = games_of_->emplace(shard, training::indexShardFiles({shard}, 0).games).first;
+    games += known->second;
   }
-  return 0;
+  return static_cast<int>(games);
 }
 
 void RunFolder::log(const std::string& line) const {

@@ -19,6 +19,7 @@
 //   log.txt                     every role's lines (appended)           all
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -45,7 +46,8 @@ struct LatestNetwork {
 // The paths of a run folder, and the reading and writing of its shared files.
 class RunFolder {
  public:
-  explicit RunFolder(std::string dir) : dir_(std::move(dir)) {}
+  explicit RunFolder(std::string dir)
+      : dir_(std::move(dir)), games_of_(std::make_shared<std::map<std::string, int64_t>>()) {}
 
   const std::string& dir() const { return dir_; }
   std::string path(const std::string& relative) const { return dir_ + "/" + relative; }
@@ -67,7 +69,8 @@ class RunFolder {
   bool networkIsComplete(const LatestNetwork& latest) const;
 
   // Games in the complete shards of data set g, after turning the journals of dead writers
-  // into shards.
+  // into shards. A complete shard never changes, so each is read once per RunFolder (not
+  // thread-safe).
   int gamesIn(int g) const;
 
   // Appends a line to log.txt.
@@ -75,6 +78,7 @@ class RunFolder {
 
  private:
   std::string dir_;
+  std::shared_ptr<std::map<std::string, int64_t>> games_of_;  // games of each shard counted
 };
 
 // Reads a JSON file of the folder (ConfigError naming it when damaged); `fallback` when absent.

@@ -46,6 +46,8 @@ SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int job
   const json totals = readJsonFile(run_.folder.path("workers/" + name_ + ".json"), json::object());
   games_ = totals.value("games", int64_t{0});
   positions_ = totals.value("positions", int64_t{0});
+  positions_played_ = totals.value("positions_played", int64_t{0});
+  chunks_ = totals.value("chunks", int64_t{0});
   cpu_seconds_ = totals.value("cpu_seconds", 0.0);
 }
 
@@ -54,8 +56,10 @@ SelfplayWorker::~SelfplayWorker() = default;
 void SelfplayWorker::saveTotals() const {
   const json totals = {{"worker", name_},
                        {"games", games_},
-                       {"positions", positions_},
+                       {"positions", positions_},                // recorded, of finished games
+                       {"positions_played", positions_played_},  // of every game
                        {"cpu_seconds", cpu_seconds_},
+                       {"chunks", chunks_},
                        {"data_set", playing_.data_set},
                        {"network", playing_.network}};
   env::writeFileDurably(run_.folder.path("workers/" + name_ + ".json"), totals.dump(1) + "\n");
@@ -76,15 +80,19 @@ int SelfplayWorker::playChunk(int games) {
   const LoopConfig& c = run_.config;
   const std::string agent =
       network ? withModel(c.loop.agent, run_.folder.path(latest.network)) : c.loop.bootstrap;
-  const int have = run_.folder.gamesIn(latest.data_set);
+  const int64_t chunk = chunks_++;  // counted before it is played: never played twice
+  saveTotals();
   training::SelfPlayConfig sp = c.selfplay;
   sp.scenario = run_.scenario;
   sp.agent = agent;
   sp.games = games;
   sp.jobs = jobs_;
-  sp.seed = env::deriveSeed(c.train.seed, kSelfplayStream, latest.data_set, nameKey(name_), have);
+  // A chunk smaller than its threads' lock-step slots: fewer games per thread, rather than
+  // network batches padded to empty slots.
+  sp.games_per_thread = std::min(sp.games_per_thread, (games + jobs_ - 1) / jobs_);
+  sp.seed = env::deriveSeed(c.train.seed, kSelfplayStream, latest.data_set, nameKey(name_), chunk);
   sp.out_dir = run_.folder.dataSet(latest.data_set);
-  sp.prefix = name_ + "-" + std::to_string(have);
+  sp.prefix = name_ + "-" + std::to_string(chunk);
   if (!network) {  // the bootstrap agent plays every decision fully and never resigns
     sp.cheap_sims = 0;
     sp.resign_value = 0;
@@ -95,8 +103,8 @@ int SelfplayWorker::playChunk(int games) {
       {"worker", name_},
       {"agent", agent}}.dump();
   sp.engine = versionLine();
-  run_.say(set + ": " + std::to_string(games) + " games of " + agent +
-           (have ? " (" + std::to_string(have) + " in the set already)" : ""));
+  run_.say(set + ": " + std::to_string(games) + " games of " + agent + " (chunk " +
+           std::to_string(chunk) + ")");
   playing_ = latest;
   const double cpu0 = processCpuSeconds();
   Progress progress(games, "games", !run_.quiet);
@@ -105,6 +113,7 @@ int SelfplayWorker::playChunk(int games) {
   const training::SelfPlayProgress& p = r.progress;
   games_ += p.games_done;
   positions_ += p.positions;
+  positions_played_ += p.positions_played;
   cpu_seconds_ += processCpuSeconds() - cpu0;
   saveTotals();
   run_.say(set + ": " + std::to_string(p.games_done) + " games, " + std::to_string(p.positions) +

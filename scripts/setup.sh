@@ -17,6 +17,7 @@ packages=(
   clang-format
   python3-h5py python3-numpy
   chromium chromium-driver python3-selenium
+  slurm-wlm munge
 )
 
 missing=()
