@@ -92,7 +92,8 @@ std::string LearnerRole::planNext() {
   if (state_.train_target < 0) {
     // The reuse cap credits the training rows added since the last plan, and the steps spend
     // it.
-    const training::ShardIndex all = training::indexShardFiles(files, t.validation_permille);
+    const training::ShardIndex all =
+        training::indexShardFiles(files, t.validation_permille, &known_);
     const int64_t rows = all.rows - all.validation_rows;
     int64_t steps = t.steps;
     if (t.max_reuse > 0) {
@@ -135,7 +136,7 @@ bool LearnerRole::train(const std::string& plan_text) {
           : makeLearner(c.network, run_.scenario->name(), t.learnerConfig());
   const json provenance = {
       {"trained_by", versionLine()}, {"loop", run_.folder.dir()}, {"generation", g}};
-  training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_);
+  training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_, &known_);
   if (leads() && !state_.train_started) {
     state_.train_started = true;
     saveState();

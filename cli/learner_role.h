@@ -13,6 +13,7 @@
 
 #include "cli/loop_config.h"
 #include "nn/process_group.h"
+#include "training/training_data.h"
 
 namespace morne::cli {
 
@@ -54,6 +55,7 @@ class LearnerRole {
   const RoleContext& run_;
   nn::ProcessGroup* group_;
   State state_;
+  training::ShardSummaries known_;  // every shard is read once by this process
 };
 
 // The `morne loop train` process, on every rank: trains each generation when its data are

@@ -99,11 +99,7 @@ int RunFolder::gamesIn(int g) const {
   int64_t games = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".h5") continue;
-    const std::string shard = entry.path().string();
-    auto known = games_of_->find(shard);
-    if (known == games_of_->end())
-      known = games_of_->emplace(shard, training::indexShardFiles({shard}, 0).games).first;
-    games += known->second;
+    games += static_cast<int64_t>(known_->of(entry.path().string()).games.size());
   }
   return static_cast<int>(games);
 }

@@ -19,12 +19,12 @@
 //   log.txt                     every role's lines (appended)           all
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "env/io/durable_file.h"
+#include "training/training_data.h"
 
 namespace morne::cli {
 
@@ -47,7 +47,7 @@ struct LatestNetwork {
 class RunFolder {
  public:
   explicit RunFolder(std::string dir)
-      : dir_(std::move(dir)), games_of_(std::make_shared<std::map<std::string, int64_t>>()) {}
+      : dir_(std::move(dir)), known_(std::make_shared<training::ShardSummaries>()) {}
 
   const std::string& dir() const { return dir_; }
   std::string path(const std::string& relative) const { return dir_ + "/" + relative; }
@@ -69,8 +69,7 @@ class RunFolder {
   bool networkIsComplete(const LatestNetwork& latest) const;
 
   // Games in the complete shards of data set g, after turning the journals of dead writers
-  // into shards. A complete shard never changes, so each is read once per RunFolder (not
-  // thread-safe).
+  // into shards. A complete shard never changes, so each is read once per RunFolder.
   int gamesIn(int g) const;
 
   // Appends a line to log.txt.
@@ -78,7 +77,7 @@ class RunFolder {
 
  private:
   std::string dir_;
-  std::shared_ptr<std::map<std::string, int64_t>> games_of_;  // games of each shard counted
+  std::shared_ptr<training::ShardSummaries> known_;  // shards counted so far
 };
 
 // Reads a JSON file of the folder (ConfigError naming it when damaged); `fallback` when absent.

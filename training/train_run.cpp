@@ -192,7 +192,8 @@ struct TrainingRun::State {
 };
 
 TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std::string& run_dir,
-                         TrainStart start, const std::string& provenance, nn::ProcessGroup* group)
+                         TrainStart start, const std::string& provenance, nn::ProcessGroup* group,
+                         ShardSummaries* known)
     : learner_(learner),
       settings_(s),
       dir_(run_dir),
@@ -226,7 +227,7 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
     st.stretch = ReportSum::fromJson(state.at("stretch"));
   }
   ShardIndex index = files.empty() ? indexShards(s.data_dirs, s.validation_permille, shards)
-                                   : indexShardFiles(files, s.validation_permille);
+                                   : indexShardFiles(files, s.validation_permille, known);
   if (index.shards.size() < shards) {
     throw ConfigError("the data folders hold " + std::to_string(index.shards.size()) +
                       " shards; the checkpoint read " + std::to_string(shards) +

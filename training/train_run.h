@@ -115,10 +115,12 @@ class TrainingRun {
   // (JSON) goes into net.pt with the run's figures. With a `group`, this run is one rank of
   // a data-parallel learner (nn/process_group.h): every rank reads the same stream of rows and
   // trains on its share of each batch (the batch must divide among the ranks), the ranks stop
-  // together, and rank 0 alone writes the run's files. Throws ConfigError (data that do not
-  // fit the network, a damaged checkpoint) or IoError.
+  // together, and rank 0 alone writes the run's files. Shard summaries come from `known` when
+  // given (a learner that indexes the same shards again and again). Throws ConfigError (data
+  // that do not fit the network, a damaged checkpoint) or IoError.
   TrainingRun(nn::Learner& learner, const TrainSettings& settings, const std::string& run_dir,
-              TrainStart start, const std::string& provenance, nn::ProcessGroup* group = nullptr);
+              TrainStart start, const std::string& provenance, nn::ProcessGroup* group = nullptr,
+              ShardSummaries* known = nullptr);
   ~TrainingRun();
 
   // What the run will do: shards, rows, window, target (step: where it starts).

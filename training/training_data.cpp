@@ -77,13 +77,34 @@ std::vector<std::string> shardFiles(const std::vector<std::string>& dirs) {
   return files;
 }
 
-ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation_permille) {
+ShardSummary ShardSummaries::of(const std::string& path) {
+  {
+    const std::lock_guard lock(mutex_);
+    const auto at = known_.find(path);
+    if (at != known_.end()) return at->second;
+  }
+  const ShardContents c = readShard(path, false);
+  ShardSummary summary{c.scenario, c.encoder_version, c.shape, c.rows, {}};
+  for (size_t g = 0; g < c.games.size(); ++g)
+    summary.games.emplace_back(c.games[g].seed, c.declared_rows[g]);
+  const std::lock_guard lock(mutex_);
+  return known_.emplace(path, std::move(summary)).first->second;
+}
+
+ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation_permille,
+                           ShardSummaries* known) {
   ShardIndex index;
   for (const std::string& path : files) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
       throw ConfigError("shard " + path + ": no such file (a shard was removed)");
-    const ShardContents c = readShard(path, false);
+    ShardSummary c;
+    if (known) {
+      c = known->of(path);
+    } else {
+      ShardSummaries once;
+      c = once.of(path);
+    }
     if (index.shards.empty()) {
       index.shape = c.shape;
       index.encoder_version = c.encoder_version;
@@ -99,9 +120,8 @@ ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation
     }
     IndexedShard shard{path, index.rows, c.rows, {}};
     int64_t row = 0;
-    for (size_t g = 0; g < c.games.size(); ++g) {
-      const int64_t rows = c.declared_rows[g];
-      if (isValidationGame(c.games[g].seed, validation_permille) && rows > 0) {
+    for (const auto& [seed, rows] : c.games) {
+      if (isValidationGame(seed, validation_permille) && rows > 0) {
         shard.validation.emplace_back(row, row + rows);
         index.validation_rows += rows;
       }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -58,10 +59,33 @@ ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_perm
 // The shards (*.h5) of `dirs` in the order indexShards() reads them. Throws ConfigError as it.
 std::vector<std::string> shardFiles(const std::vector<std::string>& dirs);
 
+// What indexing reads of a shard: its kind of data, and each game's seed and rows.
+struct ShardSummary {
+  std::string scenario;
+  int encoder_version = 0;
+  RowShape shape;
+  int64_t rows = 0;
+  std::vector<std::pair<uint64_t, int64_t>> games;  // seed, declared rows
+};
+
+// The summaries of the shards read so far, by path: a complete shard never changes, so a
+// long-lived reader (the learner of a run, which indexes every shard of every data set each
+// generation) reads each one once. Thread-safe.
+class ShardSummaries {
+ public:
+  // The summary of `path`, read now when it is new. Throws as readShard().
+  ShardSummary of(const std::string& path);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, ShardSummary> known_;
+};
+
 // The index of exactly these shard files, in this order (a resumed run's, whose folders other
-// processes may have added shards to since). Throws as indexShards(); ConfigError when one is
-// gone.
-ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation_permille);
+// processes may have added shards to since), their summaries from `known` when given. Throws as
+// indexShards(); ConfigError when one is gone.
+ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation_permille,
+                           ShardSummaries* known = nullptr);
 
 struct DataConfig {
   WindowConfig window;
