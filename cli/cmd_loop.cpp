@@ -121,34 +121,45 @@ LoopConfig readRunConfig(const std::string& dir) {
   return c;
 }
 
-// The options a role's process takes, by role: its own, and the run settings it may set for
-// its machine alone.
-struct RoleOptionRow {
-  const char* option;
-  const char* roles;  // separated by spaces
-  bool also_loop;     // a setting of the whole run too
-};
-const RoleOptionRow kRoleOptions[] = {
-    {"worker", "worker", false},   {"max-games", "worker", false},    {"jobs", "worker gate", true},
-    {"rank", "train", false},      {"ranks", "train", false},         {"group", "train", false},
-    {"interface", "train", false}, {"group-timeout", "train", false}, {"threads", "train", true},
-};
-
-// True when `role` takes the option of `row`.
-bool takes(const RoleOptionRow& row, const std::string& role) {
-  std::istringstream roles(row.roles);
-  for (std::string r; roles >> r;) {
-    if (r == role) return true;
-  }
-  return false;
-}
-
-// The options of one role's process, beside its run folder.
+// The options of a role's process, beside its run folder.
 struct RoleOptions {
   std::string worker;
-  int64_t max_games = 0;
-  nn::GroupAddress group;
+  int max_games = 0;
+  int rank = 0;
+  int ranks = 1;
+  std::string group;
+  std::string interface;
+  int group_timeout = 600;
 };
+
+// One row each; the help begins with the role that takes the option.
+const OptionRow<RoleOptions> kRoleRows[] = {
+    {"worker", &RoleOptions::worker, anyValue(),
+     "worker: its name in the run, unique (default: HOST-PID)"},
+    {"max-games", &RoleOptions::max_games, atLeast(0),
+     "worker: stop after this many games (0: when the run is done)"},
+    {"rank", &RoleOptions::rank, atLeast(0),
+     "train: this process's rank in a data-parallel learner"},
+    {"ranks", &RoleOptions::ranks, atLeast(1), "train: processes of the data-parallel learner"},
+    {"group", &RoleOptions::group, anyValue(),
+     "train: where the ranks meet: tcp://HOST:PORT (rank 0's host) or file://PATH"},
+    {"interface", &RoleOptions::interface, anyValue(),
+     "train: network interface of the ranks' connections (default: the host name's)"},
+    {"group-timeout", &RoleOptions::group_timeout, atLeast(1),
+     "train: seconds for the ranks to meet and for any one exchange"},
+};
+
+// The run's settings a role may set for its own machine.
+const std::pair<const char*, const char*> kRoleOverrides[] = {
+    {"jobs", "worker"}, {"jobs", "gate"}, {"threads", "train"}};
+
+// The role that takes `option`, or "" when it is not a role's own option.
+std::string roleOf(const std::string& option) {
+  for (const OptionRow<RoleOptions>& r : kRoleRows) {
+    if (option == r.name) return std::string(r.help).substr(0, std::string(r.help).find(':'));
+  }
+  return "";
+}
 
 std::string defaultWorkerName() {
   char host[256] = {};
@@ -163,7 +174,7 @@ std::string defaultWorkerName() {
 // `morne loop worker|train|gate RUN`: one role of a run, with the run's own settings but for
 // the machine's threads.
 int runRole(const std::string& role, const std::string& dir_arg, const po::variables_map& vm,
-            const RoleOptions& r) {
+            const RoleOptions& options) {
   const std::string dir = std::filesystem::absolute(dir_arg).lexically_normal().string();
   LoopConfig c = readRunConfig(dir);
   if (!vm["jobs"].defaulted()) c.loop.jobs = vm["jobs"].as<int>();
@@ -173,17 +184,22 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
   const RoleContext run = openRun(c, dir, quiet, interrupt.flag());
   bool finished = false;
   if (role == "worker") {
-    runSelfplayWorker(run, r.worker.empty() ? defaultWorkerName() : r.worker, c.loop.jobs,
-                      r.max_games);
+    runSelfplayWorker(run, options.worker.empty() ? defaultWorkerName() : options.worker,
+                      c.loop.jobs, options.max_games);
     finished = !interrupt.raised();
   } else if (role == "train") {
     if (c.loop.threads > 1) requirePassiveOpenMp();  // beside workers, spinning threads collapse
     std::unique_ptr<nn::ProcessGroup> group;
-    if (r.group.size > 1) {
-      std::cout << "learner: rank " << r.group.rank << " of " << r.group.size << " joining "
-                << r.group.store << "\n"
+    if (options.ranks > 1) {
+      if (options.group.empty()) {
+        throw ConfigError("loop train: --ranks " + std::to_string(options.ranks) +
+                          " needs --group tcp://HOST:PORT or file://PATH");
+      }
+      std::cout << "learner: rank " << options.rank << " of " << options.ranks << " joining "
+                << options.group << "\n"
                 << std::flush;
-      group = nn::ProcessGroup::connect(r.group);
+      group = nn::ProcessGroup::connect(
+          {options.rank, options.ranks, options.group, options.interface, options.group_timeout});
     }
     finished = runLearnerRole(run, group.get());
   } else {
@@ -203,22 +219,9 @@ int runLoop(const Args& args) {
   own.add_options()
       ("out", po::value<std::string>(), "run folder to create")
       ("resume", po::value<std::string>(), "run folder to continue (its own settings)")
-      ("quiet", po::bool_switch(), "no progress bars")
-      ("worker", po::value(&role.worker),
-       "worker: its name in the run, unique (default: HOST-PID)")
-      ("max-games", po::value(&role.max_games)->default_value(0),
-       "worker: stop after this many games (0: when the run is done)")
-      ("rank", po::value(&role.group.rank)->default_value(0),
-       "train: this process's rank in a data-parallel learner")
-      ("ranks", po::value(&role.group.size)->default_value(1),
-       "train: processes of the data-parallel learner")
-      ("group", po::value(&role.group.store),
-       "train: where the ranks meet: tcp://HOST:PORT (rank 0's host) or file://PATH")
-      ("interface", po::value(&role.group.interface),
-       "train: network interface of the ranks' connections (default: the host name's)")
-      ("group-timeout", po::value(&role.group.timeout_seconds)->default_value(600),
-       "train: seconds for the ranks to meet and for any one exchange");
+      ("quiet", po::bool_switch(), "no progress bars");
   // clang-format on
+  addOptions<RoleOptions>(own, kRoleRows, role);
   addOptions<LoopSettings>(own, kLoopRows, c.loop);
   addOptions<training::SelfPlayConfig>(own, selfplayPlayRows(), c.selfplay);
   addOptions<training::TrainSettings>(own, trainOptionRows(), c.train);
@@ -239,24 +242,21 @@ int runLoop(const Args& args) {
   const bool is_role = action == "worker" || action == "train" || action == "gate";
   for (const auto& [name, value] : vm) {
     if (value.defaulted() || name == "quiet") continue;
-    const auto row = std::find_if(std::begin(kRoleOptions), std::end(kRoleOptions),
-                                  [&](const RoleOptionRow& r) { return name == r.option; });
-    const bool role_only = row != std::end(kRoleOptions) && !row->also_loop;
-    if (is_role && (row == std::end(kRoleOptions) || !takes(*row, action))) {
+    const std::string role_of = roleOf(name);
+    const bool overrides =
+        std::any_of(std::begin(kRoleOverrides), std::end(kRoleOverrides),
+                    [&](const auto& o) { return name == o.first && action == o.second; });
+    if (is_role && role_of != action && !overrides) {
       throw ConfigError("loop " + action + ": the run's own settings apply (RUN/loop.json); --" +
                         name + " cannot be given here");
     }
-    if (!is_role && role_only) {
-      throw ConfigError("loop: --" + name + " is an option of `morne loop " + row->roles +
-                        "` only");
-    }
+    if (!is_role && !role_of.empty())
+      throw ConfigError("loop: --" + name + " is an option of `morne loop " + role_of + "` only");
   }
   if (is_role) {
     if (cmd.positional.size() != 2)
       throw ConfigError("loop: give the run folder: morne loop " + action + " RUN");
-    if (role.group.size > 1 && role.group.store.empty())
-      throw ConfigError("loop train: --ranks " + std::to_string(role.group.size) +
-                        " needs --group tcp://HOST:PORT or file://PATH");
+    readOptions<RoleOptions>("loop " + action, vm, kRoleRows, role);
     return runRole(action, cmd.positional[1], vm, role);
   }
   if (action == "status") {
