@@ -5,7 +5,10 @@
 #   scripts/setup.sh            install (when needed) + configure + build (Release, build/)
 #   scripts/setup.sh --deps     install only
 #
-# Needs root or sudo for apt-get. No download happens outside apt.
+# Needs root or sudo for apt-get. No download happens outside apt. slurm-wlm and munge are
+# for the Slurm scripts and their test (tests/slurm/slurm_test.sh starts its own daemons):
+# Debian's slurmctld and slurmd services stay idle without /etc/slurm/slurm.conf, and munge's
+# service starts with the key the package makes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
