@@ -103,6 +103,11 @@ std::string loopStatus(const std::string& run_dir) {
   const RunFolder folder(run_dir);
   const json config = readJsonFile(folder.path("loop.json"), json());
   if (config.is_null()) throw ConfigError(run_dir + ": no loop.json (not a learning run)");
+  if (fs::exists(folder.path("state.json")) && !fs::exists(folder.path("gates/state.json"))) {
+    throw ConfigError(run_dir +
+                      " was made by an earlier version of `morne loop` (state.json, before the "
+                      "roles of docs/scale-out.md); its summary.json holds its figures");
+  }
   const int generations = config["loop"].value("generations", 0);
   const json learner = readJsonFile(folder.path("train/learner.json"), json::object());
   const json gate = readJsonFile(folder.path("gates/state.json"), json::object());
