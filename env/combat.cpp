@@ -42,6 +42,7 @@ bool supports(const GameState& s, int x, int engaged) {
   if ((isArtillery(type) || isGeneral(type)) && !rules.artillery_and_generals_support) return false;
   const bool victorious = s.has(x, unit_flag::kVictorious);
   if (s.demoralised(x) && !(victorious && rules.victorious_demoralised_supports)) return false;
+  if (s.outOfControl(x)) return false;  // V-ROUT-2, V-PUR-3
   if (!inContact(s.sc(), s.unit(x).cell, s.unit(engaged).cell)) return false;
   return victorious || !inContactWithAnotherEnemy(s, x, engaged);
 }
@@ -77,14 +78,14 @@ void addContributor(const GameState& s, CombatOdds& odds, int u, bool attacking,
   (attacking ? odds.attack : odds.defence) += c.vc;
 }
 
-// C-RATIO-2..4: the odds column of A against D.
+}  // namespace
+
 int oddsColumn(int attack, int defence) {
   if (attack <= 0) return -7;
+  if (defence <= 0) return 7;
   if (attack >= defence) return std::min(attack / defence, 8) - 1;
   return -(std::min((defence + attack - 1) / attack, 8) - 1);
 }
-
-}  // namespace
 
 int combatMorale(const GameState& s, int u) {
   return isGeneral(s.typeOf(u)) ? s.unit(u).vc + s.sc().unit(u).radius : s.unit(u).mo;
@@ -151,6 +152,7 @@ CombatOdds combatOdds(const GameState& s, int attacker, int defender) {
   odds.dune = (at == Terrain::kDune ? -1 : 0) + (dt == Terrain::kDune ? 1 : 0);
   odds.fort = at == Terrain::kFort ? -1 : 0;
   odds.morale = (combatMorale(s, attacker) - combatMorale(s, defender)) / 2;  // truncates
+  odds.melee = meleeFactorModifier(s, attacker, defender);
   return odds;
 }
 
@@ -160,6 +162,7 @@ bool canAttack(const GameState& s, int attacker, int defender) {
   if (s.sideOf(defender) == s.side || s.has(attacker, unit_flag::kAttacked))
     return false;                                                                      // C-GEN-1
   if (s.has(defender, unit_flag::kDefended) || s.demoralised(attacker)) return false;  // C-GEN-1/3
+  if (s.outOfControl(attacker)) return false;  // V-ROUT-2, V-PUR-3
   const UnitType type = s.typeOf(attacker);
   if ((isArtillery(type) || isGeneral(type)) && !rules.artillery_and_generals_attack) return false;
   if (!inContact(s.sc(), s.unit(attacker).cell, s.unit(defender).cell)) return false;  // C-GEN-2
@@ -178,7 +181,7 @@ void generateAttackActions(const GameState& s, ActionList& out) {
   const int n = phasingUnitsByCell(s, order);
   for (int i = 0; i < n; ++i) {
     const int u = order[static_cast<size_t>(i)];
-    if (s.has(u, unit_flag::kAttacked) || s.demoralised(u)) continue;
+    if (s.has(u, unit_flag::kAttacked) || s.demoralised(u) || s.outOfControl(u)) continue;
     for (int d = 0; d < kNumDirections; ++d) {
       const Action a{ActionKind::kAttack, static_cast<uint8_t>(d), s.unit(u).cell};
       const int target = attackTarget(s, a);

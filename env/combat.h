@@ -27,6 +27,13 @@ void resolveCombatMoraleTest(GameState& s, int value, EventLog* log);
 // (C-ADV-2..5, C-ADV-7).
 bool advances(const GameState& s, int unit, CellId from, CellId to);
 
+// C-RATIO-2..4: the odds column of attack strength A against defence D, -7 (1:8) .. 7 (8:1).
+int oddsColumn(int attack, int defence);
+
+// Seed 003's melee die modifier of `attacker` against `defender` (V-MEL-2): 0 unless the
+// melee_factors switch is on.
+int meleeFactorModifier(const GameState& s, int attacker, int defender);
+
 // Morale used by the combat morale modifier: MO, or VC + radius for a general (C-DRM-3).
 int combatMorale(const GameState& s, int u);
 

@@ -1,16 +1,19 @@
 // Applying a combat result (C-RES-1), step by step:
 //   1. both combatants lose the VC of the CRT cell at once; VC 0 eliminates (C-ELIM-1);
 //   2. surviving combatants with an asterisk test morale, defender first (C-MOR-1); a d9 is a
-//      chance event unless the result is certain (MO 0 always fails, MO 9 always passes);
-//   3. those who failed retreat, defender first, away from the other's hex at declaration;
+//      chance event unless the result is certain (MO 0 always fails, MO 9 always passes); the
+//      morale_model switch may decide the test otherwise (V-MOR-*);
+//   3. those who failed retreat, defender first, away from the other's hex at declaration (or
+//      halt, rout or flee under the failed_test switch, V-ROUT-*);
 //   4. victorious units and their morale gain (C-VIC-*);
-//   5. advance after combat into the vacated hex (C-ADV-*).
+//   5. advance after combat into the vacated hex (C-ADV-*), or pursuit of a router (V-PUR-*).
 
 #include <algorithm>
 
 #include "env/combat.h"
+#include "env/morale_model.h"
 #include "env/occupy.h"
-#include "env/retreat.h"
+#include "env/rout.h"
 
 namespace morne::env {
 
@@ -34,7 +37,7 @@ bool testMorale(GameState& s, int u, uint8_t tests, uint8_t tested, uint8_t fail
     return false;
   }
   const int mo = s.unit(u).mo;
-  if (mo > 0 && mo < 9) {
+  if (!moraleTestIsCertain(s, {u, TestOccasion::kCombat, -1, 0})) {
     setPending(s, {ChanceKind::kMoraleTest, static_cast<int8_t>(u), -1, 0, 0});
     return true;
   }
@@ -63,18 +66,42 @@ void advance(GameState& s, int u, CellId to, EventLog* log) {
          {.type = EventType::kAdvance, .unit = static_cast<int8_t>(u), .from = from, .to = to});
 }
 
+// The test result of a combatant: the failure of C-MOR-1, or a variant model's graded result
+// kept in the record (V-MOR-*).
+MoraleOutcome outcomeOf(const CombatRecord& c, bool defender) {
+  const int packed = defender ? c.outcomes & 15 : c.outcomes >> 4;
+  if (packed != 0) return static_cast<MoraleOutcome>(packed);
+  const uint8_t failed = defender ? combat_flag::kDefenderFailed : combat_flag::kAttackerFailed;
+  return (c.flags & failed) ? MoraleOutcome::kRetreat : MoraleOutcome::kObey;
+}
+
+// Seed 003 fatigue: one point per combat fought, up to the cap (V-MEL-3).
+void addFatigue(GameState& s, int u) {
+  if (!s.onMap(u) || s.sc().rules().melee_factors == MeleeFactors::kNone) return;
+  MoraleStatus m = s.moraleOf(u);
+  m.fatigue = static_cast<uint8_t>(std::min<int>(m.fatigue + 1, s.sc().rules().fatigue_cap));
+  m.bits = static_cast<uint8_t>(m.bits | morale_bit::kFought);
+  if (!(m == s.moraleOf(u))) setMoraleStatus(s, u, m);
+}
+
 // Steps 3 to 5, once every morale test is resolved.
 void finishCombat(GameState& s, EventLog* log) {
   const CombatRecord c = s.combat;
   const int a = c.attacker;
   const int d = c.defender;
+  addFatigue(s, a);
+  addFatigue(s, d);
   bool a_retreated = false;
   bool d_retreated = false;
-  if ((c.flags & combat_flag::kDefenderFailed) && s.onMap(d)) {
-    d_retreated = retreatUnit(s, d, a, c.attacker_cell, log) != kNoCell;
+  RoutPath d_path;
+  RoutPath a_path;
+  if (s.onMap(d)) {
+    d_retreated = applyMoraleOutcome(s, d, outcomeOf(c, true), a, c.attacker_cell, &d_path, log) &&
+                  s.onMap(d);
   }
-  if ((c.flags & combat_flag::kAttackerFailed) && s.onMap(a)) {
-    a_retreated = retreatUnit(s, a, d, c.defender_cell, log) != kNoCell;
+  if (s.onMap(a)) {
+    a_retreated = applyMoraleOutcome(s, a, outcomeOf(c, false), d, c.defender_cell, &a_path, log) &&
+                  s.onMap(a);
   }
   const bool d_eliminated = !s.onMap(d);
   const bool a_eliminated = !s.onMap(a);
@@ -85,10 +112,22 @@ void finishCombat(GameState& s, EventLog* log) {
   const bool d_wins = victories && !d_eliminated && (a_eliminated || a_retreated);
   if (a_wins) makeVictorious(s, a, d_eliminated, log);
   if (d_wins) makeVictorious(s, d, a_eliminated, log);
-  // C-ADV-1: the winner that held its ground moves into the vacated hex.
-  if (a_wins && !a_retreated) advance(s, a, c.defender_cell, log);
-  if (d_wins && !d_retreated) advance(s, d, c.attacker_cell, log);
+  // C-ADV-1: the winner that held its ground moves into the vacated hex; V-PUR-2: or pursues.
   setCombat(s, {});
+  if (a_wins && !a_retreated) {
+    if (pursues(s, a, d)) {
+      pursue(s, a, d, c.defender_cell, d_path, log);
+    } else {
+      advance(s, a, c.defender_cell, log);
+    }
+  }
+  if (d_wins && !d_retreated) {
+    if (pursues(s, d, a)) {
+      pursue(s, d, a, c.attacker_cell, a_path, log);
+    } else {
+      advance(s, d, c.attacker_cell, log);
+    }
+  }
 }
 
 // Runs the resolution until it needs a die or is over.
@@ -169,14 +208,28 @@ void resolveCombatDie(GameState& s, int value, EventLog* log) {
 void resolveCombatMoraleTest(GameState& s, int value, EventLog* log) {
   const int u = s.pending.unit;
   setPending(s, {});
-  const bool failed = value > s.unit(u).mo;  // C-MOR-1
-  record(log, {.type = EventType::kMoraleTest,
-               .unit = static_cast<int8_t>(u),
-               .a = static_cast<int16_t>(value),
-               .b = static_cast<int16_t>(s.unit(u).mo),
-               .c = static_cast<int16_t>(failed ? 1 : 0)});
   CombatRecord c = s.combat;
   const bool defender = u == c.defender;
+  const MoraleTest test{u, TestOccasion::kCombat, defender ? c.attacker : c.defender, 0};
+  const MoraleOutcome outcome = moraleOutcome(s, test, value);  // C-MOR-1, V-MOR-*
+  const bool failed = outcome >= MoraleOutcome::kRetreat;
+  if (s.sc().rules().morale_model == MoraleModel::kMp) {
+    record(log, {.type = EventType::kMoraleTest,
+                 .unit = static_cast<int8_t>(u),
+                 .a = static_cast<int16_t>(value),
+                 .b = static_cast<int16_t>(s.unit(u).mo),
+                 .c = static_cast<int16_t>(failed ? 1 : 0)});
+  } else {
+    record(log, {.type = EventType::kMoraleResult,
+                 .unit = static_cast<int8_t>(u),
+                 .other = static_cast<int8_t>(test.responsible),
+                 .a = static_cast<int16_t>(value),
+                 .b = static_cast<int16_t>(moraleFactorShown(s, test)),
+                 .c = static_cast<int16_t>(outcome)});
+    const int packed = static_cast<int>(outcome);
+    c.outcomes = static_cast<uint8_t>(defender ? (c.outcomes & 0xF0) | packed
+                                               : (c.outcomes & 0x0F) | packed << 4);
+  }
   c.flags |= defender ? combat_flag::kDefenderTested : combat_flag::kAttackerTested;
   if (failed) c.flags |= defender ? combat_flag::kDefenderFailed : combat_flag::kAttackerFailed;
   setCombat(s, c);

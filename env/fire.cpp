@@ -52,6 +52,7 @@ bool canReact(const GameState& s, int gun, int mover) {
     return false;
   if (s.has(gun, unit_flag::kReactionUsed) || !firingHex(sc, s.unit(gun).cell)) return false;
   if (s.demoralised(gun) && !sc.rules().artillery_fires_when_demoralised) return false;
+  if (s.outOfControl(gun)) return false;  // V-ROUT-2, V-PUR-3
   const auto dir = directionBetween(sc.hexOf(s.unit(gun).cell), sc.hexOf(s.unit(mover).cell));
   if (!dir || !sc.side(s.unit(gun).cell, *dir).contact) return false;
   return countEnemyZoc(s, s.unit(gun).cell, s.sideOf(gun), mover) == 0;
@@ -118,6 +119,7 @@ bool canBombard(const GameState& s, int gun) {
   if (!isArtillery(s.typeOf(gun)) || !s.onMap(gun) || s.has(gun, unit_flag::kFired)) return false;
   if (!firingHex(s.sc(), s.unit(gun).cell)) return false;
   if (s.demoralised(gun) && !rules.artillery_fires_when_demoralised) return false;
+  if (s.outOfControl(gun)) return false;  // V-ROUT-2, V-PUR-3
   return rules.artillery_fires_when_adjacent || !adjacentToEnemy(s, gun);
 }
 

@@ -11,9 +11,17 @@ const char* unit_flag::name(int bit) {
 }
 
 namespace {
-constexpr std::string_view kChanceKindNames[] = {
-    "none", "marsh_test", "charge_test", "fire_die", "fire_coin", "combat_die", "morale_test"};
+constexpr std::string_view kChanceKindNames[] = {"none",        "marsh_test",   "charge_test",
+                                                 "fire_die",    "fire_coin",    "combat_die",
+                                                 "morale_test", "morale_check", "free_attack"};
 }  // namespace
+
+const char* morale_bit::name(int bit) {
+  static constexpr const char* kNames[kCount] = {"routed",    "pursuing",  "routed_before",
+                                                 "must_test", "fell_back", "rally_tested",
+                                                 "fought",    "halt_held"};
+  return bit >= 0 && bit < kCount ? kNames[bit] : "?";
+}
 
 std::string_view chanceKindName(ChanceKind k) { return kChanceKindNames[static_cast<size_t>(k)]; }
 
@@ -30,7 +38,7 @@ uint64_t computeHash(const GameState& s) {
     const UnitState& us = s.unit(u);
     h ^= zobrist::unitCell(u, us.cell) ^ zobrist::unitVc(u, us.vc) ^ zobrist::unitMo(u, us.mo) ^
          zobrist::unitMp(u, us.mp) ^ zobrist::unitFlags(u, us.flags) ^
-         zobrist::unitTrail(u, us.trail);
+         zobrist::unitTrail(u, us.trail) ^ zobrist::moraleStatus(u, s.moraleOf(u).packed());
   }
   for (size_t i = 0; i < s.owner.size(); ++i) h ^= zobrist::owner(static_cast<int>(i), s.owner[i]);
   for (size_t i = 0; i < s.fort_control.size(); ++i) {

@@ -11,6 +11,8 @@
 //   unit_at  int8_t[kMaxCells]      unit index on each cell, -1 if empty (U-STACK-1)
 //   owners   int8_t[kMaxTracked]    side owning each tracked (passing) hex (V-HEX-2)
 //   forts    int8_t[kMaxForts]      side controlling each fort (M-FORT-1)
+//   morale   MoraleStatus[kMaxUnits] 4 bytes each: routs, pursuits, fatigue of the variant
+//            modules (docs/variants.md); all zero under the Morne Plaine rules
 //
 // The hash covers every field that matters to the rules (unit_at is derived from units); it is
 // kept up to date by the mutators below, which are the only way rule code changes a state.
@@ -61,6 +63,36 @@ struct UnitState {
 };
 static_assert(sizeof(UnitState) == 8);
 
+// Per-unit state of the variant modules (docs/variants.md). Zero under the Morne Plaine rules,
+// where it adds nothing to the hash.
+namespace morale_bit {
+inline constexpr uint8_t kRouted = 1u << 0;        // routed until it rallies (V-ROUT-2)
+inline constexpr uint8_t kPursuing = 1u << 1;      // pursuing unit `pursued - 1` (V-PUR-3)
+inline constexpr uint8_t kRoutedBefore = 1u << 2;  // has routed in this game (V-MOR-5)
+inline constexpr uint8_t kMustTest = 1u << 3;      // passed through by friendly routers (V-ROUT-4)
+inline constexpr uint8_t kFellBack = 1u << 4;     // retreated or routed this combat phase (V-MEL-2)
+inline constexpr uint8_t kRallyTested = 1u << 5;  // took its rally-step test (V-ROUT-5)
+inline constexpr uint8_t kFought = 1u << 6;       // fought a combat this player-turn (V-MEL-3)
+inline constexpr uint8_t kHaltHeld = 1u
+                                     << 7;  // halt result: no move next movement phase (V-ROUT-6)
+inline constexpr int kCount = 8;
+// Name of bit i ("routed", "pursuing", ...), used in JSON.
+const char* name(int bit);
+}  // namespace morale_bit
+
+struct MoraleStatus {
+  uint8_t bits = 0;     // morale_bit values
+  uint8_t fatigue = 0;  // fatigue points (V-MEL-3)
+  uint8_t pursued = 0;  // 1 + the unit it pursues, 0 if none (V-PUR-3)
+  uint8_t reserved = 0;
+  uint32_t packed() const {
+    return static_cast<uint32_t>(bits) | static_cast<uint32_t>(fatigue) << 8 |
+           static_cast<uint32_t>(pursued) << 16;
+  }
+  friend bool operator==(const MoraleStatus&, const MoraleStatus&) = default;
+};
+static_assert(sizeof(MoraleStatus) == 4);
+
 // The directions of a unit's last two movement steps in this player-turn, packed in one byte:
 // bits 0-2 hold the latest step's direction + 1, bits 3-5 the step before it (0: none). Agents
 // read it to avoid stepping a unit back into a hex it has just left (env/agent_actions.h); the
@@ -79,15 +111,18 @@ constexpr int direction(uint8_t trail, int back) { return (trail >> (3 * back) &
 // Every die is its own event, so search can branch on each.
 enum class ChanceKind : uint8_t {
   kNone,
-  kMarshTest,   // d4 for `unit` after it entered a marsh hex (MV-MARSH-1)
-  kChargeTest,  // d9 morale test of `target`, charged by cavalry `unit` (MV-CHG-5)
-  kFireDie,     // d4 of gun `unit` firing at `target` (F-RES-1)
-  kFireCoin,    // coin: the next loss point(s) of `target` go to MO (1) or VC (2) (F-LOSS-1)
-  kCombatDie,   // d6 of the combat in `combat` (C-DIE-1)
-  kMoraleTest,  // d9 morale test of `unit`, a combatant of `combat` (C-MOR-1)
+  kMarshTest,    // d4 for `unit` after it entered a marsh hex (MV-MARSH-1)
+  kChargeTest,   // d9 morale test of `target`, charged by cavalry `unit` (MV-CHG-5)
+  kFireDie,      // d4 of gun `unit` firing at `target` (F-RES-1)
+  kFireCoin,     // coin: the next loss point(s) of `target` go to MO (1) or VC (2) (F-LOSS-1)
+  kCombatDie,    // d6 of the combat in `combat` (C-DIE-1)
+  kMoraleTest,   // morale test of `unit`, a combatant of `combat` (C-MOR-1, V-MOR-1)
+  kMoraleCheck,  // variant test of `unit` outside a combat; flags: its TestOccasion (V-MOR-6)
+  kFreeAttack,   // d6 of pursuer `unit`'s free attack on the router `target` (V-PUR-4)
 };
 
-// "marsh_test", "charge_test", "fire_die", "fire_coin", "combat_die", "morale_test" ("none").
+// "marsh_test", "charge_test", "fire_die", "fire_coin", "combat_die", "morale_test",
+// "morale_check", "free_attack" ("none").
 std::string_view chanceKindName(ChanceKind k);
 std::optional<ChanceKind> parseChanceKindName(std::string_view name);
 
@@ -123,7 +158,7 @@ struct CombatRecord {
   int8_t column = 0;               // odds column, -7 (1:8) .. 0 (1:1) .. +7 (8:1)
   int8_t die_modifier = 0;         // sum of the die modifiers (C-DRM-*)
   uint8_t flags = 0;               // combat_flag bits
-  uint8_t reserved = 0;
+  uint8_t outcomes = 0;  // variant tests: MoraleOutcome of the defender (bits 0-3), attacker (4-7)
   bool active() const { return attacker >= 0; }
   friend bool operator==(const CombatRecord&, const CombatRecord&) = default;
 };
@@ -144,6 +179,7 @@ struct GameState {
   std::array<int8_t, kMaxCells> unit_at;
   std::array<int8_t, kMaxTracked> owner;
   std::array<int8_t, kMaxForts> fort_control;
+  std::array<MoraleStatus, kMaxUnits> morale;
 
   friend bool operator==(const GameState&, const GameState&) = default;
 
@@ -157,6 +193,14 @@ struct GameState {
   UnitType typeOf(int u) const { return scenario->unit(u).type; }
   // MO = 0 on a unit that has morale (U-DEM-1). Generals are never demoralised.
   bool demoralised(int u) const { return unit(u).mo == 0 && !isGeneral(typeOf(u)); }
+  const MoraleStatus& moraleOf(int u) const { return morale[static_cast<size_t>(u)]; }
+  bool hasMorale(int u, uint8_t bit) const { return (moraleOf(u).bits & bit) != 0; }
+  bool routed(int u) const { return hasMorale(u, morale_bit::kRouted); }
+  bool pursuing(int u) const { return hasMorale(u, morale_bit::kPursuing); }
+  // Routed or pursuing: the unit takes no voluntary action (V-ROUT-2, V-PUR-3).
+  bool outOfControl(int u) const {
+    return hasMorale(u, morale_bit::kRouted | morale_bit::kPursuing);
+  }
   bool isChanceNode() const { return pending.kind != ChanceKind::kNone; }
   bool isTerminal() const { return phase == Phase::kGameOver; }
 };
@@ -173,6 +217,7 @@ inline GameState emptyState(const Scenario& sc) {
   s.unit_at.fill(-1);
   s.owner.fill(kNoSide);
   s.fort_control.fill(kNoSide);
+  s.morale.fill({});
   return s;
 }
 
@@ -240,6 +285,22 @@ inline void clearUnitFlags(GameState& s, int u, uint16_t f) {
   setUnitFlags(s, u, static_cast<uint16_t>(s.unit(u).flags & ~f));
 }
 
+inline void setMoraleStatus(GameState& s, int u, MoraleStatus m) {
+  MoraleStatus& ms = s.morale[static_cast<size_t>(u)];
+  s.hash ^= zobrist::moraleStatus(u, ms.packed()) ^ zobrist::moraleStatus(u, m.packed());
+  ms = m;
+}
+inline void addMoraleBits(GameState& s, int u, uint8_t bits) {
+  MoraleStatus m = s.moraleOf(u);
+  m.bits = static_cast<uint8_t>(m.bits | bits);
+  setMoraleStatus(s, u, m);
+}
+inline void clearMoraleBits(GameState& s, int u, uint8_t bits) {
+  MoraleStatus m = s.moraleOf(u);
+  m.bits = static_cast<uint8_t>(m.bits & ~bits);
+  setMoraleStatus(s, u, m);
+}
+
 inline void setOwner(GameState& s, int tracked, int side) {
   int8_t& owner = s.owner[static_cast<size_t>(tracked)];
   s.hash ^= zobrist::owner(tracked, owner) ^ zobrist::owner(tracked, side);
@@ -271,7 +332,8 @@ inline uint64_t resolutionKey(const GameState& s) {
                          b(p.flags) << 32 | b(s.reacting_to) << 40 | b(s.charge_window) << 48;
   const uint64_t second = b(c.attacker) | b(c.defender) << 8 | w(c.attacker_cell) << 16 |
                           w(c.defender_cell) << 32 | b(c.column) << 48 | b(c.die_modifier) << 56;
-  return zobrist::mix(first ^ 0x5265736F6C76ull) ^ zobrist::mix(second + b(c.flags));
+  return zobrist::mix(first ^ 0x5265736F6C76ull ^ b(c.outcomes) << 56) ^
+         zobrist::mix(second + b(c.flags));
 }
 
 inline void setPending(GameState& s, Pending p) {

@@ -4,8 +4,9 @@
 
 #include "env/control.h"
 #include "env/fire.h"
+#include "env/morale_model.h"
 #include "env/occupy.h"
-#include "env/retreat.h"
+#include "env/rout.h"
 
 namespace morne::env {
 
@@ -43,6 +44,8 @@ int movementAllowance(const GameState& s, int u) {
   const UnitInfo& info = s.sc().unit(u);
   const bool in_command = s.has(u, unit_flag::kInCommand);
   if (s.has(u, unit_flag::kStuckHeld)) return 0;
+  // V-ROUT-2, V-PUR-3: routers and pursuers move only by their rout or pursuit; V-ROUT-6: halt.
+  if (s.outOfControl(u) || s.hasMorale(u, morale_bit::kHaltHeld)) return 0;
   if (s.has(u, unit_flag::kFired)) {
     // F-GEN-6: foot artillery stays put; horse artillery in command makes half a move.
     if (info.type != UnitType::kHorseArtillery || !in_command) return 0;
@@ -97,7 +100,7 @@ int stepCost(const GameState& s, int u, int dir, bool* road_step) {
 bool canCharge(const GameState& s, int u, int dir) {
   if (s.typeOf(u) != UnitType::kCavalry) return false;  // MV-CHG-1 (dromedaries never)
   const UnitState& us = s.unit(u);
-  if ((us.flags & unit_flag::kCharged) != 0 || s.demoralised(u)) return false;
+  if ((us.flags & unit_flag::kCharged) != 0 || s.demoralised(u) || s.outOfControl(u)) return false;
   if (s.sc().rules().charge_requires_move && (us.flags & unit_flag::kStepped) == 0) return false;
   const Hexside& h = s.sc().side(us.cell, dir);
   if (!h.contact) return false;
@@ -225,19 +228,31 @@ void resolveChargeTest(GameState& s, int value, EventLog* log) {
   setPending(s, {});
   const int modifier = chargeModifier(s, cavalry, target);
   // MV-CHG-5 step 3: fail if d9 + modifier exceeds the target's MO; MO 0 always fails (C-DEM-1).
-  const bool failed = s.unit(target).mo == 0 || value + modifier > s.unit(target).mo;
+  // The morale_model switch may decide the test otherwise (V-MOR-6).
+  const MoraleTest test{target, TestOccasion::kCharge, cavalry, modifier};
+  const MoraleOutcome outcome = moraleOutcome(s, test, value);
+  const bool failed = outcome >= MoraleOutcome::kRetreat;
   record(log, {.type = EventType::kChargeTest,
                .unit = static_cast<int8_t>(target),
                .other = static_cast<int8_t>(cavalry),
                .a = static_cast<int16_t>(value),
                .b = static_cast<int16_t>(modifier),
                .c = static_cast<int16_t>(failed ? 1 : 0)});
+  if (s.sc().rules().morale_model != MoraleModel::kMp) {
+    record(log, {.type = EventType::kMoraleResult,
+                 .unit = static_cast<int8_t>(target),
+                 .other = static_cast<int8_t>(cavalry),
+                 .a = static_cast<int16_t>(value),
+                 .b = static_cast<int16_t>(moraleFactorShown(s, test)),
+                 .c = static_cast<int16_t>(outcome)});
+  }
   if (!failed) {
-    changeMorale(s, cavalry, -s.sc().rules().charge_passed_mo_loss, log);  // step 5
+    changeMorale(s, cavalry, -s.sc().rules().charge_passed_mo_loss, log);                 // step 5
+    applyMoraleOutcome(s, target, outcome, cavalry, s.unit(cavalry).cell, nullptr, log);  // halt
   } else if (isArtillery(s.typeOf(target))) {
     eliminateUnit(s, target, log);  // MV-CHG-3
   } else {
-    retreatUnit(s, target, cavalry, s.unit(cavalry).cell, log);  // step 4
+    applyMoraleOutcome(s, target, outcome, cavalry, s.unit(cavalry).cell, nullptr, log);  // step 4
   }
   // Step 6: the reaction fire the cavalry's last step triggered comes after the test.
   if (s.charge_window == cavalry) closeChargeWindow(s, cavalry, log);

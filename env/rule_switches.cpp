@@ -29,6 +29,10 @@ constexpr std::array<const char*, 2> kAdvanceObjectives = {"either_side", "own_s
 constexpr std::array<const char*, 2> kGeneralAdvance = {"as_mounted", "never"};
 constexpr std::array<const char*, 2> kDromedaryRanks = {"infantry", "mounted"};
 constexpr std::array<const char*, 2> kRallySides = {"phasing", "both"};
+constexpr std::array<const char*, 3> kMoraleModel = {"mp", "ancient_2d6", "graded_d6"};
+constexpr std::array<const char*, 3> kFailedTest = {"mp", "ancient_rout", "graded"};
+constexpr std::array<const char*, 2> kPursuit = {"none", "ancient"};
+constexpr std::array<const char*, 2> kMeleeFactors = {"none", "seed003"};
 
 constexpr std::span<const char* const> kNoChoices{};
 
@@ -203,6 +207,46 @@ const std::array kTable = {
     RuleSwitchInfo{"rally_bridge_connects", "M-CONTACT-2", "rally",
                    "A bridged hexside does not separate a unit from its general for rally.",
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(rally_bridge_connects)},
+    // --- variant modules (docs/variants.md) ---
+    RuleSwitchInfo{"morale_model", "V-MOR-1", "variants",
+                   "How a morale test is decided: Morne Plaine's d9 against MO, seed 001's 2d6 "
+                   "at most the morale factor, or seed 002's d6 score read on the quality table.",
+                   Kind::kChoice, 0, 0, kMoraleModel, MORNE_FIELD(morale_model)},
+    RuleSwitchInfo{"ancient_factor_offset", "V-MOR-2", "variants",
+                   "ancient_2d6: morale factor of a unit without \"morale_factor\": its initial MO "
+                   "plus this.",
+                   Kind::kInt, 0, 6, kNoChoices, MORNE_FIELD(ancient_factor_offset)},
+    RuleSwitchInfo{"ancient_factor_loses_mo", "V-MOR-2", "variants",
+                   "ancient_2d6: each MO point a unit has lost lowers its morale factor by one; "
+                   "false: the factor never changes.",
+                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(ancient_factor_loses_mo)},
+    RuleSwitchInfo{"graded_base_offset", "V-MOR-4", "variants",
+                   "graded_d6: base morale factor of a unit: its current MO plus this.", Kind::kInt,
+                   -9, 3, kNoChoices, MORNE_FIELD(graded_base_offset)},
+    RuleSwitchInfo{"failed_test", "V-ROUT-1", "variants",
+                   "What a failed test does: Morne Plaine's one-hex retreat, seed 001's rout of "
+                   "the full movement allowance, or seed 002's graded halt/retreat/rout/flight.",
+                   Kind::kChoice, 0, 0, kFailedTest, MORNE_FIELD(failed_test)},
+    RuleSwitchInfo{"graded_rout_hexes", "V-ROUT-6", "variants", "graded: hexes a rout result runs.",
+                   Kind::kInt, 1, 6, kNoChoices, MORNE_FIELD(graded_rout_hexes)},
+    RuleSwitchInfo{"graded_flight_hexes", "V-ROUT-6", "variants",
+                   "graded: hexes a flight result runs before the unit leaves the field.",
+                   Kind::kInt, 1, 6, kNoChoices, MORNE_FIELD(graded_flight_hexes)},
+    RuleSwitchInfo{"pursuit", "V-PUR-1", "variants",
+                   "After a rout the winner advances one hex (none) or pursues along the "
+                   "router's path with a free attack at the end (seed 001).",
+                   Kind::kChoice, 0, 0, kPursuit, MORNE_FIELD(pursuit)},
+    RuleSwitchInfo{"light_infantry_pursues", "V-PUR-2", "variants",
+                   "ancient pursuit: light infantry pursues like cavalry; false: only cavalry "
+                   "pursues.",
+                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(light_infantry_pursues)},
+    RuleSwitchInfo{"melee_factors", "V-MEL-1", "variants",
+                   "Combat die modifiers of seed 003 (fresh troops, fatigue, flank and rear, "
+                   "follow-up, disorder) on top of Morne Plaine's: none or seed003.",
+                   Kind::kChoice, 0, 0, kMeleeFactors, MORNE_FIELD(melee_factors)},
+    RuleSwitchInfo{"fatigue_cap", "V-MEL-3", "variants",
+                   "seed003: most fatigue points a unit carries.", Kind::kInt, 1, 7, kNoChoices,
+                   MORNE_FIELD(fatigue_cap)},
 };
 
 #undef MORNE_FIELD

@@ -32,6 +32,12 @@ enum class AdvanceObjectives : uint8_t { kEitherSide, kOwnSide };
 enum class GeneralAdvance : uint8_t { kAsMounted, kNever };
 enum class DromedaryRanks : uint8_t { kInfantry, kMounted };
 enum class RallySides : uint8_t { kPhasing, kBoth };
+// Variant modules (docs/variants.md): how a morale test is decided, what a failed one does,
+// whether winners pursue, and the seed 003 melee die modifiers.
+enum class MoraleModel : uint8_t { kMp, kAncient2d6, kGradedD6 };
+enum class FailedTest : uint8_t { kMp, kAncientRout, kGraded };
+enum class Pursuit : uint8_t { kNone, kAncient };
+enum class MeleeFactors : uint8_t { kNone, kSeed003 };
 
 // The values of all switches. Defaults are the specification's choices.
 struct RuleSwitches {
@@ -88,6 +94,24 @@ struct RuleSwitches {
   // --- rally (§7) ---
   RallySides rally_sides = RallySides::kPhasing;
   bool rally_bridge_connects = true;
+  // --- variant modules (docs/variants.md); the defaults are Morne Plaine ---
+  MoraleModel morale_model = MoraleModel::kMp;
+  int ancient_factor_offset = 2;
+  bool ancient_factor_loses_mo = true;
+  int graded_base_offset = -5;
+  FailedTest failed_test = FailedTest::kMp;
+  int graded_rout_hexes = 2;
+  int graded_flight_hexes = 3;
+  Pursuit pursuit = Pursuit::kNone;
+  bool light_infantry_pursues = false;
+  MeleeFactors melee_factors = MeleeFactors::kNone;
+  int fatigue_cap = 3;
+
+  // Whether any variant module is on (the state then tracks routs, pursuits and fatigue).
+  bool anyVariant() const {
+    return morale_model != MoraleModel::kMp || failed_test != FailedTest::kMp ||
+           pursuit != Pursuit::kNone || melee_factors != MeleeFactors::kNone;
+  }
 
   friend bool operator==(const RuleSwitches&, const RuleSwitches&) = default;
 };

@@ -5,8 +5,10 @@
 
 #include "env/combat.h"
 #include "env/fire.h"
+#include "env/morale_model.h"
 #include "env/movement.h"
 #include "env/occupy.h"
+#include "env/rout.h"
 #include "env/turn.h"
 
 namespace morne::env {
@@ -94,6 +96,7 @@ void legalActions(const GameState& s, ActionList& out) {
       generateAttackActions(s, out);
       return;
     case Phase::kGameOver:
+    case Phase::kRally:  // only dice are rolled there (V-ROUT-5)
       return;
   }
 }
@@ -141,8 +144,9 @@ void chanceOutcomes(const GameState& s, ChanceList& out) {
       break;
     case ChanceKind::kChargeTest:
     case ChanceKind::kMoraleTest:
-      faces = 9;  // RNG-3
-      break;
+    case ChanceKind::kMoraleCheck:
+      moraleTestOutcomes(s.sc().rules(), out);  // RNG-3 d9, or the variant's dice (V-MOR-1)
+      return;
     case ChanceKind::kFireDie:
       faces = 4;  // RNG-2
       break;
@@ -150,6 +154,7 @@ void chanceOutcomes(const GameState& s, ChanceList& out) {
       faces = 2;  // RNG-4: 1 = MO, 2 = VC
       break;
     case ChanceKind::kCombatDie:
+    case ChanceKind::kFreeAttack:
       faces = 6;  // RNG-1
       break;
     case ChanceKind::kNone:
@@ -182,6 +187,12 @@ void resolvePendingChance(GameState& s, int value, EventLog* log) {
       break;
     case ChanceKind::kMoraleTest:
       resolveCombatMoraleTest(s, value, log);
+      break;
+    case ChanceKind::kMoraleCheck:
+      resolveMoraleCheck(s, value, log);
+      break;
+    case ChanceKind::kFreeAttack:
+      resolveFreeAttack(s, value, log);
       break;
     case ChanceKind::kNone:
       assert(false && "not a chance node");

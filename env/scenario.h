@@ -54,15 +54,17 @@ struct UnitInfo {
   std::string name;  // display name
   int side = 0;
   UnitType type = UnitType::kInfantry;
-  int corps = -1;             // index into Scenario::corps(); -1: independent (U-IND-1)
-  int vc = 1;                 // initial combat value
-  int mo = 0;                 // initial morale (0 for generals, who have none: U-ATTR-3)
-  int ma = 1;                 // movement allowance
-  int vt = 0;                 // fire value (artillery)
-  int range = 0;              // range in hexes (artillery)
-  int radius = 0;             // command radius (generals)
-  CellId start = kNoCell;     // starting hex; kNoCell when placed during set-up
-  CellId proposed = kNoCell;  // suggested hex for optional set-up (S-1a), else kNoCell
+  int corps = -1;         // index into Scenario::corps(); -1: independent (U-IND-1)
+  int vc = 1;             // initial combat value
+  int mo = 0;             // initial morale (0 for generals, who have none: U-ATTR-3)
+  int ma = 1;             // movement allowance
+  int vt = 0;             // fire value (artillery)
+  int range = 0;          // range in hexes (artillery)
+  int radius = 0;         // command radius (generals)
+  int morale_factor = 0;  // 2d6 morale factor (V-MOR-2); 0: from MO by the rule switches
+  Quality quality = Quality::kRegular;  // troop quality of the graded morale model (V-MOR-5)
+  CellId start = kNoCell;               // starting hex; kNoCell when placed during set-up
+  CellId proposed = kNoCell;            // suggested hex for optional set-up (S-1a), else kNoCell
 };
 
 struct Corps {
@@ -134,6 +136,9 @@ class Scenario {
 
   // --- orders of battle ---
   const std::array<std::string, kNumSides>& sideNames() const { return side_names_; }
+  // The map edge a side's routs run to (V-ROUT-3): blue south and orange north unless the
+  // scenario says otherwise, as in retreat criterion 6 (C-RET-4).
+  MapEdge homeEdge(int side) const { return home_edges_[static_cast<size_t>(side)]; }
   int numUnits() const { return static_cast<int>(units_.size()); }
   const UnitInfo& unit(int u) const { return units_[static_cast<size_t>(u)]; }
   const std::vector<UnitInfo>& units() const { return units_; }
@@ -203,6 +208,7 @@ class Scenario {
   std::vector<CellId> fort_cells_;
   std::vector<int> fort_initial_control_;
   std::array<std::string, kNumSides> side_names_;
+  std::array<MapEdge, kNumSides> home_edges_ = {MapEdge::kSouth, MapEdge::kNorth};
   std::vector<UnitInfo> units_;
   std::vector<MoveClass> move_class_;
   std::vector<Corps> corps_;

@@ -45,7 +45,8 @@ struct CombatOdds {
   int dune = 0;
   int fort = 0;
   int morale = 0;
-  int dieModifier() const { return hamlet + slope + marsh + dune + fort + morale; }
+  int melee = 0;  // seed 003's factors when the melee_factors switch is on (V-MEL-*)
+  int dieModifier() const { return hamlet + slope + marsh + dune + fort + morale + melee; }
 };
 
 // The odds of `attacker` attacking the adjacent `defender` now, supports included.

@@ -4,6 +4,7 @@
 #include "env/fire.h"
 #include "env/movement.h"
 #include "env/rally.h"
+#include "env/rout.h"
 #include "env/rules.h"
 
 namespace morne::env {
@@ -50,6 +51,7 @@ void startPlayerTurn(GameState& s, EventLog* log) {
     }
     if (flags != s.unit(u).flags) setUnitFlags(s, u, flags);
     if (s.unit(u).trail != 0) setUnitTrail(s, u, 0);
+    if (s.hasMorale(u, morale_bit::kRallyTested)) clearMoraleBits(s, u, morale_bit::kRallyTested);
   }
 }
 
@@ -61,6 +63,7 @@ void closeCombatPhase(GameState& s) {
     uint16_t flags = static_cast<uint16_t>(s.unit(u).flags & ~unit_flag::kDefended);
     if (clear_victorious) flags = static_cast<uint16_t>(flags & ~unit_flag::kVictorious);
     if (flags != s.unit(u).flags) setUnitFlags(s, u, flags);
+    if (s.hasMorale(u, morale_bit::kFellBack)) clearMoraleBits(s, u, morale_bit::kFellBack);
   }
 }
 
@@ -119,6 +122,10 @@ void run(GameState& s, Stage stage, EventLog* log) {
         break;
       case Stage::kRally:
         closeCombatPhase(s);
+        if (rules.anyVariant() && variantRallyStep(s, log)) {  // V-ROUT-5, V-PUR-5
+          if (s.phase != Phase::kRally) setPhase(s, Phase::kRally);
+          return;
+        }
         rallyPhase(s, log);  // §7
         stage = Stage::kEndTurn;
         break;
@@ -146,6 +153,7 @@ Stage stageAfter(Phase p) {
     case Phase::kMovement:
       return Stage::kCombat;
     case Phase::kCombat:
+    case Phase::kRally:
       return Stage::kRally;
     case Phase::kGameOver:
       break;
@@ -172,6 +180,7 @@ bool hasDecision(const GameState& s) {
       return !attacks.empty();
     }
     case Phase::kGameOver:
+    case Phase::kRally:
       return false;
   }
   return false;
@@ -207,6 +216,7 @@ void prepareMovementPhase(GameState& s) {
   for (int u = 0; u < s.num_units; ++u) {
     if (s.sideOf(u) != s.side || !s.onMap(u)) continue;
     setUnitMp(s, u, movementAllowance(s, u));
+    if (s.hasMorale(u, morale_bit::kHaltHeld)) clearMoraleBits(s, u, morale_bit::kHaltHeld);
     uint16_t flags = static_cast<uint16_t>(s.unit(u).flags & ~unit_flag::kStuckHeld);
     flags = s.sc().isRoadHex(s.unit(u).cell) ? static_cast<uint16_t>(flags | unit_flag::kRoadFree)
                                              : static_cast<uint16_t>(flags & ~unit_flag::kRoadFree);
@@ -220,7 +230,9 @@ void endPhase(GameState& s, EventLog* log) {
 }
 
 void continueIfIdle(GameState& s, EventLog* log) {
-  if (s.isChanceNode() || s.isTerminal() || hasDecision(s)) return;
+  if (s.isChanceNode() || s.isTerminal()) return;
+  if (s.sc().rules().anyVariant() && startQueuedTest(s)) return;  // V-ROUT-4
+  if (hasDecision(s)) return;
   record(log, {.type = EventType::kPhaseEnds, .a = static_cast<int16_t>(s.phase), .b = 1});
   run(s, stageAfter(s.phase), log);
 }

@@ -28,8 +28,11 @@ constexpr std::array<char, kNumUnitTypes> kUnitTypeLetters = {'i', 'l', 'c', 'a'
 constexpr std::array<std::string_view, kNumMoveClasses> kMoveClassNames = {
     "infantry", "cavalry", "general", "artillery", "dromedary"};
 constexpr std::array<std::string_view, kNumSides> kSideColors = {"blue", "orange"};
-constexpr std::array<std::string_view, 5> kPhaseNames = {"setup", "bombardment", "movement",
-                                                         "combat", "game_over"};
+constexpr std::array<std::string_view, kNumPhases> kPhaseNames = {
+    "setup", "bombardment", "movement", "combat", "game_over", "rally"};
+constexpr std::array<std::string_view, kNumQualities> kQualityNames = {
+    "guard", "elite", "veteran", "regular", "semi_regular", "militia", "irregular"};
+constexpr std::array<std::string_view, 4> kMapEdgeNames = {"north", "south", "west", "east"};
 
 }  // namespace
 
@@ -68,6 +71,16 @@ std::optional<int> parseSideColor(std::string_view name) {
     if (kSideColors[static_cast<size_t>(s)] == name) return s;
   }
   return std::nullopt;
+}
+
+std::string_view qualityName(Quality q) { return kQualityNames[static_cast<size_t>(q)]; }
+std::optional<Quality> parseQualityName(std::string_view name) {
+  return findName<Quality>(kQualityNames, name);
+}
+
+std::string_view mapEdgeName(MapEdge e) { return kMapEdgeNames[static_cast<size_t>(e)]; }
+std::optional<MapEdge> parseMapEdgeName(std::string_view name) {
+  return findName<MapEdge>(kMapEdgeNames, name);
 }
 
 std::string_view phaseName(Phase p) { return kPhaseNames[static_cast<size_t>(p)]; }

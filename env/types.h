@@ -53,7 +53,25 @@ constexpr int otherSide(int side) { return 1 - side; }
 
 // Phases of a player-turn that involve decisions or resolution (G-TURN-2). The command check
 // and the rally phase are resolved automatically at the start and end of a player-turn.
-enum class Phase : uint8_t { kSetup, kBombardment, kMovement, kCombat, kGameOver };
+// kRally is only entered when a variant module rolls dice in the rally step (docs/variants.md);
+// it comes last so that the Morne Plaine phases keep their numbers.
+enum class Phase : uint8_t { kSetup, kBombardment, kMovement, kCombat, kGameOver, kRally };
+inline constexpr int kNumPhases = 6;
+
+// Troop quality of the graded morale model (seed 002, V-MOR-5), best first.
+enum class Quality : uint8_t {
+  kGuard,
+  kElite,
+  kVeteran,
+  kRegular,
+  kSemiRegular,
+  kMilitia,
+  kIrregular,
+};
+inline constexpr int kNumQualities = 7;
+
+// A side's own map edge, towards which its routs run (V-ROUT-3).
+enum class MapEdge : uint8_t { kNorth, kSouth, kWest, kEast };
 
 // --- predicates (U-TYPE-4) ---
 
@@ -96,6 +114,12 @@ std::string_view moveClassName(MoveClass m);
 // "blue" or "orange". Precondition: side is 0 or 1.
 std::string_view sideColor(int side);
 std::optional<int> parseSideColor(std::string_view name);
+
+std::string_view qualityName(Quality q);
+std::optional<Quality> parseQualityName(std::string_view name);
+
+std::string_view mapEdgeName(MapEdge e);
+std::optional<MapEdge> parseMapEdgeName(std::string_view name);
 
 std::string_view phaseName(Phase p);
 std::optional<Phase> parsePhaseName(std::string_view name);

@@ -47,6 +47,10 @@ inline uint64_t unitFlags(int u, unsigned bits) {
 inline uint64_t unitTrail(int u, unsigned trail) {
   return trail == 0 ? 0 : mix(static_cast<uint64_t>(u) << 8 | trail | 0x747261696C0000ull);
 }
+// Key of a unit's variant morale status (env/game_state.h MoraleStatus::packed; 0 for none).
+inline uint64_t moraleStatus(int u, uint32_t packed) {
+  return packed == 0 ? 0 : mix(static_cast<uint64_t>(u) << 32 | packed | 0x6D6F72ull << 40);
+}
 inline uint64_t owner(int tracked, int side) { return kTables.owner[tracked][side + 1]; }
 inline uint64_t fortControl(int fort, int side) { return kTables.fort[fort][side + 1]; }
 

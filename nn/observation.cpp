@@ -106,6 +106,19 @@ constexpr std::string_view kPlaneNames[] = {
     "combat_attacker",
     "combat_defender",
     "reacting_to",
+    // variant modules (docs/variants.md); zero under the Morne Plaine rules
+    "mine_routed",
+    "theirs_routed",
+    "mine_pursuing",
+    "theirs_pursuing",
+    "mine_fatigue",
+    "theirs_fatigue",
+    "mine_halt_held",
+    "theirs_halt_held",
+    "mine_morale_factor",
+    "theirs_morale_factor",
+    "mine_quality",
+    "theirs_quality",
 };
 constexpr int kNumPlanes = static_cast<int>(std::size(kPlaneNames));
 constexpr int kStaticPlanes = 37;
@@ -116,6 +129,7 @@ constexpr std::string_view kGlobalNames[] = {
     "phase_movement",
     "phase_combat",
     "phase_game_over",
+    "phase_rally",
     "mover_is_blue",
     "turn",
     "turns_left",
@@ -125,6 +139,13 @@ constexpr std::string_view kGlobalNames[] = {
     "reaction_in_progress",
     "charge_window_open",
     "combat_in_progress",
+    // the variant modules in force (docs/variants.md)
+    "morale_ancient_2d6",
+    "morale_graded_d6",
+    "failed_test_ancient_rout",
+    "failed_test_graded",
+    "pursuit_ancient",
+    "melee_seed003",
 };
 constexpr int kNumGlobals = static_cast<int>(std::size(kGlobalNames));
 
@@ -172,8 +193,47 @@ enum Plane : int {
   kCombatAttacker,
   kCombatDefender,
   kReactingTo,
+  kRoutedMine,
+  kRoutedTheirs,
+  kPursuingMine,
+  kPursuingTheirs,
+  kFatigueMine,
+  kFatigueTheirs,
+  kHaltHeldMine,
+  kHaltHeldTheirs,
+  kMoraleFactorMine,
+  kMoraleFactorTheirs,
+  kQualityMine,
+  kQualityTheirs,
 };
-static_assert(kReactingTo == kNumPlanes - 1, "plane enum and names disagree");
+static_assert(kQualityTheirs == kNumPlanes - 1, "plane enum and names disagree");
+
+// Index of each global after the phases (the names above, in the same order).
+enum Global : int {
+  kMoverIsBlue = env::kNumPhases,
+  kTurn,
+  kTurnsLeft,
+  kVpMine,
+  kVpTheirs,
+  kChancePending,
+  kReactionInProgress,
+  kChargeWindowOpen,
+  kCombatInProgress,
+  kMoraleAncient,
+  kMoraleGraded,
+  kFailedAncient,
+  kFailedGraded,
+  kPursuitAncient,
+  kMeleeSeed003,
+};
+static_assert(kMeleeSeed003 == kNumGlobals - 1, "global enum and names disagree");
+
+// The morale factor a unit starts with under the ancient 2d6 model (V-MOR-2), 0 otherwise.
+int baseMoraleFactor(const env::Scenario& sc, int u) {
+  if (sc.rules().morale_model != env::MoraleModel::kAncient2d6) return 0;
+  const env::UnitInfo& info = sc.unit(u);
+  return info.morale_factor > 0 ? info.morale_factor : info.mo + sc.rules().ancient_factor_offset;
+}
 static_assert(kObjectiveMine == kStaticPlanes, "static planes come first");
 
 // value / scale, clamped to [-1, 1].
@@ -284,6 +344,17 @@ void ObservationEncoder::encode(const GameState& s, std::span<float> planes,
     } else if (s.has(u, env::unit_flag::kDefended)) {
       set(kDefendedTheirs, c, 1);
     }
+    const env::MoraleStatus& m = s.moraleOf(u);
+    if (s.routed(u)) set(mine ? kRoutedMine : kRoutedTheirs, c, 1);
+    if (s.pursuing(u)) set(mine ? kPursuingMine : kPursuingTheirs, c, 1);
+    set(mine ? kFatigueMine : kFatigueTheirs, c, ratio(m.fatigue, 7));
+    if (s.hasMorale(u, env::morale_bit::kHaltHeld))
+      set(mine ? kHaltHeldMine : kHaltHeldTheirs, c, 1);
+    set(mine ? kMoraleFactorMine : kMoraleFactorTheirs, c, ratio(baseMoraleFactor(sc, u), 12));
+    if (sc.rules().morale_model == env::MoraleModel::kGradedD6) {
+      const int best = env::kNumQualities - 1 - static_cast<int>(sc.unit(u).quality);
+      set(mine ? kQualityMine : kQualityTheirs, c, ratio(best, env::kNumQualities - 1));
+    }
   }
 
   // The event in progress.
@@ -306,15 +377,24 @@ void ObservationEncoder::encode(const GameState& s, std::span<float> planes,
   globals[static_cast<size_t>(s.phase)] = 1;
   const env::GameResult r = env::gameResult(s);
   const float turns = static_cast<float>(std::max(1, sc.turns()));
-  globals[5] = me == 0 ? 1.0f : 0.0f;
-  globals[6] = ratio(s.turn, turns);
-  globals[7] = ratio(sc.turns() - s.turn + 1, turns);
-  globals[8] = ratio(r.vp[static_cast<size_t>(me)], 10);
-  globals[9] = ratio(r.vp[static_cast<size_t>(them)], 10);
-  globals[10] = s.isChanceNode() ? 1.0f : 0.0f;
-  globals[11] = s.reacting_to >= 0 ? 1.0f : 0.0f;
-  globals[12] = s.charge_window >= 0 ? 1.0f : 0.0f;
-  globals[13] = s.combat.active() ? 1.0f : 0.0f;
+  auto global = [&](Global g, float v) { globals[static_cast<size_t>(g)] = v; };
+  auto flag = [](bool b) { return b ? 1.0f : 0.0f; };
+  global(kMoverIsBlue, flag(me == 0));
+  global(kTurn, ratio(s.turn, turns));
+  global(kTurnsLeft, ratio(sc.turns() - s.turn + 1, turns));
+  global(kVpMine, ratio(r.vp[static_cast<size_t>(me)], 10));
+  global(kVpTheirs, ratio(r.vp[static_cast<size_t>(them)], 10));
+  global(kChancePending, flag(s.isChanceNode()));
+  global(kReactionInProgress, flag(s.reacting_to >= 0));
+  global(kChargeWindowOpen, flag(s.charge_window >= 0));
+  global(kCombatInProgress, flag(s.combat.active()));
+  const env::RuleSwitches& rules = sc.rules();
+  global(kMoraleAncient, flag(rules.morale_model == env::MoraleModel::kAncient2d6));
+  global(kMoraleGraded, flag(rules.morale_model == env::MoraleModel::kGradedD6));
+  global(kFailedAncient, flag(rules.failed_test == env::FailedTest::kAncientRout));
+  global(kFailedGraded, flag(rules.failed_test == env::FailedTest::kGraded));
+  global(kPursuitAncient, flag(rules.pursuit == env::Pursuit::kAncient));
+  global(kMeleeSeed003, flag(rules.melee_factors == env::MeleeFactors::kSeed003));
 }
 
 }  // namespace morne::nn

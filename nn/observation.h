@@ -13,7 +13,7 @@
 
 namespace morne::nn {
 
-inline constexpr int kEncoderVersion = 1;
+inline constexpr int kEncoderVersion = 2;
 
 struct ObservationShape {
   int planes = 0;

@@ -126,7 +126,7 @@ ShardCheck checkShard(const ShardContents& c) {
       if (!(std::abs(total - 1) <= 1e-3))
         check.problem(where, "policy target sums to " + std::to_string(total));
       if (g.side[r] > 1) check.problem(where, "side " + std::to_string(g.side[r]));
-      if (g.phase[r] > static_cast<uint8_t>(env::Phase::kGameOver))
+      if (g.phase[r] >= env::kNumPhases)
         check.problem(where, "phase " + std::to_string(g.phase[r]));
       if (g.move[r] <= previous_move) {
         check.problem(where, "move number " + std::to_string(g.move[r]) + " after " +

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "env/crt.h"
+#include "env/morale_model.h"
 
 namespace morne::env {
 
@@ -11,13 +12,18 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 30> kEventNames = {
-    "turn_begins", "phase_begins", "phase_skipped", "phase_ends",    "out_of_command",
-    "placed",      "step",         "zoc_stop",      "marsh_test",    "charge",
-    "charge_test", "retreat",      "no_retreat",    "morale_change", "vc_change",
-    "eliminated",  "owner_change", "fort_control",  "fire",          "fire_result",
-    "fire_coin",   "loss_ignored", "hold",          "attack",        "combat_result",
-    "morale_test", "victorious",   "advance",       "rally",         "game_over"};
+constexpr std::array<std::string_view, 36> kEventNames = {
+    "turn_begins",   "phase_begins", "phase_skipped", "phase_ends",    "out_of_command",
+    "placed",        "step",         "zoc_stop",      "marsh_test",    "charge",
+    "charge_test",   "retreat",      "no_retreat",    "morale_change", "vc_change",
+    "eliminated",    "owner_change", "fort_control",  "fire",          "fire_result",
+    "fire_coin",     "loss_ignored", "hold",          "attack",        "combat_result",
+    "morale_test",   "victorious",   "advance",       "rally",         "game_over",
+    "morale_result", "rout",         "pursuit",       "free_attack",   "back_in_order",
+    "halt"};
+
+constexpr std::array<std::string_view, 4> kRoutEnds = {"", ", leaves the map", ", flees the field",
+                                                       ", is captured"};
 
 // The CRT cell packed in a kCombatResult event.
 std::string crtText(int packed) {
@@ -116,6 +122,21 @@ std::string eventText(const Scenario& sc, const Event& e) {
     case EventType::kGameOver:
       return "game over: blue " + std::to_string(e.a) + " VP, orange " + std::to_string(e.b) +
              " VP";
+    case EventType::kMoraleResult:
+      return u + " morale: die " + std::to_string(e.a) + ", factor " + std::to_string(e.b) + ": " +
+             std::string(moraleOutcomeName(static_cast<MoraleOutcome>(e.c)));
+    case EventType::kRout:
+      return u + " routs " + hex(sc, e.from) + ">" + hex(sc, e.to) + " (" + std::to_string(e.a) +
+             " hexes)" + std::string(kRoutEnds[static_cast<size_t>(e.b & 3)]);
+    case EventType::kPursuit:
+      return u + " pursues " + id(sc, e.other) + " " + hex(sc, e.from) + ">" + hex(sc, e.to);
+    case EventType::kFreeAttack:
+      return u + " free attack on " + id(sc, e.other) + ": d6=" + std::to_string(e.a) + ", " +
+             oddsName(e.b) + ", " + std::to_string(e.c) + " VC lost";
+    case EventType::kBackInOrder:
+      return u + (e.a ? " stops its pursuit" : " rallies from its rout");
+    case EventType::kHalt:
+      return u + " halts: no move in its next movement phase";
   }
   return std::string(eventTypeName(e.type));
 }
@@ -200,6 +221,24 @@ json eventJson(const Scenario& sc, const Event& e) {
       break;
     case EventType::kGameOver:
       j["vp"] = {{"blue", e.a}, {"orange", e.b}};
+      break;
+    case EventType::kMoraleResult:
+      j["die"] = e.a;
+      j["factor"] = e.b;
+      j["result"] = moraleOutcomeName(static_cast<MoraleOutcome>(e.c));
+      break;
+    case EventType::kRout:
+      j["hexes"] = e.a;
+      j["end"] = std::array<std::string_view, 4>{"on_map", "left_map", "fled",
+                                                 "captured"}[static_cast<size_t>(e.b & 3)];
+      break;
+    case EventType::kFreeAttack:
+      j["die"] = e.a;
+      j["odds"] = oddsName(e.b);
+      j["vc_lost"] = e.c;
+      break;
+    case EventType::kBackInOrder:
+      j["what"] = e.a ? "pursuit_stopped" : "rallied";
       break;
     default:
       break;

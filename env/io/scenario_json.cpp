@@ -6,6 +6,7 @@
 #include "env/io/json_nesting.h"
 #include "env/io/json_reader.h"
 #include "env/io/scenario_loader.h"
+#include "env/io/scenario_variant.h"
 #include "env/io/text_file.h"
 
 namespace morne::env {
@@ -308,7 +309,13 @@ std::shared_ptr<const Scenario> parseScenario(std::string_view json_text,
   std::vector<Problem> problems;
   auto doc = parseJsonText(json_text, problems);
   std::shared_ptr<Scenario> sc;
-  if (doc) sc = ScenarioLoader(problems).load(*doc, json_text);
+  if (doc && isScenarioVariant(*doc)) {
+    if (auto full = expandScenarioVariant(*doc, problems)) {
+      sc = ScenarioLoader(problems).load(*full, full->dump(2));
+    }
+  } else if (doc) {
+    sc = ScenarioLoader(problems).load(*doc, json_text);
+  }
   if (!sc || !problems.empty()) throw ValidationError(source, std::move(problems));
   return sc;
 }

@@ -15,8 +15,19 @@ void ScenarioLoader::readSides(const json& v, const Path& path) {
   for (size_t s = 0; s < kNumSides; ++s) {
     const Path p = JsonReader::child(path, s);
     const json& side = v[s];
-    if (!in_.expectObject(side, p, {"name", "corps", "units", "setup_zone", "entry_hexes"})) {
+    if (!in_.expectObject(side, p,
+                          {"name", "corps", "units", "setup_zone", "entry_hexes", "home_edge"})) {
       continue;
+    }
+    if (const json* e = JsonReader::optional(side, "home_edge")) {
+      if (auto name = in_.string(*e, p + "/home_edge")) {
+        if (auto edge = parseMapEdgeName(*name)) {
+          sc_->home_edges_[s] = *edge;
+        } else {
+          in_.fail(p + "/home_edge",
+                   "unknown map edge \"" + *name + "\" (allowed: north, south, west, east)");
+        }
+      }
     }
     if (const json* n = in_.required(side, p, "name")) {
       if (auto name = in_.string(*n, p + "/name")) sc_->side_names_[s] = *name;
@@ -80,7 +91,7 @@ void ScenarioLoader::readUnits(const json& v, const Path& path, int side) {
     const Path p = JsonReader::child(path, i);
     if (!in_.expectObject(v[i], p,
                           {"id", "name", "type", "corps", "hex", "placement", "vc", "mo", "ma",
-                           "vt", "range", "radius"})) {
+                           "vt", "range", "radius", "morale_factor", "quality"})) {
       continue;
     }
     UnitInfo u;
@@ -131,6 +142,24 @@ void ScenarioLoader::readUnitFields(const json& obj, const Path& p, UnitInfo& u)
     in_.fail(p, "missing required key \"mo\"");
   } else if (auto x = in_.integer(*mo, p + "/mo", 1, 9)) {
     u.mo = *x;
+  }
+  if (const json* f = JsonReader::optional(obj, "morale_factor")) {  // V-MOR-2
+    if (isGeneral(u.type)) {
+      in_.fail(p + "/morale_factor", "generals have no morale (U-ATTR-3)");
+    } else if (auto x = in_.integer(*f, p + "/morale_factor", 2, 12)) {
+      u.morale_factor = *x;
+    }
+  }
+  if (const json* q = JsonReader::optional(obj, "quality")) {  // V-MOR-5
+    if (auto name = in_.string(*q, p + "/quality")) {
+      if (auto quality = parseQualityName(*name)) {
+        u.quality = *quality;
+      } else {
+        in_.fail(p + "/quality", "unknown quality \"" + *name +
+                                     "\" (allowed: guard, elite, veteran, regular, "
+                                     "semi_regular, militia, irregular)");
+      }
+    }
   }
   if (const json* ma = in_.required(obj, p, "ma")) {
     if (auto x = in_.integer(*ma, p + "/ma", 0, 20)) u.ma = *x;

@@ -96,8 +96,8 @@ class StateReader {
       if (v && parsePhaseName(*v)) {
         s.phase = *parsePhaseName(*v);
       } else if (v) {
-        in_.fail("/phase",
-                 "unknown phase \"" + *v + "\" (setup, bombardment, movement, combat, game_over)");
+        in_.fail("/phase", "unknown phase \"" + *v +
+                               "\" (setup, bombardment, movement, combat, game_over, rally)");
       }
     }
   }
@@ -108,7 +108,8 @@ class StateReader {
     for (size_t i = 0; i < units.size(); ++i) {
       const std::string p = JsonReader::child("/units", i);
       const json& v = units[i];
-      if (!in_.expectObject(v, p, {"id", "hex", "vc", "mo", "mp", "flags", "trail"})) continue;
+      if (!in_.expectObject(v, p, {"id", "hex", "vc", "mo", "mp", "flags", "trail", "morale"}))
+        continue;
       const json* id = in_.required(v, p, "id");
       auto text = id ? in_.string(*id, p + "/id") : std::nullopt;
       if (!text) continue;
@@ -179,6 +180,58 @@ class StateReader {
           static_cast<int8_t>(in_.integer(*x, p + "/mp", 0, zobrist::kMaxValue - 1).value_or(0));
     }
     if (auto it = v.find("trail"); it != v.end()) readTrail(*it, p + "/trail", us);
+    if (auto it = v.find("morale"); it != v.end()) readMorale(*it, p + "/morale", u, s);
+  }
+
+  // The optional variant morale status (docs/variants.md): {"status": [...], "fatigue": n,
+  // "pursues": "unit id"}.
+  void readMorale(const json& v, const std::string& p, int u, GameState& s) {
+    if (!sc_.rules().anyVariant()) {
+      in_.fail(p,
+               "a morale status needs a variant module in the scenario's rules "
+               "(docs/variants.md)");
+      return;
+    }
+    if (!in_.expectObject(v, p, {"status", "fatigue", "pursues"})) return;
+    MoraleStatus m;
+    if (const json* st = JsonReader::optional(v, "status");
+        st && in_.expectArray(*st, p + "/status")) {
+      for (size_t k = 0; k < st->size(); ++k) {
+        auto name = in_.string((*st)[k], JsonReader::child(p + "/status", k));
+        if (!name) continue;
+        int bit = -1;
+        for (int b = 0; b < morale_bit::kCount; ++b) {
+          if (*name == morale_bit::name(b)) bit = b;
+        }
+        if (bit < 0) {
+          in_.fail(JsonReader::child(p + "/status", k), "unknown morale status \"" + *name + "\"");
+        } else {
+          m.bits = static_cast<uint8_t>(m.bits | (1u << bit));
+        }
+      }
+    }
+    if (const json* f = JsonReader::optional(v, "fatigue")) {
+      m.fatigue = static_cast<uint8_t>(
+          in_.integer(*f, p + "/fatigue", 0, sc_.rules().fatigue_cap).value_or(0));
+    }
+    if (const json* t = JsonReader::optional(v, "pursues")) {
+      if (auto id = in_.string(*t, p + "/pursues")) {
+        const int target = sc_.unitIndex(*id);
+        if (target < 0 || sc_.unit(target).side == sc_.unit(u).side) {
+          in_.fail(p + "/pursues", "\"" + *id + "\" is not an enemy unit of this scenario");
+        } else {
+          m.pursued = static_cast<uint8_t>(target + 1);
+        }
+      }
+    }
+    const bool pursuing = (m.bits & morale_bit::kPursuing) != 0;
+    if (pursuing != (m.pursued != 0)) {
+      in_.fail(p, "status \"pursuing\" and \"pursues\" go together");
+    }
+    if ((m.bits & morale_bit::kRouted) && pursuing) {
+      in_.fail(p + "/status", "a unit cannot be routed and pursuing at once");
+    }
+    s.morale[static_cast<size_t>(u)] = m;
   }
 
   // The optional step trail: the directions of the unit's last steps this player-turn, oldest
@@ -301,6 +354,16 @@ json stateToJson(const GameState& s) {
         if (dir >= 0) trail.push_back(directionName(dir));
       }
       units.back()["trail"] = trail;
+    }
+    const MoraleStatus& m = s.moraleOf(u);
+    if (m.packed() != 0) {
+      json status = json::array();
+      for (int b = 0; b < morale_bit::kCount; ++b) {
+        if (m.bits & (1u << b)) status.push_back(morale_bit::name(b));
+      }
+      json morale = {{"status", status}, {"fatigue", m.fatigue}};
+      if (m.pursued != 0) morale["pursues"] = sc.unit(m.pursued - 1).id;
+      units.back()["morale"] = morale;
     }
   }
   j["units"] = units;

@@ -3,6 +3,8 @@
 #include <string>
 #include <tuple>
 
+#include "env/morale_model.h"
+
 namespace morne::env {
 
 using nlohmann::json;
@@ -12,6 +14,15 @@ namespace {
 constexpr const char* kCombatFlagNames[] = {"attacker_tests",  "defender_tests",
                                             "attacker_tested", "defender_tested",
                                             "attacker_failed", "defender_failed"};
+
+// The occasions of a morale check outside combat (V-MOR-6), as written in JSON.
+struct CheckOccasionName {
+  TestOccasion occasion;
+  const char* name;
+};
+constexpr CheckOccasionName kCheckOccasions[] = {{TestOccasion::kPassedThrough, "passed_through"},
+                                                 {TestOccasion::kRally, "rally"},
+                                                 {TestOccasion::kStopPursuit, "stop_pursuit"}};
 
 json unitOrNull(const GameState& s, int u) {
   return u < 0 ? json(nullptr) : json(s.sc().unit(u).id);
@@ -44,8 +55,9 @@ class ResolutionReader {
 
   void readPending(const json& v) {
     if (v.is_null()) return;
-    if (!in_.expectObject(v, "/pending",
-                          {"kind", "unit", "target", "count", "reaction", "single_coin"}))
+    if (!in_.expectObject(
+            v, "/pending",
+            {"kind", "unit", "target", "count", "reaction", "single_coin", "occasion"}))
       return;
     const json* k = in_.required(v, "/pending", "kind");
     auto name = k ? in_.string(*k, "/pending/kind") : std::nullopt;
@@ -53,7 +65,8 @@ class ResolutionReader {
     if (name && (!kind || *kind == ChanceKind::kNone)) {
       in_.fail("/pending/kind",
                "unknown chance event \"" + *name +
-                   "\" (marsh_test, charge_test, fire_die, fire_coin, combat_die, morale_test)");
+                   "\" (marsh_test, charge_test, fire_die, fire_coin, combat_die, morale_test, "
+                   "morale_check, free_attack)");
       return;
     }
     if (!kind) return;
@@ -73,13 +86,32 @@ class ResolutionReader {
         c && in_.boolean(*c, "/pending/single_coin").value_or(false)) {
       p.flags |= pending_flag::kSingleCoin;
     }
+    const json* o = JsonReader::optional(v, "occasion");
+    if (p.kind == ChanceKind::kMoraleCheck && !o) {
+      in_.fail("/pending", "a morale check needs its \"occasion\"");
+    } else if (o && p.kind != ChanceKind::kMoraleCheck) {
+      in_.fail("/pending/occasion", "only a morale check has an occasion");
+    } else if (o) {
+      auto occasion = in_.string(*o, "/pending/occasion");
+      bool known = false;
+      for (size_t i = 0; occasion && i < std::size(kCheckOccasions); ++i) {
+        if (*occasion == kCheckOccasions[i].name) {
+          p.flags = static_cast<uint8_t>(kCheckOccasions[i].occasion);
+          known = true;
+        }
+      }
+      if (occasion && !known) {
+        in_.fail("/pending/occasion",
+                 "unknown occasion \"" + *occasion + "\" (passed_through, rally, stop_pursuit)");
+      }
+    }
   }
 
   void readCombat(const json& v) {
     if (v.is_null()) return;
     if (!in_.expectObject(v, "/combat",
                           {"attacker", "defender", "attacker_hex", "defender_hex", "column",
-                           "die_modifier", "flags"})) {
+                           "die_modifier", "flags", "outcomes"})) {
       return;
     }
     CombatRecord& c = s_.combat;
@@ -101,6 +133,7 @@ class ResolutionReader {
       c.die_modifier =
           static_cast<int8_t>(in_.integer(*x, "/combat/die_modifier", -20, 20).value_or(0));
     }
+    if (const json* o = JsonReader::optional(v, "outcomes")) readOutcomes(*o, c);
     const json* f = in_.required(v, "/combat", "flags");
     if (!f || !in_.expectArray(*f, "/combat/flags")) return;
     for (size_t i = 0; i < f->size(); ++i) {
@@ -114,6 +147,29 @@ class ResolutionReader {
       }
       if (name && !known)
         in_.fail(JsonReader::child("/combat/flags", i), "unknown flag \"" + *name + "\"");
+    }
+  }
+
+  // The graded results of a variant model's tests: {"defender": "halt", "attacker": ...}.
+  void readOutcomes(const json& v, CombatRecord& c) {
+    if (!in_.expectObject(v, "/combat/outcomes", {"defender", "attacker"})) return;
+    for (const char* who : {"defender", "attacker"}) {
+      const json* x = JsonReader::optional(v, who);
+      if (!x) continue;
+      const std::string path = std::string("/combat/outcomes/") + who;
+      auto name = in_.string(*x, path);
+      int found = -1;
+      for (int o = 1; name && o < kNumMoraleOutcomes; ++o) {
+        if (*name == moraleOutcomeName(static_cast<MoraleOutcome>(o))) found = o;
+      }
+      if (name && found < 0) {
+        in_.fail(path, "unknown result \"" + *name +
+                           "\" (uncontrolled, halt, retreat, rout, flight; obey is left out)");
+      } else if (found > 0) {
+        c.outcomes =
+            static_cast<uint8_t>(std::string(who) == "defender" ? (c.outcomes & 0xF0) | found
+                                                                : (c.outcomes & 0x0F) | found << 4);
+      }
     }
   }
 
@@ -157,6 +213,15 @@ class ResolutionReader {
         expect(p.kind == ChanceKind::kFireDie || p.count > 0, "/pending/count",
                "a loss coin needs points to split");
         break;
+      case ChanceKind::kMoraleCheck:
+        expect(onMap(p.unit) && !isGeneral(sc_.unit(p.unit).type) && sc_.rules().anyVariant(),
+               "/pending", "a morale check needs a unit on the map and a variant module");
+        break;
+      case ChanceKind::kFreeAttack:
+        expect(onMap(p.unit) && onMap(p.target) && adjacent(p.unit, p.target) &&
+                   s_.pursuing(p.unit) && s_.routed(p.target),
+               "/pending", "a free attack needs a pursuer next to a routed enemy (V-PUR-4)");
+        break;
       case ChanceKind::kCombatDie:
       case ChanceKind::kMoraleTest:
         expect(s_.phase == Phase::kCombat && c.active(), "/pending",
@@ -167,6 +232,9 @@ class ResolutionReader {
         if (p.kind == ChanceKind::kMoraleTest && onMap(p.unit)) checkMoraleTest(p.unit);
         break;
     }
+    expect(s_.phase != Phase::kRally || p.kind == ChanceKind::kMoraleCheck ||
+               p.kind == ChanceKind::kFreeAttack,
+           "/phase", "the rally phase is only ever entered for a morale check or a free attack");
     if (c.active()) {
       expect(p.kind == ChanceKind::kCombatDie || p.kind == ChanceKind::kMoraleTest, "/combat",
              "a combat in progress always waits for its die or a morale test");
@@ -221,7 +289,8 @@ class ResolutionReader {
   void checkMoraleTest(int u) {
     const CombatRecord& c = s_.combat;
     const int mo = s_.unit(u).mo;
-    expect(!isGeneral(sc_.unit(u).type) && mo > 0 && mo < 9, "/pending/unit",
+    const bool mp = sc_.rules().morale_model == MoraleModel::kMp;  // variants always roll
+    expect(!isGeneral(sc_.unit(u).type) && (!mp || (mo > 0 && mo < 9)), "/pending/unit",
            "a morale test die is rolled only for a unit of morale 1..8 (MO " + std::to_string(mo) +
                " needs no die), never for a general");
     const bool defender = u == c.defender;
@@ -254,6 +323,10 @@ void writeResolution(const GameState& s, json& j) {
     if (p.count) pj["count"] = p.count;
     if (p.flags & pending_flag::kReaction) pj["reaction"] = true;
     if (p.flags & pending_flag::kSingleCoin) pj["single_coin"] = true;
+    for (const CheckOccasionName& o : kCheckOccasions) {
+      if (p.kind == ChanceKind::kMoraleCheck && p.flags == static_cast<uint8_t>(o.occasion))
+        pj["occasion"] = o.name;
+    }
     j["pending"] = pj;
   } else {
     j["pending"] = nullptr;
@@ -276,6 +349,14 @@ void writeResolution(const GameState& s, json& j) {
                  {"column", c.column},
                  {"die_modifier", c.die_modifier},
                  {"flags", flags}};
+  if (c.outcomes != 0) {
+    json outcomes = json::object();
+    if (c.outcomes & 15)
+      outcomes["defender"] = moraleOutcomeName(static_cast<MoraleOutcome>(c.outcomes & 15));
+    if (c.outcomes >> 4)
+      outcomes["attacker"] = moraleOutcomeName(static_cast<MoraleOutcome>(c.outcomes >> 4));
+    j["combat"]["outcomes"] = outcomes;
+  }
 }
 
 void readResolution(JsonReader& in, const json& j, GameState& s) {

@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "env/io/scenario_json.h"
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
 #include "env/rules.h"
@@ -76,8 +78,28 @@ void checkCombatLimits(const env::EventLog& log, CombatPhaseLimits& limits) {
   }
 }
 
-void randomGames(const std::string& name, int games, uint64_t seed) {
-  const auto sc = env::loadScenario(name);
+// How often each event type happened over a batch of games.
+using EventCounts = std::map<env::EventType, int>;
+
+// A random action, or with `aggressive` a random attack or charge whenever there is one (random
+// play alone seldom fights, and the variant modules act in combat).
+env::Action randomAction(const env::ActionList& legal, env::Rng& rng, bool aggressive) {
+  if (aggressive) {
+    std::vector<env::Action> fights;
+    for (const env::Action& a : legal) {
+      if (a.kind == env::ActionKind::kAttack || a.kind == env::ActionKind::kCharge)
+        fights.push_back(a);
+    }
+    if (!fights.empty()) return fights[rng.below(static_cast<uint32_t>(fights.size()))];
+  }
+  return legal[rng.below(static_cast<uint32_t>(legal.size()))];
+}
+
+void randomGames(const std::string& name, int games, uint64_t seed, EventCounts* counts = nullptr,
+                 bool aggressive = false) {
+  // A name with a '{' is an inline scenario (a variant document).
+  const auto sc = name.find('{') == std::string::npos ? env::loadScenario(name)
+                                                      : env::parseScenario(name, "<inline>");
   env::Rng rng(seed);
   env::ActionList scratch;
   for (int g = 0; g < games; ++g) {
@@ -102,9 +124,12 @@ void randomGames(const std::string& name, int games, uint64_t seed) {
         env::applyChance(s, env::sampleChance(s, rng), &log);
       } else {
         env::legalActions(s, scratch);
-        env::applyAction(s, scratch[rng.below(static_cast<uint32_t>(scratch.size()))], &log);
+        env::applyAction(s, randomAction(scratch, rng, aggressive), &log);
       }
       checkCombatLimits(log, combat_phase);
+      if (counts) {
+        for (const env::Event& e : log) ++(*counts)[e.type];
+      }
       ASSERT_LT(++plies, 200000) << "a game must end within the turn limit";
     }
     checkInvariants(s);
@@ -118,6 +143,51 @@ void randomGames(const std::string& name, int games, uint64_t seed) {
 TEST(Property, RandomGamesDuel) { randomGames("duel", 60, 1); }
 TEST(Property, RandomGamesCrossing) { randomGames("crossing", 12, 2); }
 TEST(Property, RandomGamesPyramids) { randomGames("pyramids", 15, 3); }
+
+// The variant modules (docs/variants.md): the same invariants, and each module's events do
+// happen in random play.
+// The duel under the variant modules `rules` (a JSON object text): a small map where random
+// play fights often.
+std::string duelVariant(const std::string& rules) {
+  return R"({"format": "morne-scenario/1", "variant_of": "duel", "name": "duel-variant",
+             "rules": )" +
+         rules + "}";
+}
+
+TEST(Property, RandomGamesAncient_V_ROUT_V_PUR) {
+  randomGames("crossing-ancient", 4, 4, nullptr, true);
+  EventCounts n;
+  randomGames(duelVariant(R"({"morale_model": "ancient_2d6", "failed_test": "ancient_rout",
+                              "pursuit": "ancient"})"),
+              40, 4, &n, true);
+  EXPECT_GT(n[env::EventType::kMoraleResult], 0);
+  EXPECT_GT(n[env::EventType::kRout], 0);
+  EXPECT_GT(n[env::EventType::kPursuit], 0);
+  EXPECT_GT(n[env::EventType::kFreeAttack], 0);
+  EXPECT_GT(n[env::EventType::kBackInOrder], 0);
+  EXPECT_EQ(n[env::EventType::kMoraleTest], 0) << "the d9 test is replaced";
+  EXPECT_EQ(n[env::EventType::kRetreat], 0) << "a failed test routs instead";
+}
+
+TEST(Property, RandomGamesGraded_V_MOR_5_V_ROUT_6) {
+  randomGames("crossing-graded", 4, 5, nullptr, true);
+  EventCounts n;
+  randomGames(duelVariant(R"({"morale_model": "graded_d6", "failed_test": "graded"})"), 40, 5, &n,
+              true);
+  EXPECT_GT(n[env::EventType::kMoraleResult], 0);
+  EXPECT_GT(n[env::EventType::kHalt], 0);
+  EXPECT_GT(n[env::EventType::kRetreat], 0);
+  EXPECT_GT(n[env::EventType::kRout], 0);
+  EXPECT_EQ(n[env::EventType::kPursuit], 0) << "pursuit stays off";
+}
+
+TEST(Property, RandomGamesMelee_V_MEL) {
+  randomGames("crossing-melee", 4, 6, nullptr, true);
+  EventCounts n;
+  randomGames(duelVariant(R"({"melee_factors": "seed003"})"), 40, 6, &n, true);
+  EXPECT_GT(n[env::EventType::kMoraleTest], 0) << "Morne Plaine's own morale test stays";
+  EXPECT_EQ(n[env::EventType::kRout], 0);
+}
 
 TEST(Property, SameSeedSameGame) {
   const auto sc = env::loadScenario("crossing");

@@ -65,6 +65,13 @@ bool demoralised(const env::GameState& s, int u) {
   return s.unit(u).mo == 0 && s.typeOf(u) != UnitType::kGeneral;
 }
 
+// Routed or pursuing units of the variant modules act only by their rout or pursuit
+// (V-ROUT-2, V-PUR-3); their movement points are already 0.
+bool outOfControl(const env::GameState& s, int u) {
+  return (s.morale[static_cast<size_t>(u)].bits &
+          (env::morale_bit::kRouted | env::morale_bit::kPursuing)) != 0;
+}
+
 // MV-ZOC-1/2: some enemy of `side` standing next to c, in contact (or any adjacency when the
 // switch says so), not demoralised, and not a general when generals exert no ZOC.
 bool enemyZoc(const env::GameState& s, CellId c, int side) {
@@ -125,7 +132,8 @@ bool legalCharge(const env::GameState& s, env::Action a) {
   if (s.phase != env::Phase::kMovement) return false;
   const int u = unitOn(s, a.cell);
   if (u < 0 || s.sideOf(u) != s.side || s.typeOf(u) != UnitType::kCavalry) return false;
-  if (demoralised(s, u) || (s.unit(u).flags & env::unit_flag::kCharged)) return false;
+  if (demoralised(s, u) || outOfControl(s, u) || (s.unit(u).flags & env::unit_flag::kCharged))
+    return false;
   if (sc.rules().charge_requires_move && !(s.unit(u).flags & env::unit_flag::kStepped))
     return false;
   if (s.charge_window >= 0 && s.charge_window != u) return false;
@@ -140,7 +148,7 @@ bool legalAttack(const env::GameState& s, env::Action a) {
   if (s.phase != env::Phase::kCombat) return false;
   const int u = unitOn(s, a.cell);
   if (u < 0 || s.sideOf(u) != s.side || (s.unit(u).flags & env::unit_flag::kAttacked)) return false;
-  if (demoralised(s, u)) return false;
+  if (demoralised(s, u) || outOfControl(s, u)) return false;
   const UnitType type = s.typeOf(u);
   const bool special = type == UnitType::kGeneral || type == UnitType::kFootArtillery ||
                        type == UnitType::kHorseArtillery;
@@ -163,6 +171,7 @@ bool legalFire(const env::GameState& s, env::Action a) {
   const Terrain t = sc.terrain(a.cell);
   if (t == Terrain::kWoods || t == Terrain::kVillage) return false;
   if (demoralised(s, u) && !sc.rules().artillery_fires_when_demoralised) return false;
+  if (outOfControl(s, u)) return false;
   if (!sc.rules().artillery_fires_when_adjacent) {
     for (int v = 0; v < s.num_units; ++v) {
       if (s.unit(v).cell != env::kNoCell && s.sideOf(v) != s.side &&

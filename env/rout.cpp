@@ -1,0 +1,407 @@
+#include "env/rout.h"
+
+#include <algorithm>
+#include <array>
+
+#include "env/combat.h"
+#include "env/occupy.h"
+#include "env/retreat.h"
+
+namespace morne::env {
+
+namespace {
+
+// Hexes between a hex and its side's home edge (V-ROUT-3); -1 beyond the edge.
+int edgeDistance(const Scenario& sc, Hex h, int side) {
+  int col = 0;
+  int row = 0;
+  axialToOffset(h, sc.layout(), col, row);
+  switch (sc.homeEdge(side)) {
+    case MapEdge::kNorth:
+      return row;
+    case MapEdge::kSouth:
+      return sc.height() - 1 - row;
+    case MapEdge::kWest:
+      return col;
+    case MapEdge::kEast:
+      return sc.width() - 1 - col;
+  }
+  return 0;
+}
+
+// V-ROUT-3 classes of what stands in a hex the router may enter, in order of preference;
+// kBlocked: enemy units in order.
+enum class Occupant : uint8_t {
+  kEmpty,
+  kFriendRouted,
+  kFriendOther,    // friendly units that are not line infantry: they test
+  kFriendLine,     // friendly line infantry (the seed's phalanxes): they test
+  kEnemyDisorder,  // enemy routers or pursuers: no test
+  kBlocked,
+};
+
+Occupant occupantClass(const GameState& s, int u, CellId c) {
+  const int v = s.unitAt(c);
+  if (v < 0) return Occupant::kEmpty;
+  if (s.sideOf(v) != s.sideOf(u)) {
+    return s.outOfControl(v) ? Occupant::kEnemyDisorder : Occupant::kBlocked;
+  }
+  if (s.routed(v)) return Occupant::kFriendRouted;
+  return s.typeOf(v) == UnitType::kInfantry ? Occupant::kFriendLine : Occupant::kFriendOther;
+}
+
+// Whether units of class `o` test when a router passes through them (V-ROUT-4).
+bool testsWhenPassed(Occupant o) {
+  return o == Occupant::kFriendOther || o == Occupant::kFriendLine;
+}
+
+// One candidate step of a rout; smaller keys are better.
+struct RoutStep {
+  int dir = -1;
+  CellId to = kNoCell;  // kNoCell: off the map by the home edge
+  std::array<int, 5> key{};
+};
+
+// The best next step from `at` (V-ROUT-3), or dir -1 when the router cannot move.
+RoutStep bestStep(const GameState& s, int u, CellId at, CellId responsible_cell,
+                  const RoutPath& path) {
+  const Scenario& sc = s.sc();
+  const int side = s.sideOf(u);
+  const Hex here = sc.hexOf(at);
+  const int here_edge = edgeDistance(sc, here, side);
+  RoutStep best;
+  for (int d = 0; d < kNumDirections; ++d) {
+    const Hexside& h = sc.side(at, d);
+    const Hex next = here + kHexDirections[static_cast<size_t>(d)];
+    const int edge = edgeDistance(sc, next, side);
+    if (edge > here_edge) continue;  // never away from its own edge
+    RoutStep step;
+    step.dir = d;
+    if (h.neighbor == kNoCell) {
+      if (edge >= 0) continue;  // off the map, but not by its own edge
+      step.key = {0, 0, 0, 0, 0};
+    } else {
+      if (!h.retreatable || sc.terrain(h.neighbor) == Terrain::kDune) continue;
+      if (std::find(path.cells.begin(), path.cells.end(), h.neighbor) != path.cells.end()) continue;
+      const Occupant o = occupantClass(s, u, h.neighbor);
+      if (o == Occupant::kBlocked) continue;
+      step.to = h.neighbor;
+      const Hex from_enemy = sc.hexOf(responsible_cell);
+      const int away = responsible_cell == kNoCell ? 0 : -hexDistance(next, from_enemy);
+      const bool smaller_q = sc.rules().retreat_final_tiebreak == FinalTiebreak::kSmallerQ;
+      step.key = {edge < here_edge ? 0 : 1, static_cast<int>(o), away, h.stream ? 1 : 0,
+                  smaller_q ? next.q : -next.q};
+    }
+    if (best.dir < 0 || step.key < best.key) best = step;
+  }
+  return best;
+}
+
+// The unit's corps general is irrelevant here; what matters is who may still act.
+bool inContactWithEnemyInOrder(const GameState& s, int u) {
+  const Scenario& sc = s.sc();
+  for (int d = 0; d < kNumDirections; ++d) {
+    const Hexside& h = sc.side(s.unit(u).cell, d);
+    if (h.neighbor == kNoCell || !h.contact) continue;
+    const int v = s.unitAt(h.neighbor);
+    if (v >= 0 && s.sideOf(v) != s.sideOf(u) && !s.routed(v) && !isGeneral(s.typeOf(v)))
+      return true;
+  }
+  return false;
+}
+
+bool inContactWithRoutedEnemy(const GameState& s, int u) {
+  const Scenario& sc = s.sc();
+  for (int d = 0; d < kNumDirections; ++d) {
+    const Hexside& h = sc.side(s.unit(u).cell, d);
+    if (h.neighbor == kNoCell || !h.contact) continue;
+    const int v = s.unitAt(h.neighbor);
+    if (v >= 0 && s.sideOf(v) != s.sideOf(u) && s.routed(v)) return true;
+  }
+  return false;
+}
+
+// How far a rout runs under the failed_test module: the full movement allowance (ancient) or
+// a number of hexes (graded).
+void routDistance(const GameState& s, int u, MoraleOutcome o, int& budget, bool& hexes) {
+  const RuleSwitches& rules = s.sc().rules();
+  hexes = rules.failed_test == FailedTest::kGraded;
+  if (!hexes) {
+    budget = std::max(1, s.sc().unit(u).ma);
+  } else {
+    budget = o == MoraleOutcome::kFlight ? rules.graded_flight_hexes : rules.graded_rout_hexes;
+  }
+}
+
+// Runs unit u along `path` (V-ROUT-3, V-ROUT-4): it enters each empty hex in turn, passes
+// through occupied ones and marks the friends it passes for a test. `end` is the kRout code.
+void runPath(GameState& s, int u, int responsible, const RoutPath& path, int end, EventLog* log) {
+  const CellId from = s.unit(u).cell;
+  for (CellId c : path.cells) {
+    const int v = s.unitAt(c);
+    if (v < 0) {
+      occupyHex(s, u, c, EntryCause::kRetreat, log);
+    } else if (testsWhenPassed(occupantClass(s, u, c))) {
+      addMoraleBits(s, v, morale_bit::kMustTest);
+    }
+  }
+  if (s.sc().rules().retreat_counts_as_moved) addUnitFlags(s, u, unit_flag::kMoved);
+  MoraleStatus m = s.moraleOf(u);
+  m.bits = static_cast<uint8_t>(m.bits | morale_bit::kRouted | morale_bit::kRoutedBefore |
+                                morale_bit::kFellBack);
+  m.bits = static_cast<uint8_t>(m.bits & ~(morale_bit::kPursuing | morale_bit::kHaltHeld));
+  m.pursued = 0;
+  setMoraleStatus(s, u, m);
+  const bool gone = path.leaves_map || end != 0;
+  record(log, {.type = EventType::kRout,
+               .unit = static_cast<int8_t>(u),
+               .other = static_cast<int8_t>(responsible),
+               .from = from,
+               .to = gone ? kNoCell : s.unit(u).cell,
+               .a = static_cast<int16_t>(path.cells.size() + (path.leaves_map ? 1 : 0)),
+               .b = static_cast<int16_t>(path.leaves_map ? 1 : end)});
+  if (gone && s.onMap(u)) eliminateUnit(s, u, log);
+}
+
+// Starts test `occasion` of unit u as the pending morale check.
+void startCheck(GameState& s, int u, TestOccasion occasion) {
+  setPending(
+      s, {ChanceKind::kMoraleCheck, static_cast<int8_t>(u), -1, 0, static_cast<uint8_t>(occasion)});
+}
+
+// Flees again in the rally step (V-ROUT-5) and brings its pursuers along (V-PUR-3).
+void fleeAgain(GameState& s, int u, EventLog* log) {
+  int budget = 0;
+  bool hexes = false;
+  routDistance(s, u, MoraleOutcome::kRout, budget, hexes);
+  const CellId from = s.unit(u).cell;
+  const RoutPath path = routPath(s, u, budget, hexes, kNoCell);
+  runPath(s, u, -1, path, 0, log);
+  for (int p = 0; p < s.num_units; ++p) {
+    if (s.onMap(p) && s.pursuing(p) && s.moraleOf(p).pursued == u + 1) {
+      pursue(s, p, u, from, path, log);
+    }
+  }
+}
+
+// Whether unit u belongs to a side that rallies in this rally step (R-1 switch).
+bool ralliesNow(const GameState& s, int u) {
+  return s.sc().rules().rally_sides == RallySides::kBoth || s.sideOf(u) == s.side;
+}
+
+}  // namespace
+
+RoutPath routPath(const GameState& s, int u, int budget, bool count_hexes,
+                  CellId responsible_cell) {
+  const Scenario& sc = s.sc();
+  RoutPath path;
+  CellId at = s.unit(u).cell;
+  int left = budget;
+  for (;;) {
+    const bool must_go_on = !path.cells.empty() && s.unitAt(path.cells[path.cells.size() - 1]) >= 0;
+    if (left <= 0 && !must_go_on) break;
+    if (path.cells.size() == path.cells.capacity()) break;
+    const RoutStep step = bestStep(s, u, at, responsible_cell, path);
+    if (step.dir < 0) break;
+    if (step.to == kNoCell) {
+      path.leaves_map = true;
+      return path;
+    }
+    const Hexside& h = sc.side(at, step.dir);
+    const int cost = count_hexes ? 1 : sc.enterCost(sc.moveClass(u), step.to) + h.step_extra;
+    if (cost > left && !path.cells.empty() && !must_go_on) break;
+    path.cells.push_back(step.to);
+    left -= cost;
+    at = step.to;
+  }
+  // A rout may not end on an occupied hex: it ends on the last empty one it reached.
+  size_t end = path.cells.size();
+  while (end > 0 && s.unitAt(path.cells[end - 1]) >= 0) --end;
+  path.cells.truncate(end);
+  return path;
+}
+
+bool applyMoraleOutcome(GameState& s, int u, MoraleOutcome o, int responsible,
+                        CellId responsible_cell, RoutPath* path, EventLog* log) {
+  if (path) path->cells.clear();
+  if (o <= MoraleOutcome::kUncontrolled || !s.onMap(u)) return false;
+  if (o == MoraleOutcome::kHalt) {
+    addMoraleBits(s, u, morale_bit::kHaltHeld);
+    record(log, {.type = EventType::kHalt, .unit = static_cast<int8_t>(u)});
+    return false;
+  }
+  const FailedTest module = s.sc().rules().failed_test;
+  if (module == FailedTest::kMp ||
+      (module == FailedTest::kGraded && o == MoraleOutcome::kRetreat)) {
+    retreatUnit(s, u, responsible, responsible_cell, log);  // moves it or eliminates it
+    if (s.onMap(u) && s.sc().rules().anyVariant()) addMoraleBits(s, u, morale_bit::kFellBack);
+    return true;
+  }
+  int budget = 0;
+  bool hexes = false;
+  routDistance(s, u, o, budget, hexes);
+  RoutPath run = routPath(s, u, budget, hexes, responsible_cell);
+  int end = 0;
+  if (run.cells.empty() && !run.leaves_map) {
+    // Nowhere to run: seed 001 leaves the router in place, seed 002 takes it prisoner.
+    end = module == FailedTest::kGraded ? 3 : 0;
+  } else if (o == MoraleOutcome::kFlight && module == FailedTest::kGraded) {
+    end = 2;  // fliers leave the field and never come back
+  }
+  runPath(s, u, responsible, run, end, log);
+  if (path) *path = run;
+  return true;
+}
+
+bool pursues(const GameState& s, int winner, int router) {
+  if (s.sc().rules().pursuit != Pursuit::kAncient) return false;
+  if (!s.onMap(winner) || s.outOfControl(winner) || !s.routed(router)) return false;
+  const UnitType t = s.typeOf(winner);
+  return t == UnitType::kCavalry ||
+         (t == UnitType::kLightInfantry && s.sc().rules().light_infantry_pursues);
+}
+
+void pursue(GameState& s, int pursuer, int router, CellId router_from, const RoutPath& path,
+            EventLog* log) {
+  const Scenario& sc = s.sc();
+  const CellId from = s.unit(pursuer).cell;
+  auto follow = [&](CellId c) {
+    // Never through a unit (it is stopped where the router passed one), never off the trail.
+    if (s.unitAt(c) >= 0 || sc.distance(s.unit(pursuer).cell, c) != 1) return false;
+    occupyHex(s, pursuer, c, EntryCause::kAdvance, log);
+    return true;
+  };
+  if (follow(router_from)) {
+    for (CellId c : path.cells) {
+      if (!follow(c)) break;
+    }
+  }
+  addUnitFlags(s, pursuer, unit_flag::kMoved);
+  MoraleStatus m = s.moraleOf(pursuer);
+  m.bits = static_cast<uint8_t>(m.bits | morale_bit::kPursuing);
+  m.pursued = static_cast<uint8_t>(router + 1);
+  setMoraleStatus(s, pursuer, m);
+  record(log, {.type = EventType::kPursuit,
+               .unit = static_cast<int8_t>(pursuer),
+               .other = static_cast<int8_t>(router),
+               .from = from,
+               .to = s.unit(pursuer).cell});
+  if (!s.onMap(router) || s.isChanceNode()) return;  // one free attack at a time
+  const auto dir = directionBetween(sc.hexOf(s.unit(pursuer).cell), sc.hexOf(s.unit(router).cell));
+  if (dir && sc.side(s.unit(pursuer).cell, *dir).contact) {
+    setPending(s, {ChanceKind::kFreeAttack, static_cast<int8_t>(pursuer),
+                   static_cast<int8_t>(router), 0, 0});
+  }
+}
+
+void resolveFreeAttack(GameState& s, int value, EventLog* log) {
+  const int pursuer = s.pending.unit;
+  const int router = s.pending.target;
+  setPending(s, {});
+  // The blow in the back: the CRT at the two units' VCs, no supports, no terrain; the router
+  // takes the defender's loss, the pursuer nothing, and nobody tests.
+  const int column = oddsColumn(s.unit(pursuer).vc, s.unit(router).vc);
+  const CrtCell cell =
+      s.sc().crt()[static_cast<size_t>(std::clamp(value, 0, 7))][static_cast<size_t>(column + 7)];
+  record(log, {.type = EventType::kFreeAttack,
+               .unit = static_cast<int8_t>(pursuer),
+               .other = static_cast<int8_t>(router),
+               .a = static_cast<int16_t>(value),
+               .b = static_cast<int16_t>(column),
+               .c = static_cast<int16_t>(cell.defender_loss)});
+  loseVc(s, router, cell.defender_loss, log);
+}
+
+void resolveMoraleCheck(GameState& s, int value, EventLog* log) {
+  const int u = s.pending.unit;
+  const auto occasion = static_cast<TestOccasion>(s.pending.flags);
+  setPending(s, {});
+  const MoraleTest test{u, occasion, -1, 0};
+  const MoraleOutcome o = moraleOutcome(s, test, value);
+  record(log, {.type = EventType::kMoraleResult,
+               .unit = static_cast<int8_t>(u),
+               .a = static_cast<int16_t>(value),
+               .b = static_cast<int16_t>(moraleFactorShown(s, test)),
+               .c = static_cast<int16_t>(o)});
+  const bool passed = o <= MoraleOutcome::kHalt;
+  switch (occasion) {
+    case TestOccasion::kPassedThrough:
+      // A failure is a rout in place (V-ROUT-4).
+      if (!passed) {
+        addMoraleBits(s, u, morale_bit::kRouted | morale_bit::kRoutedBefore);
+        record(log, {.type = EventType::kRout,
+                     .unit = static_cast<int8_t>(u),
+                     .from = s.unit(u).cell,
+                     .to = s.unit(u).cell});
+      }
+      return;
+    case TestOccasion::kRally:
+      if (passed) {
+        clearMoraleBits(s, u, morale_bit::kRouted);
+        record(log, {.type = EventType::kBackInOrder, .unit = static_cast<int8_t>(u)});
+      } else {
+        fleeAgain(s, u, log);
+      }
+      return;
+    case TestOccasion::kStopPursuit:
+      if (passed) {
+        MoraleStatus m = s.moraleOf(u);
+        m.bits = static_cast<uint8_t>(m.bits & ~morale_bit::kPursuing);
+        m.pursued = 0;
+        setMoraleStatus(s, u, m);
+        record(log, {.type = EventType::kBackInOrder, .unit = static_cast<int8_t>(u), .a = 1});
+      }
+      return;
+    case TestOccasion::kCombat:
+    case TestOccasion::kCharge:
+      return;
+  }
+}
+
+bool startQueuedTest(GameState& s) {
+  for (int u = 0; u < s.num_units; ++u) {
+    if (!s.hasMorale(u, morale_bit::kMustTest)) continue;
+    clearMoraleBits(s, u, morale_bit::kMustTest);
+    if (!s.onMap(u) || s.routed(u) || isGeneral(s.typeOf(u))) continue;
+    startCheck(s, u, TestOccasion::kPassedThrough);
+    return true;
+  }
+  return false;
+}
+
+bool variantRallyStep(GameState& s, EventLog* log) {
+  if (startQueuedTest(s)) return true;
+  // Routers rally or flee again, lowest index first (V-ROUT-5).
+  for (int u = 0; u < s.num_units; ++u) {
+    if (!s.onMap(u) || !s.routed(u) || !ralliesNow(s, u)) continue;
+    if (s.hasMorale(u, morale_bit::kRallyTested)) continue;
+    addMoraleBits(s, u, morale_bit::kRallyTested);
+    if (inContactWithEnemyInOrder(s, u)) {
+      fleeAgain(s, u, log);
+    } else {
+      startCheck(s, u, TestOccasion::kRally);
+    }
+    if (s.isChanceNode() || startQueuedTest(s)) return true;
+  }
+  // Pursuers out of contact with every routed enemy may try to stop (V-PUR-5).
+  for (int u = 0; u < s.num_units; ++u) {
+    if (!s.onMap(u) || !s.pursuing(u) || !ralliesNow(s, u)) continue;
+    if (s.hasMorale(u, morale_bit::kRallyTested)) continue;
+    addMoraleBits(s, u, morale_bit::kRallyTested);
+    if (inContactWithRoutedEnemy(s, u)) continue;
+    startCheck(s, u, TestOccasion::kStopPursuit);
+    return true;
+  }
+  // Fatigue: a unit that neither fought nor moved this player-turn rests one point (V-MEL-3).
+  for (int u = 0; u < s.num_units; ++u) {
+    if (!ralliesNow(s, u)) continue;
+    MoraleStatus m = s.moraleOf(u);
+    const bool rests = !(m.bits & morale_bit::kFought) && !s.has(u, unit_flag::kMoved);
+    if (rests && m.fatigue > 0) --m.fatigue;
+    m.bits = static_cast<uint8_t>(m.bits & ~morale_bit::kFought);
+    if (!(m == s.moraleOf(u))) setMoraleStatus(s, u, m);
+  }
+  return false;
+}
+
+}  // namespace morne::env
