@@ -59,7 +59,7 @@ bool testsWhenPassed(Occupant o) {
 struct RoutStep {
   int dir = -1;
   CellId to = kNoCell;  // kNoCell: off the map by the home edge
-  std::array<int, 5> key{};
+  std::array<int, 6> key{};
 };
 
 // The best next step from `at` (V-ROUT-3), or dir -1 when the router cannot move.
@@ -79,7 +79,7 @@ RoutStep bestStep(const GameState& s, int u, CellId at, CellId responsible_cell,
     step.dir = d;
     if (h.neighbor == kNoCell) {
       if (edge >= 0) continue;  // off the map, but not by its own edge
-      step.key = {0, 0, 0, 0, 0};
+      step.key = {};
     } else {
       if (!h.retreatable || sc.terrain(h.neighbor) == Terrain::kDune) continue;
       if (std::find(path.cells.begin(), path.cells.end(), h.neighbor) != path.cells.end()) continue;
@@ -89,8 +89,9 @@ RoutStep bestStep(const GameState& s, int u, CellId at, CellId responsible_cell,
       const Hex from_enemy = sc.hexOf(responsible_cell);
       const int away = responsible_cell == kNoCell ? 0 : -hexDistance(next, from_enemy);
       const bool smaller_q = sc.rules().retreat_final_tiebreak == FinalTiebreak::kSmallerQ;
-      step.key = {edge < here_edge ? 0 : 1, static_cast<int>(o), away, h.stream ? 1 : 0,
-                  smaller_q ? next.q : -next.q};
+      // Then C-RET-4's last criteria: not across a stream, blue south / orange north, q.
+      step.key = {edge < here_edge ? 0 : 1,     static_cast<int>(o),         away, h.stream ? 1 : 0,
+                  side == 1 ? next.r : -next.r, smaller_q ? next.q : -next.q};
     }
     if (best.dir < 0 || step.key < best.key) best = step;
   }

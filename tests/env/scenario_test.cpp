@@ -44,7 +44,7 @@ json baseDoc() {
 }
 
 TEST(Scenario, BuiltinsLoadAndStart) {
-  ASSERT_EQ(env::builtinScenarios().size(), 3u);
+  ASSERT_EQ(env::builtinScenarios().size(), 6u);
   for (const env::BuiltinScenario& b : env::builtinScenarios()) {
     const auto sc = env::loadScenario(b.name);
     EXPECT_EQ(sc->name(), b.name);

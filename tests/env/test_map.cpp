@@ -88,7 +88,14 @@ TestMap& TestMap::unit(const UnitSpec& u) {
     j["range"] = u.range;
   }
   if (!u.corps.empty()) j["corps"] = u.corps;
+  if (u.morale_factor > 0) j["morale_factor"] = u.morale_factor;
+  if (!u.quality.empty()) j["quality"] = u.quality;
   units_[u.side].push_back(j);
+  return *this;
+}
+
+TestMap& TestMap::homeEdge(int side, const std::string& edge) {
+  home_edges_[side] = edge;
   return *this;
 }
 
@@ -138,6 +145,7 @@ json TestMap::toJson() const {
     nlohmann::json side = {{"name", s == 0 ? "Blue" : "Orange"}, {"units", units_[s]}};
     if (!corps_[s].empty()) side["corps"] = corps_[s];
     if (!zones_[s].empty()) side["setup_zone"] = zones_[s];
+    if (!home_edges_[s].empty()) side["home_edge"] = home_edges_[s];
     sides.push_back(side);
   }
   return {{"format", "morne-scenario/1"},

@@ -28,6 +28,8 @@ struct UnitSpec {
   int vt = 4;                    // artillery
   int range = 3;                 // artillery
   bool placed_at_setup = false;  // "placement": "zone"; `at` is then ignored
+  int morale_factor = 0;         // variant modules: written when > 0
+  std::string quality = {};      // variant modules: written when not empty
 };
 
 class TestMap {
@@ -52,6 +54,7 @@ class TestMap {
   TestMap& objective(env::Hex h, bool passing, int vp_blue, int vp_orange);
   TestMap& rule(const std::string& name, const nlohmann::json& value);
   TestMap& turns(int n);
+  TestMap& homeEdge(int side, const std::string& edge);
 
   // The scenario JSON as built so far.
   nlohmann::json toJson() const;
@@ -71,6 +74,7 @@ class TestMap {
   nlohmann::json objectives_ = nlohmann::json::array();
   nlohmann::json rules_ = nlohmann::json::object();
   int turns_ = 3;
+  std::string home_edges_[2] = {};
 };
 
 // The cell of test coordinate h in a scenario built by TestMap.
