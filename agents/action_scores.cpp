@@ -28,13 +28,15 @@ double Heuristics::attackValue(const GameState& s, int attacker, int defender) {
         s.sc().crt()[static_cast<size_t>(die)][static_cast<size_t>(odds.column + 7)];
     const int loss_d = std::min<int>(cell.defender_loss, vc_d);
     const int loss_a = std::min<int>(cell.attacker_loss, vc_a);
-    const double fail_d = cell.defender_test && loss_d < vc_d && !general_d
-                              ? failProbability(s.unit(defender).mo, 0)
-                              : 0;
-    const double fail_a = cell.attacker_test && loss_a < vc_a && !general_a
-                              ? failProbability(s.unit(attacker).mo, 0)
-                              : 0;
-    const double dislodged = loss_d >= vc_d ? 1.0 : fail_d;
+    const bool test_d = cell.defender_test && loss_d < vc_d && !general_d;
+    const bool test_a = cell.attacker_test && loss_a < vc_a && !general_a;
+    const env::MoraleOdds odds_d =
+        test_d ? env::moraleTestOdds(s, defender, attacker, 0, false) : env::MoraleOdds{};
+    const env::MoraleOdds odds_a =
+        test_a ? env::moraleTestOdds(s, attacker, defender, 0, false) : env::MoraleOdds{};
+    const double fail_d = test_d ? testResultWorth(s, defender, odds_d) : 0;
+    const double fail_a = test_a ? testResultWorth(s, attacker, odds_a) : 0;
+    const double dislodged = loss_d >= vc_d ? 1.0 : odds_d.failure();
     total += unitWorth(s, defender, w_) * (loss_d + (loss_d >= vc_d ? w_.elimination : 0)) +
              fail_d + w_.stake_share * stake * dislodged -
              (unitWorth(s, attacker, w_) * (loss_a + (loss_a >= vc_a ? w_.elimination : 0)) +
@@ -62,7 +64,9 @@ double Heuristics::fireValue(const GameState& s, env::Action a) {
 double Heuristics::chargeValue(const GameState& s, env::Action a) {
   const int cavalry = s.unitAt(a.cell);
   const int target = s.unitAt(s.sc().neighbor(a.cell, a.arg));
-  const double p = failProbability(s.unit(target).mo, env::chargeModifier(s, cavalry, target));
+  const env::MoraleOdds odds =
+      env::moraleTestOdds(s, target, cavalry, env::chargeModifier(s, cavalry, target), true);
+  const double p = odds.failure();
   const bool gun = env::isArtillery(s.typeOf(target));
   const double gain =
       gun ? w_.artillery_worth * s.unit(target).vc + w_.elimination : w_.charge_gain;
@@ -77,7 +81,25 @@ double Heuristics::chargeValue(const GameState& s, env::Action a) {
       risk += (vc_loss + (vc_loss >= vc ? w_.elimination : 0)) / 4.0;
     }
   }
-  return p * gain - (1 - p) * risk;
+  if (gun || s.sc().rules().failed_test == env::FailedTest::kMp) return p * gain - (1 - p) * risk;
+  // Under a variant module the failure is worth what it does (a rout more than a retreat).
+  return w_.charge_gain * testResultWorth(s, target, odds) - (1 - p) * risk;
+}
+
+double Heuristics::testResultWorth(const GameState& s, int unit,
+                                   const env::MoraleOdds& odds) const {
+  using O = env::MoraleOutcome;
+  if (s.sc().rules().failed_test == env::FailedTest::kMp) {
+    // Every failure is one retreat (C-RET-*); a graded halt still holds the unit.
+    return odds.failure() + w_.halt_result * odds.of(O::kHalt);
+  }
+  const bool graded = s.sc().rules().failed_test == env::FailedTest::kGraded;
+  const double rout = odds.of(O::kRout) + (graded ? 0 : odds.of(O::kRetreat));
+  const double flight =
+      graded ? odds.of(O::kFlight) : 0;  // ancient: every failure is a rout of the full allowance
+  const double flight_worth = w_.elimination + unitWorth(s, unit, w_) * s.unit(unit).vc;
+  return (graded ? odds.of(O::kRetreat) : 0) + w_.halt_result * odds.of(O::kHalt) +
+         w_.rout_result * (rout + (graded ? 0 : odds.of(O::kFlight))) + flight_worth * flight;
 }
 
 bool Heuristics::sidestepsAFriend(const GameState& s, int u, CellId from, CellId to) {

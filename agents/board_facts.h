@@ -1,6 +1,6 @@
 #pragma once
 // Facts about a position that the heuristics read again and again (agents/heuristics.h): who
-// holds an objective, who is in contact, the odds of a morale test, what a unit is worth.
+// holds an objective, who is in contact, what a unit is worth.
 // Inline: they sit in the search's rollouts.
 
 #include <algorithm>
@@ -33,15 +33,6 @@ inline int enemiesInContact(const env::GameState& s, env::CellId cell, int side,
     *strongest = std::max(*strongest, static_cast<int>(s.unit(v).vc));
   }
   return n;
-}
-
-// Probability that a morale test against `mo` fails with `modifier` added to the d9 (C-MOR-1,
-// MV-CHG-5); MO 0 always fails.
-inline double failProbability(int mo, int modifier) {
-  if (mo == 0) return 1.0;
-  int fails = 0;
-  for (int d9 = 1; d9 <= 9; ++d9) fails += d9 + modifier > mo;
-  return fails / 9.0;
 }
 
 // Whether unit u stands on an occupied objective its side values (it holds it by being there).

@@ -33,9 +33,14 @@ struct HeuristicWeights {
   double elimination = 2;        // added when a unit is eliminated
   double morale_worth = 0.25;    // a point of MO in the evaluation
   // --- action scores (agents/action_scores.cpp) ---
-  double attacker_test = 0.7;        // cost of the attacker failing its morale test
-  double fire_vc_share = 0.5;        // share of fire loss points that fall on VC
-  double foot_gun_fire_cost = 0.2;   // movement a foot gun gives up by firing (F-GEN-6)
+  double attacker_test = 0.7;  // cost of the attacker failing its morale test
+  // What a test result is worth to the side that inflicts it, in retreats (a Morne Plaine
+  // failure is 1); the variant modules' results (docs/variants.md):
+  double halt_result = 0.3;         // the unit may not move next turn
+  double rout_result = 2.5;         // out of the fight until it rallies, running its full allowance
+  double routed_share = 0.5;        // share of a routed unit's worth the evaluation still counts
+  double fire_vc_share = 0.5;       // share of fire loss points that fall on VC
+  double foot_gun_fire_cost = 0.2;  // movement a foot gun gives up by firing (F-GEN-6)
   double horse_gun_fire_cost = 0.1;  // ... a horse gun
   double charge_gain = 1.5;          // a charge target (not a gun) failing its test
   double charge_cost = 1.0;          // the MO a charge costs when the target holds (MV-CHG-5)

@@ -15,6 +15,7 @@
 #include "agents/heuristic_weights.h"
 #include "env/action.h"
 #include "env/game_state.h"
+#include "env/tactics.h"
 
 namespace morne::agents {
 
@@ -57,6 +58,10 @@ class Heuristics {
   void addGroundValue(const env::GameState& s, int u, env::CellId cell, double& v) const;
   double fireValue(const env::GameState& s, env::Action a);
   double chargeValue(const env::GameState& s, env::Action a);
+  // The expected worth, in retreats, of a test of `unit` with these odds to the enemy side:
+  // a Morne Plaine failure is one retreat; the variant modules' halts, routs and flights are
+  // worth what their effect is (halt_result, rout_result, an elimination for flight).
+  double testResultWorth(const env::GameState& s, int unit, const env::MoraleOdds& odds) const;
   // Whether stepping from `from` to `to` keeps unit u as near its goal while a friend blocks the
   // shorter way (such steps get a small bonus, so that units flow round each other).
   bool sidestepsAFriend(const env::GameState& s, int u, env::CellId from, env::CellId to);

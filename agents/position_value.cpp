@@ -143,8 +143,9 @@ double Heuristics::evaluate(const GameState& s) {
   for (int u = 0; u < s.num_units; ++u) {
     if (!s.onMap(u)) continue;
     const double sign = s.sideOf(u) == 0 ? 1.0 : -1.0;
-    score += sign * (unitWorth(s, u, w_) * s.unit(u).vc + w_.morale_worth * s.unit(u).mo +
-                     positionValue(s, u, s.unit(u).cell));
+    const double worth = unitWorth(s, u, w_) * s.unit(u).vc + w_.morale_worth * s.unit(u).mo +
+                         positionValue(s, u, s.unit(u).cell);
+    score += sign * (s.routed(u) ? w_.routed_share * worth : worth);  // docs/variants.md
   }
   // The attacks the side to move can deliver this turn (before its combat phase): for each of
   // its units, the best expected result against an adjacent enemy, supports included.

@@ -203,6 +203,20 @@ int moraleFactorShown(const GameState& s, const MoraleTest& t) {
   return 0;
 }
 
+MoraleOdds moraleTestOdds(const GameState& s, int unit, int responsible, int modifier,
+                          bool charge) {
+  const MoraleTest t{unit, charge ? TestOccasion::kCharge : TestOccasion::kCombat, responsible,
+                     modifier};
+  ChanceList faces;
+  moraleTestOutcomes(s.sc().rules(), faces);
+  MoraleOdds odds;
+  for (const ChanceOutcome& f : faces) {
+    odds.p[static_cast<size_t>(moraleOutcome(s, t, f.value))] += f.num;
+  }
+  for (double& p : odds.p) p /= faces[0].den;
+  return odds;
+}
+
 MoraleOutcome moraleOutcome(const GameState& s, const MoraleTest& t, int value) {
   const RuleSwitches& rules = s.sc().rules();
   switch (rules.morale_model) {

@@ -7,13 +7,9 @@
 
 #include "env/game_state.h"
 #include "env/rules.h"
+#include "env/tactics.h"
 
 namespace morne::env {
-
-// Results of a test, from best to worst (seed 002's scale; Morne Plaine and seed 001 use only
-// kObey and one failure: kRetreat and kRout).
-enum class MoraleOutcome : uint8_t { kObey, kUncontrolled, kHalt, kRetreat, kRout, kFlight };
-inline constexpr int kNumMoraleOutcomes = 6;
 
 // "obey", "uncontrolled", "halt", "retreat", "rout", "flight".
 std::string_view moraleOutcomeName(MoraleOutcome o);

@@ -4,6 +4,7 @@
 // of the phases' internal headers (env/combat.h, env/fire.h, env/movement.h include it); the
 // rule agent's heuristics (agents/heuristics.h) are built on these.
 
+#include <array>
 #include <cstdint>
 
 #include "env/action.h"
@@ -61,6 +62,26 @@ int advanceTerrainRank(const Scenario& sc, CellId c, bool infantry_table);
 
 // The unit an attack action targets, or -1.
 int attackTarget(const GameState& s, Action a);
+
+// --- morale (C-MOR-1, MV-CHG-5 and the variant models of docs/variants.md) ---
+
+// Results of a morale test, from best to worst (seed 002's scale; Morne Plaine and seed 001
+// use only kObey and one failure: kRetreat and kRout).
+enum class MoraleOutcome : uint8_t { kObey, kUncontrolled, kHalt, kRetreat, kRout, kFlight };
+inline constexpr int kNumMoraleOutcomes = 6;
+
+// The exact probabilities of each result of a test of `unit` now, caused by `responsible`
+// (or -1), with the charge modifier `modifier` (0 outside charges; `charge` picks the charge
+// occasion), under the scenario's morale model.
+struct MoraleOdds {
+  std::array<double, kNumMoraleOutcomes> p{};
+  double of(MoraleOutcome o) const { return p[static_cast<size_t>(o)]; }
+  // Probability of a result that moves the unit: retreat, rout or flight.
+  double failure() const {
+    return of(MoraleOutcome::kRetreat) + of(MoraleOutcome::kRout) + of(MoraleOutcome::kFlight);
+  }
+};
+MoraleOdds moraleTestOdds(const GameState& s, int unit, int responsible, int modifier, bool charge);
 
 // --- fire (§4) ---
 

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "nn/observation.h"
 #include "tests/cli/test_process.h"
 #include "training/game_journal.h"
 #include "training/shard_check.h"
@@ -278,7 +279,7 @@ TEST_F(FaultTest, DataInspectSurvivesAFileThatCrashesHdf5) {
   info.blue_agent = info.orange_agent = "rule";
   info.config = "{}";
   info.engine = "morne fault test";
-  info.encoder_version = 1;
+  info.encoder_version = nn::kEncoderVersion;
   info.shape = {2, 2, 2, 1, 3};
   training::GameData g;
   g.rows = 1;

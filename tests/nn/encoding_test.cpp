@@ -140,8 +140,8 @@ TEST(Observation, SeenFromTheSideToMove) {
           << pair;
     }
   }
-  EXPECT_EQ(b.globals[5], 1.0f);  // mover_is_blue
-  EXPECT_EQ(o.globals[5], 0.0f);
+  EXPECT_EQ(b.globals[6], 1.0f);  // mover_is_blue
+  EXPECT_EQ(o.globals[6], 0.0f);
 }
 
 TEST(PolicyLayout, EveryLegalActionRoundTrips) {
