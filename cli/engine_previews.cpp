@@ -19,15 +19,20 @@ json probabilityJson(const env::Probability& p) {
 }
 
 json unitOutcomeJson(const env::Scenario& sc, const env::UnitOutcome& o) {
-  return {{"unit", sc.unit(o.unit).id},
-          {"vc", o.vc},
-          {"mo", o.mo},
-          {"hex", o.cell == env::kNoCell ? json(nullptr) : json(sc.label(o.cell))},
-          {"eliminated", o.cell == env::kNoCell},
-          {"retreated", o.retreated},
-          {"retreat_zocs", o.retreat_zocs},
-          {"advanced", o.advanced},
-          {"victorious", o.victorious}};
+  json j = {{"unit", sc.unit(o.unit).id},
+            {"vc", o.vc},
+            {"mo", o.mo},
+            {"hex", o.cell == env::kNoCell ? json(nullptr) : json(sc.label(o.cell))},
+            {"eliminated", o.cell == env::kNoCell},
+            {"retreated", o.retreated},
+            {"retreat_zocs", o.retreat_zocs},
+            {"advanced", o.advanced},
+            {"victorious", o.victorious}};
+  // The variant modules' states (docs/variants.md), only when they apply.
+  if (o.routed) j["routed"] = true;
+  if (o.pursuing) j["pursuing"] = true;
+  if (o.halted) j["halted"] = true;
+  return j;
 }
 
 json effectsJson(uint8_t effects) {
@@ -140,6 +145,7 @@ json EngineSession::previewCombat(const json& req) const {
             {"dune", odds.dune},
             {"fort", odds.fort},
             {"morale", odds.morale},
+            {"melee", odds.melee},
             {"total", odds.dieModifier()}}},
           {"dice", dice},
           {"morale_tests", tests},

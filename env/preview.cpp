@@ -33,7 +33,10 @@ UnitOutcome outcomeOf(const GameState& s, int u, CellId start, CellId enemy_star
   o.mo = s.unit(u).mo;
   o.cell = s.unit(u).cell;
   o.advanced = o.cell != kNoCell && o.cell == enemy_start;
-  o.retreated = o.cell != kNoCell && o.cell != start && !o.advanced;
+  o.routed = s.routed(u);
+  o.pursuing = s.pursuing(u);
+  o.halted = s.hasMorale(u, morale_bit::kHaltHeld);
+  o.retreated = o.cell != kNoCell && o.cell != start && !o.advanced && !o.pursuing;
   o.victorious = s.has(u, unit_flag::kVictorious);
   return o;
 }
@@ -68,12 +71,13 @@ std::vector<Outcome> sorted(const std::map<std::vector<UnitOutcome>, Probability
   return out;
 }
 
-// The combat's dice followed through every outcome, noting the enemy zones of control each
-// principal retreats into and the morale tests taken and failed on the way.
+// The combat's dice followed through every outcome, the pursuer's free attack included
+// (V-PUR-4), noting the enemy zones of control each principal retreats into and the morale
+// tests taken and failed on the way.
 void followCombat(const GameState& s, Probability p, std::array<int, 2> units,
                   std::array<CellId, 2> starts, std::array<int, 2> zocs, CombatPreview& out,
                   std::map<std::vector<UnitOutcome>, Probability>& found) {
-  if (!s.isChanceNode() || !s.combat.active()) {
+  if (!s.isChanceNode() || (!s.combat.active() && s.pending.kind != ChanceKind::kFreeAttack)) {
     std::vector<UnitOutcome> key;
     for (size_t i = 0; i < 2; ++i) {
       key.push_back(outcomeOf(s, units[i], starts[i], starts[1 - i]));
@@ -95,10 +99,14 @@ void followCombat(const GameState& s, Probability p, std::array<int, 2> units,
       for (size_t i = 0; i < 2; ++i) {
         if (e.unit != units[i]) continue;
         if (e.type == EventType::kRetreat) z[i] += e.a;
-        if (e.type == EventType::kMoraleTest) {
+        if (e.type == EventType::kMoraleTest ||
+            (e.type == EventType::kMoraleResult && s.combat.active())) {
+          const bool failed = e.type == EventType::kMoraleTest
+                                  ? e.c != 0
+                                  : e.c >= static_cast<int>(MoraleOutcome::kRetreat);
           auto& odds = out.morale_tests[i];
           odds.tested = plus(odds.tested, q);
-          if (e.c) odds.failed = plus(odds.failed, q);
+          if (failed) odds.failed = plus(odds.failed, q);
         }
       }
     }

@@ -32,7 +32,10 @@ struct UnitOutcome {
   bool retreated = false;
   bool advanced = false;
   bool victorious = false;
-  int retreat_zocs = 0;  // enemy zones of control it retreated into: 1 MO lost each (C-RET-7)
+  int retreat_zocs = 0;   // enemy zones of control it retreated into: 1 MO lost each (C-RET-7)
+  bool routed = false;    // variant modules (docs/variants.md): routed, pursuing, or held by a
+  bool pursuing = false;  // halt result at the end of the resolution
+  bool halted = false;
   friend auto operator<=>(const UnitOutcome&, const UnitOutcome&) = default;
 };
 
@@ -61,8 +64,8 @@ struct CombatPreview {
   };
   std::vector<DieRow> dice;       // d6 = 1..6
   std::vector<Outcome> outcomes;  // attacker and defender after the whole resolution
-  // The morale tests (C-MOR-1) of the attacker [0] and the defender [1]: how likely each is
-  // to take one, and to fail it.
+  // The morale tests (C-MOR-1, V-MOR-*) of the attacker [0] and the defender [1]: how likely
+  // each is to take one, and to fail it (a result that moves it: retreat, rout or flight).
   struct MoraleTestOdds {
     Probability tested;
     Probability failed;

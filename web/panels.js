@@ -21,6 +21,9 @@ function unitFate(u) {
   if (u.retreated) parts.push(`retreats to ${u.hex}` +
     (u.retreat_zocs ? ` (into ${u.retreat_zocs} enemy ZOC: −${u.retreat_zocs} MO)` : ""));
   if (u.advanced) parts.push(`advances to ${u.hex}`);
+  if (u.routed) parts.push("routed");
+  if (u.pursuing) parts.push(`pursues to ${u.hex}`);
+  if (u.halted) parts.push("halts");
   parts.push(`VC ${u.vc} MO ${u.mo}`);
   if (u.victorious) parts.push("victorious");
   return parts.join(" ");

@@ -14,6 +14,7 @@
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
 #include "env/morale_model.h"
+#include "env/preview.h"
 #include "env/rout.h"
 #include "env/rules.h"
 #include "env/turn.h"
@@ -511,6 +512,30 @@ TEST(Pursuit, APursuerOutOfContactTestsToStop_V_PUR_5) {
   EXPECT_EQ(r.s.pending.unit, 1);
   env::applyChance(r.s, 2);
   EXPECT_FALSE(r.s.pursuing(1));
+}
+
+TEST(Pursuit, CombatPreviewFollowsTheModules_V_MOR_2_V_PUR_4) {
+  TestMap m;
+  m.rule("morale_model", "ancient_2d6").rule("failed_test", "ancient_rout");
+  m.rule("pursuit", "ancient").homeEdge(0, "west");
+  m.unit({.id = "D", .at = {0, 0}, .vc = 6, .ma = 3, .morale_factor = 7});
+  m.unit({.id = "A", .side = 1, .type = "cavalry", .at = {1, 0}, .vc = 6, .ma = 5});
+  const auto sc = m.build();
+  const env::GameState s = stateIn(*sc, env::Phase::kCombat, 1);
+  const env::CombatPreview p = env::previewCombat(s, env::Action::attack(cellOf(*sc, {1, 0}), 3));
+  const env::Probability tested = p.morale_tests[1].tested;
+  const env::Probability failed = p.morale_tests[1].failed;
+  ASSERT_GT(tested.num, 0u);
+  // 2d6 > 7 fails: 15/36 of the tests.
+  EXPECT_EQ(failed.num * tested.den * 36, tested.num * failed.den * 15);
+  double total = 0;
+  bool pursued = false;
+  for (const env::Outcome& o : p.outcomes) {
+    total += o.probability.value();
+    for (const env::UnitOutcome& u : o.units) pursued = pursued || u.pursuing;
+  }
+  EXPECT_NEAR(total, 1.0, 1e-12);
+  EXPECT_TRUE(pursued) << "the outcomes show the pursuit and its free attack";
 }
 
 // --- melee factors (V-MEL-*) ---
