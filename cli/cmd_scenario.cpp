@@ -24,9 +24,18 @@ constexpr const char* kSynopsis =
 std::string summary(const env::Scenario& sc) {
   int units[2] = {0, 0};
   for (const env::UnitInfo& u : sc.units()) ++units[u.side];
+  // The rule switches the scenario changes (the variant modules among them, docs/variants.md).
+  std::string rules;
+  const env::RuleSwitches defaults;
+  for (const env::RuleSwitchInfo& info : env::ruleSwitchTable()) {
+    const int v = info.get(sc.rules());
+    if (v == info.get(defaults)) continue;
+    rules += std::string(rules.empty() ? "; rules: " : ", ") + info.name + " " +
+             env::ruleSwitchValueText(info, v);
+  }
   return sc.name() + ", " + std::to_string(sc.width()) + "x" + std::to_string(sc.height()) + ", " +
          std::to_string(sc.numCells()) + " hexes, " + std::to_string(sc.turns()) + " turns, " +
-         std::to_string(units[0]) + " blue / " + std::to_string(units[1]) + " orange units";
+         std::to_string(units[0]) + " blue / " + std::to_string(units[1]) + " orange units" + rules;
 }
 
 int validate(const std::vector<std::string>& files) {

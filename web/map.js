@@ -257,11 +257,18 @@ export class MapView {
       if (flags.has("fired")) badges.push("F");
       if (flags.has("attacked")) badges.push("A");
       if (flags.has("charged")) badges.push("C");
+      // The variant modules' states (docs/variants.md).
+      const morale = new Set(us.morale ? us.morale.status : []);
+      if (morale.has("routed")) badges.push("R");
+      if (morale.has("pursuing")) badges.push("P");
+      if (morale.has("halt_held")) badges.push("H");
       if (badges.length) el("text", { x: 15, y: -9, class: "badge" }, g).textContent = badges.join("");
       if (flags.has("victorious")) el("rect", { x: -17, y: 15, width: 34, height: 3, class: "victorious" }, g);
       el("title", {}, g).textContent =
         `${us.id} ${info.name || ""} (${info.type}), VC ${us.vc}${general ? "" : `, MO ${us.mo}`}, ` +
-        `MP ${us.mp}${us.flags.length ? ", " + us.flags.join(", ") : ""}`;
+        `MP ${us.mp}${us.flags.length ? ", " + us.flags.join(", ") : ""}` +
+        (morale.size ? `, ${[...morale].join(", ")}` : "") +
+        (us.morale && us.morale.fatigue ? `, fatigue ${us.morale.fatigue}` : "");
       g.addEventListener("click", (event) => { event.stopPropagation(); this.onHexClick(us.hex); });
     }
   }

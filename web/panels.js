@@ -149,10 +149,14 @@ export function renderAnalysis(box, r, info, final) {
 export function describeUnit(u, info) {
   const s = u.state;
   const general = u.type === "general";
-  const flags = s.flags.length ? ` · ${s.flags.join(", ").replaceAll("_", " ")}` : "";
+  const all = s.flags.concat(s.morale ? s.morale.status : []);
+  const flags = all.length ? ` · ${all.join(", ").replaceAll("_", " ")}` : "";
   return `${u.id} ${u.name || ""} · ${u.side} ${u.type.replaceAll("_", " ")} · VC ${s.vc}` +
     (general ? ` · radius ${u.radius}` : ` · MO ${s.mo}`) + ` · MA ${u.ma}, ${s.mp} MP left` +
     (u.vt ? ` · VT ${u.vt}, range ${u.range}` : "") + (u.corps ? ` · corps ${u.corps}` : "") +
+    (u.quality ? ` · ${u.quality.replaceAll("_", " ")}` : "") +
+    (u.morale_factor ? ` · morale factor ${u.morale_factor}` : "") +
+    (s.morale && s.morale.fatigue ? ` · fatigue ${s.morale.fatigue}` : "") +
     ` · at ${s.hex}${flags}`;
 }
 

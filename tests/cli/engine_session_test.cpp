@@ -81,6 +81,30 @@ TEST(EngineSession, ChanceEventsAndRoll) {
   EXPECT_FALSE(s.send({{"cmd", "chance"}})["chance"]);
 }
 
+// A variant module over the protocol (docs/variants.md): a routed unit's state round-trips,
+// its rally test is a chance event with the 2d6 distribution, and its result is reported.
+TEST(EngineSession, VariantModulesRallyARouter) {
+  Session s;
+  ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "crossing-ancient"}, {"seed", 5}})["ok"]);
+  json state = s.send({{"cmd", "state"}})["state"];
+  state["phase"] = "combat";
+  state.erase("hash");
+  state["units"][1]["morale"] = {{"status", {"routed", "routed_before"}}, {"fatigue", 0}};
+  const json set = s.send({{"cmd", "set_state"}, {"state", state}});
+  ASSERT_TRUE(set["ok"]) << set.dump();
+  EXPECT_EQ(s.send({{"cmd", "state"}})["state"]["units"][1]["morale"]["status"][0], "routed");
+  ASSERT_TRUE(s.send({{"cmd", "apply"}, {"text", "end"}})["ok"]);
+  const json chance = s.send({{"cmd", "chance"}});
+  ASSERT_TRUE(chance["chance"]) << chance.dump();
+  EXPECT_EQ(chance["event"]["kind"], "morale_check");
+  EXPECT_EQ(chance["outcomes"].size(), 11u) << "2d6: 2..12";
+  EXPECT_EQ(s.send({{"cmd", "state"}})["state"]["phase"], "rally");
+  const json rolled = s.send({{"cmd", "roll"}});
+  ASSERT_TRUE(rolled["ok"]) << rolled.dump();
+  EXPECT_EQ(rolled["events"][0]["event"], "morale_result");
+  EXPECT_EQ(rolled["events"][0]["die"], rolled["outcome"]);
+}
+
 TEST(EngineSession, Reachable) {
   Session s;
   ASSERT_TRUE(s.send({{"cmd", "load"}, {"scenario", "duel"}})["ok"]);
