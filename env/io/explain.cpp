@@ -18,10 +18,25 @@ using R = RefusalReason;
 
 std::string unitId(const GameState& s, int u) { return u >= 0 ? s.sc().unit(u).id : "?"; }
 
+// V-ROUT-2, V-PUR-3: a router or a pursuer takes no voluntary action.
+std::optional<Refusal> explainOutOfControl(const GameState& s, int u) {
+  if (s.routed(u)) {
+    return Refusal{R::kOutOfControl, "V-ROUT-2",
+                   unitId(s, u) + " is routed; it acts only by its rout until it rallies"};
+  }
+  if (s.pursuing(u)) {
+    return Refusal{R::kOutOfControl, "V-PUR-3",
+                   unitId(s, u) + " is pursuing " + unitId(s, s.moraleOf(u).pursued - 1) +
+                       "; it acts only by its pursuit until it stops"};
+  }
+  return std::nullopt;
+}
+
 Refusal explainMove(const GameState& s, Action a, int u) {
   const Scenario& sc = s.sc();
   const std::string id = unitId(s, u);
   const UnitState& us = s.unit(u);
+  if (const auto r = explainOutOfControl(s, u)) return *r;
   if (us.flags & unit_flag::kStuck)
     return {R::kStuck, "MV-MARSH-1", id + " is stuck in a marsh for this phase"};
   if (us.flags & unit_flag::kCharged)
@@ -67,6 +82,7 @@ std::optional<Refusal> explainCharge(const GameState& s, Action a, int u) {
     return Refusal{R::kNotCavalry, "MV-CHG-1", id + " is not cavalry; only cavalry charges"};
   if (s.has(u, unit_flag::kCharged))
     return Refusal{R::kAlreadyCharged, "MV-CHG-5", id + " has already charged this turn"};
+  if (const auto r = explainOutOfControl(s, u)) return r;
   if (s.demoralised(u))
     return Refusal{R::kDemoralised, "U-DEM-1", id + " is demoralised and may not charge"};
   if (sc.rules().charge_requires_move && !s.has(u, unit_flag::kStepped)) {
@@ -92,6 +108,7 @@ std::optional<Refusal> explainAttack(const GameState& s, Action a, int u) {
   const std::string id = unitId(s, u);
   if (s.has(u, unit_flag::kAttacked))
     return Refusal{R::kAlreadyAttacked, "C-GEN-1", id + " has already attacked this phase"};
+  if (const auto r = explainOutOfControl(s, u)) return r;
   if (s.demoralised(u))
     return Refusal{R::kDemoralised, "C-GEN-3", id + " is demoralised and may not attack"};
   const UnitType type = s.typeOf(u);
@@ -121,6 +138,7 @@ Refusal explainFire(const GameState& s, Action a, int u) {
   if (!isArtillery(s.typeOf(u))) return {R::kNotArtillery, "F-GEN-1", id + " is not artillery"};
   if (s.has(u, unit_flag::kFired))
     return {R::kAlreadyFired, "F-GEN-1", id + " has already fired this phase"};
+  if (const auto r = explainOutOfControl(s, u)) return *r;
   const Terrain t = sc.terrain(a.cell);
   if (t == Terrain::kWoods || t == Terrain::kVillage)
     return {R::kFireFromCover, "F-GEN-4", "artillery cannot fire out of woods or a village"};

@@ -45,6 +45,9 @@ constexpr std::array kReasons = {
                       "a cliff, or a river without bridge or ford"},
     RefusalReasonInfo{RefusalReason::kDemoralised, "demoralised",
                       "a demoralised unit may not do this"},
+    RefusalReasonInfo{RefusalReason::kOutOfControl, "out_of_control",
+                      "a routed or pursuing unit acts only by its rout or pursuit "
+                      "(docs/variants.md)"},
     RefusalReasonInfo{RefusalReason::kNotCavalry, "not_cavalry", "only cavalry charges"},
     RefusalReasonInfo{RefusalReason::kAlreadyCharged, "already_charged",
                       "the unit has already charged this turn"},

@@ -32,6 +32,7 @@ enum class RefusalReason {
   kNotEnoughMovementPoints,
   kImpassableHexside,
   kDemoralised,
+  kOutOfControl,
   kNotCavalry,
   kAlreadyCharged,
   kChargeWithoutMove,

@@ -10,6 +10,7 @@
 
 #include "env/combat.h"
 #include "env/error.h"
+#include "env/io/notation.h"
 #include "env/io/scenario_json.h"
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
@@ -473,6 +474,19 @@ PursuitRun routedAtRally(Hex a_at) {
   chase.pursued = 1;
   env::setMoraleStatus(run.s, 1, chase);
   return run;
+}
+
+TEST(Pursuit, ActionsOfRoutersAndPursuersAreRefusedWithTheReason_V_ROUT_2_V_PUR_3) {
+  PursuitRun r = routedAtRally({1, 0});
+  const auto why = env::explainIllegal(r.s, env::Action::attack(cellOf(*r.sc, {0, 0}), 0));
+  ASSERT_TRUE(why);
+  EXPECT_EQ(why->reason, env::RefusalReason::kOutOfControl);
+  EXPECT_EQ(why->rule, "V-ROUT-2");
+  env::setHeader(r.s, 1, 1, env::Phase::kCombat);
+  const auto pursuer = env::explainIllegal(r.s, env::Action::attack(cellOf(*r.sc, {1, 0}), 3));
+  ASSERT_TRUE(pursuer);
+  EXPECT_EQ(pursuer->rule, "V-PUR-3");
+  EXPECT_NE(pursuer->message.find("pursuing D"), std::string::npos) << pursuer->message;
 }
 
 TEST(Pursuit, RallyStepRalliesOrRunsAgain_V_ROUT_5) {
