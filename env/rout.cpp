@@ -86,8 +86,8 @@ RoutStep bestStep(const GameState& s, int u, CellId at, CellId responsible_cell,
       const Occupant o = occupantClass(s, u, h.neighbor);
       if (o == Occupant::kBlocked) continue;
       step.to = h.neighbor;
-      const Hex from_enemy = sc.hexOf(responsible_cell);
-      const int away = responsible_cell == kNoCell ? 0 : -hexDistance(next, from_enemy);
+      const int away =
+          responsible_cell == kNoCell ? 0 : -hexDistance(next, sc.hexOf(responsible_cell));
       const bool smaller_q = sc.rules().retreat_final_tiebreak == FinalTiebreak::kSmallerQ;
       // Then C-RET-4's last criteria: not across a stream, blue south / orange north, q.
       step.key = {edge < here_edge ? 0 : 1,     static_cast<int>(o),         away, h.stream ? 1 : 0,
@@ -98,7 +98,8 @@ RoutStep bestStep(const GameState& s, int u, CellId at, CellId responsible_cell,
   return best;
 }
 
-// The unit's corps general is irrelevant here; what matters is who may still act.
+// V-ROUT-5: whether u is in contact with an enemy unit that keeps it from rallying: one in
+// order or pursuing (not routed), generals excepted.
 bool inContactWithEnemyInOrder(const GameState& s, int u) {
   const Scenario& sc = s.sc();
   for (int d = 0; d < kNumDirections; ++d) {
@@ -111,6 +112,7 @@ bool inContactWithEnemyInOrder(const GameState& s, int u) {
   return false;
 }
 
+// V-PUR-5: whether u is in contact with a routed enemy, which keeps a pursuer from stopping.
 bool inContactWithRoutedEnemy(const GameState& s, int u) {
   const Scenario& sc = s.sc();
   for (int d = 0; d < kNumDirections; ++d) {
