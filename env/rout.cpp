@@ -98,30 +98,28 @@ RoutStep bestStep(const GameState& s, int u, CellId at, CellId responsible_cell,
   return best;
 }
 
-// V-ROUT-5: whether u is in contact with an enemy unit that keeps it from rallying: one in
-// order or pursuing (not routed), generals excepted.
-bool inContactWithEnemyInOrder(const GameState& s, int u) {
+// Whether u is in contact with an enemy unit for which `counts(v)` holds.
+template <typename Counts>
+bool inContactWithEnemy(const GameState& s, int u, Counts counts) {
   const Scenario& sc = s.sc();
   for (int d = 0; d < kNumDirections; ++d) {
     const Hexside& h = sc.side(s.unit(u).cell, d);
     if (h.neighbor == kNoCell || !h.contact) continue;
     const int v = s.unitAt(h.neighbor);
-    if (v >= 0 && s.sideOf(v) != s.sideOf(u) && !s.routed(v) && !isGeneral(s.typeOf(v)))
-      return true;
+    if (v >= 0 && s.sideOf(v) != s.sideOf(u) && counts(v)) return true;
   }
   return false;
 }
 
+// V-ROUT-5: whether u is in contact with an enemy unit that keeps it from rallying: one in
+// order or pursuing (not routed), generals excepted.
+bool inContactWithEnemyInOrder(const GameState& s, int u) {
+  return inContactWithEnemy(s, u, [&](int v) { return !s.routed(v) && !isGeneral(s.typeOf(v)); });
+}
+
 // V-PUR-5: whether u is in contact with a routed enemy, which keeps a pursuer from stopping.
 bool inContactWithRoutedEnemy(const GameState& s, int u) {
-  const Scenario& sc = s.sc();
-  for (int d = 0; d < kNumDirections; ++d) {
-    const Hexside& h = sc.side(s.unit(u).cell, d);
-    if (h.neighbor == kNoCell || !h.contact) continue;
-    const int v = s.unitAt(h.neighbor);
-    if (v >= 0 && s.sideOf(v) != s.sideOf(u) && s.routed(v)) return true;
-  }
-  return false;
+  return inContactWithEnemy(s, u, [&](int v) { return s.routed(v); });
 }
 
 // How far a rout runs under the failed_test module: the full movement allowance (ancient) or

@@ -131,23 +131,34 @@ class StateReader {
     }
   }
 
+  // A list of bit names ("moved", "routed", ...) as a bit set: `name(b)` names bit b of
+  // `count`; an unknown name is reported as an unknown `what`.
+  unsigned readBitNames(const json& list, const std::string& p, int count, const char* (*name)(int),
+                        const std::string& what) {
+    unsigned bits = 0;
+    if (!in_.expectArray(list, p)) return bits;
+    for (size_t k = 0; k < list.size(); ++k) {
+      auto text = in_.string(list[k], JsonReader::child(p, k));
+      if (!text) continue;
+      int bit = -1;
+      for (int b = 0; b < count; ++b) {
+        if (*text == name(b)) bit = b;
+      }
+      if (bit < 0) {
+        in_.fail(JsonReader::child(p, k), "unknown " + what + " \"" + *text + "\"");
+      } else {
+        bits |= 1u << bit;
+      }
+    }
+    return bits;
+  }
+
   void readUnit(const json& v, const std::string& p, int u, GameState& s) {
     const UnitInfo& info = sc_.unit(u);
     UnitState& us = s.units[static_cast<size_t>(u)];
-    if (const json* f = in_.required(v, p, "flags"); f && in_.expectArray(*f, p + "/flags")) {
-      for (size_t k = 0; k < f->size(); ++k) {
-        auto name = in_.string((*f)[k], JsonReader::child(p + "/flags", k));
-        if (!name) continue;
-        int bit = -1;
-        for (int b = 0; b < unit_flag::kCount; ++b) {
-          if (*name == unit_flag::name(b)) bit = b;
-        }
-        if (bit < 0) {
-          in_.fail(JsonReader::child(p + "/flags", k), "unknown flag \"" + *name + "\"");
-        } else {
-          us.flags = static_cast<uint16_t>(us.flags | (1u << bit));
-        }
-      }
+    if (const json* f = in_.required(v, p, "flags")) {
+      us.flags = static_cast<uint16_t>(
+          readBitNames(*f, p + "/flags", unit_flag::kCount, unit_flag::name, "flag"));
     }
     const bool off_map = (us.flags & (unit_flag::kEliminated | unit_flag::kAwaitingSetup)) != 0;
     if (const json* h = in_.required(v, p, "hex")) {
@@ -194,21 +205,9 @@ class StateReader {
     }
     if (!in_.expectObject(v, p, {"status", "fatigue", "pursues"})) return;
     MoraleStatus m;
-    if (const json* st = JsonReader::optional(v, "status");
-        st && in_.expectArray(*st, p + "/status")) {
-      for (size_t k = 0; k < st->size(); ++k) {
-        auto name = in_.string((*st)[k], JsonReader::child(p + "/status", k));
-        if (!name) continue;
-        int bit = -1;
-        for (int b = 0; b < morale_bit::kCount; ++b) {
-          if (*name == morale_bit::name(b)) bit = b;
-        }
-        if (bit < 0) {
-          in_.fail(JsonReader::child(p + "/status", k), "unknown morale status \"" + *name + "\"");
-        } else {
-          m.bits = static_cast<uint8_t>(m.bits | (1u << bit));
-        }
-      }
+    if (const json* st = JsonReader::optional(v, "status")) {
+      m.bits = static_cast<uint8_t>(
+          readBitNames(*st, p + "/status", morale_bit::kCount, morale_bit::name, "morale status"));
     }
     if (const json* f = JsonReader::optional(v, "fatigue")) {
       m.fatigue = static_cast<uint8_t>(
