@@ -45,22 +45,15 @@ bool playArena(const RoleContext& run, const agents::ArenaConfig& config,
 }  // namespace
 
 GateRole::GateRole(const RoleContext& run) : run_(run) {
-  const std::string where = run_.folder.path("gates/state.json");
-  const json j = readJsonFile(where, json());
-  if (!j.is_null()) {
-    if (j.value("format", "") != kStateFormat)
-      throw ConfigError(where + ": not the state of a gate (format " + kStateFormat + ")");
-    try {
-      state_.generation = j.at("generation").get<int>();
-      state_.best = j.at("best").get<std::string>();
-      state_.best_generation = j.at("best_generation").get<int>();
-      state_.laddered_generation = j.at("laddered_generation").get<int>();
-      state_.ladder_due = j.at("ladder_due").get<int>();
-      state_.cpu_seconds = j.at("cpu_seconds").get<double>();
-    } catch (const json::exception& e) {
-      throw ConfigError(where + ": damaged (" + std::string(e.what()) + ")");
-    }
-  }
+  readRecordFile(run_.folder.path("gates/state.json"), kStateFormat, "the state of a gate",
+                 [&](const json& j) {
+                   state_.generation = j.at("generation").get<int>();
+                   state_.best = j.at("best").get<std::string>();
+                   state_.best_generation = j.at("best_generation").get<int>();
+                   state_.laddered_generation = j.at("laddered_generation").get<int>();
+                   state_.ladder_due = j.at("ladder_due").get<int>();
+                   state_.cpu_seconds = j.at("cpu_seconds").get<double>();
+                 });
   if (run_.folder.readLatest().data_set != state_.generation - 1) publish();
 }
 
@@ -109,7 +102,7 @@ bool GateRole::gateNext() {
 bool GateRole::ladderIfDue() {
   if (state_.ladder_due < 0) return true;
   const double cpu0 = processCpuSeconds();
-  const bool done = ladder(state_.ladder_due);
+  const bool done = ladder(state_.ladder_due, cpu0);
   state_.cpu_seconds += processCpuSeconds() - cpu0;
   if (!done) return false;
   state_.ladder_due = -1;
@@ -167,7 +160,7 @@ bool GateRole::gate(int g) {
   return true;
 }
 
-bool GateRole::ladder(int g) {
+bool GateRole::ladder(int g, double cpu0) {
   const LoopSettings& loop = run_.config.loop;
   agents::ArenaConfig arena;
   arena.agents = words(loop.ladder_references);
@@ -199,7 +192,7 @@ bool GateRole::ladder(int g) {
   e["scores"] = scores;
   e["rated"] = state_.best;
   state_.laddered_generation = state_.best_generation;
-  e["cpu_hours"] = runCpuSeconds(run_.folder) / 3600;
+  e["cpu_hours"] = (runCpuSeconds(run_.folder) + processCpuSeconds() - cpu0) / 3600;
   env::writeFileDurably(run_.folder.path("ladder/" + generationName(g) + ".json"),
                         e.dump(2) + "\n");
   run_.say(gen + ": Elo " + fixedText(st.elo.rating[n], 0) + " [" + fixedText(st.elo.low[n], 0) +

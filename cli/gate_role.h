@@ -42,7 +42,9 @@ class GateRole {
   void saveState();
   void publish() const;
   bool gate(int g);
-  bool ladder(int g);
+  // The ladder of generation g, begun when this process had used `cpu0` CPU seconds: its
+  // record's cpu_hours include the ladder itself.
+  bool ladder(int g, double cpu0);
 
   const RoleContext& run_;
   State state_;

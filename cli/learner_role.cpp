@@ -46,22 +46,16 @@ training::TrainStart startOf(const std::string& name) {
 LearnerRole::LearnerRole(const RoleContext& run, nn::ProcessGroup* group)
     : run_(run), group_(group) {
   if (!leads()) return;
-  const std::string where = run_.folder.path("train/learner.json");
-  const json j = readJsonFile(where, json());
-  if (j.is_null()) return;
-  if (j.value("format", "") != kStateFormat)
-    throw ConfigError(where + ": not the state of a learner (format " + kStateFormat + ")");
-  try {
-    state_.generation = j.at("generation").get<int>();
-    state_.reuse_budget = j.at("reuse_budget").get<double>();
-    state_.credited_rows = j.at("credited_rows").get<int64_t>();
-    state_.train_target = j.at("train_target").get<int64_t>();
-    state_.train_started = j.at("train_started").get<bool>();
-    state_.trained_steps = j.at("trained_steps").get<int64_t>();
-    state_.cpu_seconds = j.at("cpu_seconds").get<double>();
-  } catch (const json::exception& e) {
-    throw ConfigError(where + ": damaged (" + std::string(e.what()) + ")");
-  }
+  readRecordFile(run_.folder.path("train/learner.json"), kStateFormat, "the state of a learner",
+                 [&](const json& j) {
+                   state_.generation = j.at("generation").get<int>();
+                   state_.reuse_budget = j.at("reuse_budget").get<double>();
+                   state_.credited_rows = j.at("credited_rows").get<int64_t>();
+                   state_.train_target = j.at("train_target").get<int64_t>();
+                   state_.train_started = j.at("train_started").get<bool>();
+                   state_.trained_steps = j.at("trained_steps").get<int64_t>();
+                   state_.cpu_seconds = j.at("cpu_seconds").get<double>();
+                 });
 }
 
 void LearnerRole::saveState() {

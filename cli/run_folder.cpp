@@ -50,22 +50,30 @@ json readJsonFile(const std::string& path, const json& fallback) {
   return j;
 }
 
-LatestNetwork RunFolder::readLatest() const {
-  const std::string where = path("latest.json");
-  const json j = readJsonFile(where, json());
-  LatestNetwork latest;
-  if (j.is_null()) return latest;
-  if (j.value("format", "") != kLatestFormat)
-    throw ConfigError(where + ": not a latest-network pointer (format " + kLatestFormat + ")");
+bool readRecordFile(const std::string& path, const std::string& format, const std::string& what,
+                    const std::function<void(const json&)>& read) {
+  const json j = readJsonFile(path, json());
+  if (j.is_null()) return false;
+  if (j.value("format", "") != format)
+    throw ConfigError(path + ": not " + what + " (format " + format + ")");
   try {
-    latest.data_set = j.at("data_set").get<int>();
-    latest.network = j.at("network").get<std::string>();
-    latest.network_generation = j.at("network_generation").get<int>();
-    latest.bytes = j.at("bytes").get<uint64_t>();
-    latest.crc32 = j.at("crc32").get<uint32_t>();
+    read(j);
   } catch (const json::exception& e) {
-    throw ConfigError(where + ": damaged (" + std::string(e.what()) + ")");
+    throw ConfigError(path + ": damaged (" + std::string(e.what()) + ")");
   }
+  return true;
+}
+
+LatestNetwork RunFolder::readLatest() const {
+  LatestNetwork latest;
+  readRecordFile(path("latest.json"), kLatestFormat, "a latest-network pointer",
+                 [&](const json& j) {
+                   latest.data_set = j.at("data_set").get<int>();
+                   latest.network = j.at("network").get<std::string>();
+                   latest.network_generation = j.at("network_generation").get<int>();
+                   latest.bytes = j.at("bytes").get<uint64_t>();
+                   latest.crc32 = j.at("crc32").get<uint32_t>();
+                 });
   return latest;
 }
 
@@ -92,10 +100,10 @@ bool RunFolder::networkIsComplete(const LatestNetwork& latest) const {
   }
 }
 
-int RunFolder::gamesIn(int g) const {
+int RunFolder::gamesIn(int g, bool recover) const {
   const std::string dir = dataSet(g);
   if (!fs::exists(dir)) return 0;
-  training::recoverShards(dir);
+  if (recover) training::recoverShards(dir);
   int64_t games = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".h5") continue;

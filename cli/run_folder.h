@@ -19,6 +19,7 @@
 //   log.txt                     every role's lines (appended)           all
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -69,8 +70,9 @@ class RunFolder {
   bool networkIsComplete(const LatestNetwork& latest) const;
 
   // Games in the complete shards of data set g, after turning the journals of dead writers
-  // into shards. A complete shard never changes, so each is read once per RunFolder.
-  int gamesIn(int g) const;
+  // into shards unless `recover` is false (a reader that must not change the folder, such as
+  // `loop status`). A complete shard never changes, so each is read once per RunFolder.
+  int gamesIn(int g, bool recover = true) const;
 
   // Appends a line to log.txt.
   void log(const std::string& line) const;
@@ -82,6 +84,13 @@ class RunFolder {
 
 // Reads a JSON file of the folder (ConfigError naming it when damaged); `fallback` when absent.
 nlohmann::json readJsonFile(const std::string& path, const nlohmann::json& fallback);
+
+// Reads the record file at `path` (latest.json, a role's state) with `read(j)`: false when the
+// file does not exist yet. ConfigError naming the file when its "format" is not `format`
+// (`what` says what it should be: "the state of a gate") or `read` meets a missing field or a
+// field of the wrong type.
+bool readRecordFile(const std::string& path, const std::string& format, const std::string& what,
+                    const std::function<void(const nlohmann::json&)>& read);
 
 // The lock that makes a role unique in a run (the learner, the gate, one worker name): held
 // while the process lives. Throws ConfigError naming `who` when another process holds it.

@@ -6,7 +6,6 @@
 #include "cli/line_chart.h"
 #include "cli/number_text.h"
 #include "env/io/durable_file.h"
-#include "training/training_data.h"
 
 namespace morne::cli {
 
@@ -14,17 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// Games in the complete shards of a folder (journals are left as they are).
-int completeGames(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return 0;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".h5")
-      return static_cast<int>(training::indexShards({dir}, 0).games);
-  }
-  return 0;
-}
 
 std::string firstWord(const std::string& text) {
   std::istringstream in(text);
@@ -45,7 +33,7 @@ json runHistory(const RunFolder& folder) {
     const bool played = fs::exists(folder.dataSet(g));
     if (g > 0 && !played && train.is_null() && gate.is_null() && ladder.is_null()) break;
     json e = {{"generation", g}};
-    if (played) e["selfplay_games"] = completeGames(folder.dataSet(g));
+    if (played) e["selfplay_games"] = folder.gamesIn(g, false);  // journals left as they are
     for (const json* part : {&train, &gate, &ladder}) {
       if (part->is_null()) continue;
       for (const auto& [key, value] : part->items()) {

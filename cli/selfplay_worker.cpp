@@ -68,13 +68,15 @@ void SelfplayWorker::saveTotals() const {
 int SelfplayWorker::playChunk(int games) {
   const LatestNetwork latest = run_.folder.readLatest();
   const std::string set = "[" + generationName(latest.data_set) + "] selfplay " + name_;
-  if (!run_.folder.networkIsComplete(latest)) {
+  // A published network file never changes: it is read and checked once, not before each chunk.
+  if (!(latest == verified_) && !run_.folder.networkIsComplete(latest)) {
     if (!(announced_ && latest == playing_))
       run_.say(set + ": " + latest.network + " is not complete in the folder yet; waiting");
     playing_ = latest;
     announced_ = true;
     return 0;
   }
+  verified_ = latest;
   announced_ = false;
   const bool network = !latest.network.empty();
   const LoopConfig& c = run_.config;
@@ -132,9 +134,8 @@ bool SelfplayWorker::fill(int g, int target) {
     if (run_.stopping()) return false;
     const int have = run_.folder.gamesIn(g);
     if (have >= target) return true;
-    if (run_.folder.readLatest().data_set != g) {
-      throw ConfigError("the run's latest.json names data set " +
-                        std::to_string(run_.folder.readLatest().data_set) + ", not " +
+    if (const int named = run_.folder.readLatest().data_set; named != g) {
+      throw ConfigError("the run's latest.json names data set " + std::to_string(named) + ", not " +
                         generationName(g) + " (is a gate of this run running elsewhere?)");
     }
     if (playChunk(target - have) == 0 && !run_.stopping())

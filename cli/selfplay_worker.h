@@ -36,7 +36,8 @@ class SelfplayWorker {
   std::string name_;
   int jobs_;
   std::unique_ptr<env::FileLock> lock_;
-  LatestNetwork playing_;  // the network of the last chunk
+  LatestNetwork playing_;   // the network of the last chunk
+  LatestNetwork verified_;  // the last pointer whose network was found whole (files never change)
   bool announced_ = false;
   int64_t games_ = 0, positions_ = 0, positions_played_ = 0;
   int64_t chunks_ = 0;  // chunks begun: the next one's number, its seed and shard names

@@ -21,9 +21,5 @@ string(APPEND body "  };
 }
 }  // namespace morne::env
 ")
-if(EXISTS ${OUTPUT})
-  file(READ ${OUTPUT} old)
-endif()
-if(NOT "${old}" STREQUAL "${body}")
-  file(WRITE ${OUTPUT} "${body}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
+write_if_changed(${OUTPUT} "${body}")

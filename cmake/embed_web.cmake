@@ -39,9 +39,5 @@ const WebAsset* findWebAsset(const std::string& path) {
 }
 }  // namespace morne::cli
 ")
-if(EXISTS ${OUTPUT})
-  file(READ ${OUTPUT} old)
-endif()
-if(NOT "${old}" STREQUAL "${body}")
-  file(WRITE ${OUTPUT} "${body}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
+write_if_changed(${OUTPUT} "${body}")

@@ -22,9 +22,5 @@ const int kBuildMaxCells = ${MAX_CELLS};
 const int kBuildMaxUnits = ${MAX_UNITS};
 }  // namespace morne
 ")
-if(EXISTS ${OUTPUT})
-  file(READ ${OUTPUT} old)
-endif()
-if(NOT "${old}" STREQUAL "${content}")
-  file(WRITE ${OUTPUT} "${content}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/write_if_changed.cmake)
+write_if_changed(${OUTPUT} "${content}")
