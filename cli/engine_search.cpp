@@ -103,6 +103,19 @@ std::string withTimeLimit(const std::string& spec, int64_t ms) {
   return agents::specText(parsed);
 }
 
+// The request's "play" (false when absent): whether the chosen action is also applied to the
+// game. Refused when it is not a boolean, or when it is true with a "state" of the request's
+// own (there is no game to apply it to).
+bool playField(const json& req) {
+  if (!req.contains("play")) return false;
+  if (!req["play"].is_boolean())
+    throw RequestError{"bad_request", "\"play\" must be true or false"};
+  const bool play = req["play"].get<bool>();
+  if (play && req.contains("state"))
+    throw RequestError{"bad_request", "\"play\" applies to the game, not to a \"state\" given"};
+  return play;
+}
+
 double probabilityOf(const std::vector<env::Outcome>& outcomes, size_t unit,
                      bool (*holds)(const env::UnitOutcome&)) {
   double p = 0;
@@ -193,15 +206,12 @@ json EngineSession::genmove(const json& req) {
   std::optional<env::GameState> own;
   const env::GameState& s = position(req, &own);
   checkSearchable(s);
-  checkDecisionVisible(req, req.contains("play") && req["play"] == true);
-  if (req.contains("state") && req.contains("play") && req["play"] == true)
-    throw RequestError{"bad_request", "\"play\" applies to the game, not to a \"state\" given"};
+  const bool play = playField(req);
+  checkDecisionVisible(req, play);
   if (!req.contains("agent") || !req["agent"].is_string())
     throw RequestError{"bad_request", "give \"agent\": an agent spec such as \"mcts:sims=800\""};
   if (req.contains("seed") && !req["seed"].is_number_unsigned())
     throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
-  if (req.contains("play") && !req["play"].is_boolean())
-    throw RequestError{"bad_request", "\"play\" must be true or false"};
   auto job = std::make_unique<SearchJob>();
   job->top = topField(req, 10);
   const auto max_ms = static_cast<int64_t>(limits_.max_search_ms);
@@ -222,7 +232,7 @@ json EngineSession::genmove(const json& req) {
   job->position = req.contains("state") ? s : game();  // the agent sees what its side may know
   job->shown = s;
   job->hidden = bound_side_ >= 0 && env::decisionsHiddenFrom(game(), bound_side_);
-  job->play = req.contains("play") && req["play"].get<bool>();
+  job->play = play;
   job->searches = searches(spec);
   startSearch(std::move(job));
   return json::object();
@@ -232,7 +242,8 @@ json EngineSession::analyze(const json& req) {
   std::optional<env::GameState> own;
   const env::GameState& s = position(req, &own);
   checkSearchable(s);
-  checkDecisionVisible(req, req.contains("play") && req["play"] == true);
+  const bool play = playField(req);
+  checkDecisionVisible(req, play);
   const std::string asked = req.contains("agent")
                                 ? (req["agent"].is_string() ? req["agent"].get<std::string>() : "")
                                 : "mcts:threads=2";
@@ -247,11 +258,7 @@ json EngineSession::analyze(const json& req) {
   job->total_ms = req.contains("ms") ? static_cast<double>(integerField(req, "ms", 1, max_ms))
                                      : limits_.max_search_ms;
   job->agent = &keptAgent(spec);
-  if (req.contains("play") && !req["play"].is_boolean())
-    throw RequestError{"bad_request", "\"play\" must be true or false"};
-  job->play = req.contains("play") && req["play"].get<bool>();
-  if (job->play && req.contains("state"))
-    throw RequestError{"bad_request", "\"play\" applies to the game, not to a \"state\" given"};
+  job->play = play;
   job->id = request_id_;
   job->cmd = "analyze";
   job->spec = spec;
