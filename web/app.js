@@ -293,6 +293,7 @@ async function walk(path) {
     const reply = await apply({ text });
     if (!reply.ok) break;
     from = to;
+    if (to === path[path.length - 1]) break;  // advance() below refreshes once
     await refresh();
     const us = app.map.units.get(unitId).state;
     if (app.status.chance || !us || us.hex !== to || app.legal.every((a) => a.action.from !== to ||
