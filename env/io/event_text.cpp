@@ -126,6 +126,7 @@ std::string eventText(const Scenario& sc, const Event& e) {
       return u + " morale: die " + std::to_string(e.a) + ", factor " + std::to_string(e.b) + ": " +
              std::string(moraleOutcomeName(static_cast<MoraleOutcome>(e.c)));
     case EventType::kRout:
+      if (e.a == 0 && e.b == 0) return u + " routs in place at " + hex(sc, e.from);
       return u + " routs " + hex(sc, e.from) + ">" + hex(sc, e.to) + " (" + std::to_string(e.a) +
              " hexes)" + std::string(kRoutEnds[static_cast<size_t>(e.b & 3)]);
     case EventType::kPursuit:
