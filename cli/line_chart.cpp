@@ -20,6 +20,16 @@ double tickStep(double span, int count) {
   return 10 * power;
 }
 
+// Widens a range too narrow for ticks (equal values, or values that differ by rounding alone,
+// where a step would vanish against the values) to one unit: from `lo` (`centred`: around it).
+void widenNarrowRange(double& lo, double& hi, bool centred) {
+  const double scale = std::max({1.0, std::abs(lo), std::abs(hi)});
+  if (hi - lo > 1e-9 * scale) return;
+  const double mid = centred ? (lo + hi) / 2 : lo;
+  lo = centred ? mid - 0.5 : mid;
+  hi = centred ? mid + 0.5 : mid + 1;
+}
+
 }  // namespace
 
 std::string xmlEscape(const std::string& text) {
@@ -76,11 +86,8 @@ std::string lineChartSvg(const std::vector<ChartPanel>& panels) {
           << "\" text-anchor=\"middle\" fill=\"#888\">no data yet</text>\n";
       continue;
     }
-    if (x_hi == x_lo) x_hi = x_lo + 1;
-    if (y_hi == y_lo) {
-      y_lo -= 0.5;
-      y_hi += 0.5;
-    }
+    widenNarrowRange(x_lo, x_hi, false);
+    widenNarrowRange(y_lo, y_hi, true);
     const double y_step = tickStep(y_hi - y_lo, 5), x_step = tickStep(x_hi - x_lo, 6);
     y_lo = std::floor(y_lo / y_step) * y_step;
     y_hi = std::ceil(y_hi / y_step) * y_step;
