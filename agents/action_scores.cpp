@@ -21,6 +21,13 @@ double Heuristics::attackValue(const GameState& s, int attacker, int defender) {
   const bool general_a = env::isGeneral(s.typeOf(attacker));
   const bool general_d = env::isGeneral(s.typeOf(defender));
   const double stake = w_.objective * objectiveVpAt(s, s.unit(defender).cell, s.sideOf(attacker));
+  // The odds of each side's morale test do not depend on the die: computed once.
+  const env::MoraleOdds odds_d =
+      general_d ? env::MoraleOdds{} : env::moraleTestOdds(s, defender, attacker, 0, false);
+  const env::MoraleOdds odds_a =
+      general_a ? env::MoraleOdds{} : env::moraleTestOdds(s, attacker, defender, 0, false);
+  const double worth_d = general_d ? 0 : testResultWorth(s, defender, odds_d);
+  const double worth_a = general_a ? 0 : testResultWorth(s, attacker, odds_a);
   double total = 0;
   for (int d6 = 1; d6 <= 6; ++d6) {
     const int die = std::clamp(d6 + odds.dieModifier(), 0, env::kCrtRows - 1);
@@ -30,13 +37,9 @@ double Heuristics::attackValue(const GameState& s, int attacker, int defender) {
     const int loss_a = std::min<int>(cell.attacker_loss, vc_a);
     const bool test_d = cell.defender_test && loss_d < vc_d && !general_d;
     const bool test_a = cell.attacker_test && loss_a < vc_a && !general_a;
-    const env::MoraleOdds odds_d =
-        test_d ? env::moraleTestOdds(s, defender, attacker, 0, false) : env::MoraleOdds{};
-    const env::MoraleOdds odds_a =
-        test_a ? env::moraleTestOdds(s, attacker, defender, 0, false) : env::MoraleOdds{};
-    const double fail_d = test_d ? testResultWorth(s, defender, odds_d) : 0;
-    const double fail_a = test_a ? testResultWorth(s, attacker, odds_a) : 0;
-    const double dislodged = loss_d >= vc_d ? 1.0 : odds_d.failure();
+    const double fail_d = test_d ? worth_d : 0;
+    const double fail_a = test_a ? worth_a : 0;
+    const double dislodged = loss_d >= vc_d ? 1.0 : (test_d ? odds_d.failure() : 0);
     total += unitWorth(s, defender, w_) * (loss_d + (loss_d >= vc_d ? w_.elimination : 0)) +
              fail_d + w_.stake_share * stake * dislodged -
              (unitWorth(s, attacker, w_) * (loss_a + (loss_a >= vc_a ? w_.elimination : 0)) +
@@ -93,13 +96,15 @@ double Heuristics::testResultWorth(const GameState& s, int unit,
     // Every failure is one retreat (C-RET-*); a graded halt still holds the unit.
     return odds.failure() + w_.halt_result * odds.of(O::kHalt);
   }
-  const bool graded = s.sc().rules().failed_test == env::FailedTest::kGraded;
-  const double rout = odds.of(O::kRout) + (graded ? 0 : odds.of(O::kRetreat));
-  const double flight =
-      graded ? odds.of(O::kFlight) : 0;  // ancient: every failure is a rout of the full allowance
+  const double halt = w_.halt_result * odds.of(O::kHalt);
+  if (s.sc().rules().failed_test == env::FailedTest::kAncientRout) {
+    // Every failure is a rout of the full allowance.
+    return halt + w_.rout_result * (odds.of(O::kRout) + odds.of(O::kRetreat) + odds.of(O::kFlight));
+  }
+  // Graded: a retreat is one hex, a rout a rout, a flight as good as an elimination.
   const double flight_worth = w_.elimination + unitWorth(s, unit, w_) * s.unit(unit).vc;
-  return (graded ? odds.of(O::kRetreat) : 0) + w_.halt_result * odds.of(O::kHalt) +
-         w_.rout_result * (rout + (graded ? 0 : odds.of(O::kFlight))) + flight_worth * flight;
+  return odds.of(O::kRetreat) + halt + w_.rout_result * odds.of(O::kRout) +
+         flight_worth * odds.of(O::kFlight);
 }
 
 bool Heuristics::sidestepsAFriend(const GameState& s, int u, CellId from, CellId to) {
