@@ -124,11 +124,7 @@ int runSelfplay(const Args& args) {
               << p.false_resignations << " of them wrongly\n";
   }
   for (const training::RecoveredShard& j : r.recovered) {
-    std::cout << "recovered " << j.games << " finished game(s), " << j.rows
-              << " positions, of a killed run from " << j.journal;
-    if (!j.shard.empty()) std::cout << " into " << j.shard;
-    if (j.dropped_bytes) std::cout << " (a last record cut short: " << j.dropped_bytes << " bytes)";
-    std::cout << "\n";
+    (j.quarantined.empty() ? std::cout : std::cerr) << training::recoveryText(j) << "\n";
   }
   for (const std::string& shard : r.shards) std::cout << "wrote " << shard << "\n";
   std::cout << std::flush;

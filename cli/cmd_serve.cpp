@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/engine_session.h"
 #include "cli/interrupt.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
@@ -21,8 +22,16 @@ const OptionRow<ServeConfig> kServeRows[] = {
      "games open at once (one per browser tab); more are refused"},
     {"max-message-bytes",
      &ServeConfig::max_message_bytes,
-     {64, 64 << 20},
-     "longest request; a longer one is refused and the game goes on"},
+     {64, static_cast<double>(kMaxRequestBytes)},
+     "longest request (at most the engine's 4 MiB); a longer one is refused and the game goes "
+     "on"},
+    {"idle-timeout-s", &ServeConfig::idle_timeout_s, atLeast(0),
+     "a game that sends no message for this long is closed, freeing its place (0: never)"},
+    {"max-connections-per-peer", &ServeConfig::max_connections_per_peer, atLeast(1),
+     "connections (files and games) one address may hold at once; more are closed at once"},
+    {"allowed-hosts", &ServeConfig::allowed_hosts, anyValue(),
+     "host names, comma-separated, that browsers may use for this server besides its address "
+     "and localhost (\"*\": any, for a proxy that checks them)"},
     {"max-search-ms",
      &ServeConfig::max_search_ms,
      {1, 3'600'000},
@@ -68,13 +77,17 @@ int runServe(const Args& args) {
             << "/  (Ctrl-C stops)\n"
             << "  up to " << config.max_sessions << " games, searches of at most "
             << config.max_search_ms / 1000 << " s, " << config.max_search_threads << " threads and "
-            << config.max_search_mb << " MB each\n"
+            << config.max_search_mb << " MB each; idle games closed after " << config.idle_timeout_s
+            << " s\n"
             << std::flush;
   server.run(*interrupt.flag());
   const ServerCounters c = server.counters();
   std::cout << "stopped: " << c.sessions_served << " games served, " << c.sessions_refused
-            << " refused (max-sessions), " << c.requests << " requests, " << c.http_requests
-            << " HTTP requests\n";
+            << " refused (max-sessions), " << c.sessions_idle_closed << " closed idle, "
+            << c.requests << " requests, " << c.http_requests << " HTTP requests, "
+            << c.hosts_refused << " foreign hosts or origins refused, " << c.connections_refused
+            << " connections refused (max-connections-per-peer), " << c.accept_failures
+            << " failed accepts\n";
   return 0;
 }
 

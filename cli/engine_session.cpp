@@ -1,5 +1,6 @@
 #include "cli/engine_session.h"
 
+#include <cmath>
 #include <cstdint>
 #include <exception>
 
@@ -207,6 +208,7 @@ EngineSession::~EngineSession() {
     closing_ = true;
     stop_ = true;
     waiting_.clear();
+    waiting_bytes_ = 0;
   }
   wake_.notify_all();
   if (search_thread_.joinable()) search_thread_.join();
@@ -237,6 +239,7 @@ void EngineSession::submit(const std::string& line) {
   if (cmd == "stop" || cmd == "quit") stop_ = true;
   if (cmd == "quit") quit_ = true;
   waiting_.push_back({line, false});
+  waiting_bytes_ += line.size();
 }
 
 void EngineSession::submitReply(const std::string& reply_line) {
@@ -244,6 +247,7 @@ void EngineSession::submitReply(const std::string& reply_line) {
   if (quit_) return;
   if (searching_) {
     waiting_.push_back({reply_line, true});
+    waiting_bytes_ += reply_line.size();
   } else {
     reply(reply_line);
   }
@@ -257,6 +261,11 @@ void EngineSession::drain() {
 bool EngineSession::quitRequested() const {
   std::lock_guard lock(mutex_);
   return quit_;
+}
+
+EngineSession::Backlog EngineSession::backlog() const {
+  std::lock_guard lock(mutex_);
+  return {waiting_.size(), waiting_bytes_, searching_};
 }
 
 std::string EngineSession::handle(const std::string& line, bool* quit) {
@@ -287,12 +296,16 @@ void EngineSession::processWaiting() {
   while (!waiting_.empty() && !searching_) {
     const Waiting next = std::move(waiting_.front());
     waiting_.pop_front();
+    waiting_bytes_ -= next.text.size();
     if (next.is_reply) {
       reply(next.text);
       continue;
     }
     process(next.text);
-    if (quit_ && commandOf(next.text) == "quit") waiting_.clear();
+    if (quit_ && commandOf(next.text) == "quit") {
+      waiting_.clear();
+      waiting_bytes_ = 0;
+    }
   }
 }
 
@@ -364,6 +377,10 @@ std::optional<std::string> EngineSession::answer(const std::string& line) {
                                             " levels deep; at most " +
                                             std::to_string(env::kMaxJsonNesting) + " are allowed"};
     }
+    if (const size_t nul = line.find('\0'); nul != std::string::npos) {
+      throw RequestError{"parse_error",
+                         "a NUL byte at byte " + std::to_string(nul) + " of the request"};
+    }
     json req;
     try {
       req = json::parse(line);
@@ -386,7 +403,16 @@ std::optional<std::string> EngineSession::answer(const std::string& line) {
       throw RequestError{"bad_request", std::string("unusable JSON value: ") + e.what()};
     }
     if (!req.is_object()) throw RequestError{"bad_request", "a request must be a JSON object"};
-    if (req.contains("id")) id = req["id"];
+    if (req.contains("id")) {
+      // An integer beyond 64 bits is parsed as a double: echoed, it would come back rounded.
+      if (req["id"].is_number_float() && std::fabs(req["id"].get<double>()) >= 0x1p63 &&
+          std::floor(req["id"].get<double>()) == req["id"].get<double>()) {
+        throw RequestError{"bad_request",
+                           "\"id\" is an integer beyond the 64-bit range, which cannot be echoed "
+                           "exactly; use a string or a smaller integer"};
+      }
+      id = req["id"];
+    }
     if (!req.contains("cmd") || !req["cmd"].is_string()) {
       throw RequestError{"bad_request", "missing \"cmd\" (a string naming the command)"};
     }

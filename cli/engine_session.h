@@ -82,6 +82,14 @@ class EngineSession {
   void drain();
   // Whether a "quit" was handled or is waiting: the caller stops reading requests.
   bool quitRequested() const;
+  // What waits for the search in progress: requests (and transport refusals) and their bytes.
+  // A server stops reading from its client while this is over its bound.
+  struct Backlog {
+    size_t count = 0;
+    size_t bytes = 0;
+    bool searching = false;  // a search runs
+  };
+  Backlog backlog() const;
 
   // For a session without a sink: handles one request line, waits for it, and returns its
   // reply (for "analyze", the last one). Sets *quit when the request was "quit".
@@ -231,6 +239,7 @@ class EngineSession {
     bool is_reply = false;
   };
   std::deque<Waiting> waiting_;
+  size_t waiting_bytes_ = 0;       // the texts in waiting_
   bool deferred_ = false;          // the request being handled started a search
   json request_id_;                // its "id", for the search's reply
   std::atomic<bool> stop_{false};  // ends the search in progress (stop, quit)

@@ -54,7 +54,23 @@ GateRole::GateRole(const RoleContext& run) : run_(run) {
                    state_.ladder_due = j.at("ladder_due").get<int>();
                    state_.cpu_seconds = j.at("cpu_seconds").get<double>();
                  });
-  if (run_.folder.readLatest().data_set != state_.generation - 1) publish();
+  // latest.json follows from the gate's state: one left behind (a gate killed between its
+  // two writes), damaged, or naming the network with another size or CRC-32 is published
+  // again, saying so.
+  const LatestNetwork expected = fromState();
+  try {
+    const LatestNetwork latest = run_.folder.readLatest();
+    if (latest == expected) return;
+    if (latest.data_set == expected.data_set) {
+      run_.say("gate: latest.json does not match gates/state.json and the best network (" +
+               (latest.network != expected.network ? "network " + latest.network
+                                                   : "its size or CRC-32") +
+               "); published again");
+    }
+  } catch (const ConfigError& e) {
+    run_.say("gate: " + std::string(e.what()) + "; published again from gates/state.json");
+  }
+  run_.folder.writeLatest(expected);
 }
 
 void GateRole::saveState() {
@@ -69,14 +85,16 @@ void GateRole::saveState() {
 }
 
 // latest.json from the state: the data set of the last gated generation, the best network.
-void GateRole::publish() const {
+LatestNetwork GateRole::fromState() const {
   LatestNetwork latest;
   latest.data_set = state_.generation - 1;
   latest.network = state_.best;
   latest.network_generation = state_.best_generation;
   if (!state_.best.empty()) RunFolder::measureNetwork(run_.folder.path(state_.best), latest);
-  run_.folder.writeLatest(latest);
+  return latest;
 }
+
+void GateRole::publish() const { run_.folder.writeLatest(fromState()); }
 
 bool GateRole::candidateReady() const {
   return fs::exists(run_.folder.path("train/" + generationName(state_.generation) + ".json"));

@@ -41,6 +41,8 @@ class GateRole {
   };
   void saveState();
   void publish() const;
+  // What latest.json says after the gate's state (the best network measured).
+  LatestNetwork fromState() const;
   bool gate(int g);
   // The ladder of generation g, begun when this process had used `cpu0` CPU seconds: its
   // record's cpu_hours include the ladder itself.

@@ -1,12 +1,13 @@
 #include "cli/run_folder.h"
 
 #include <sys/resource.h>
-#include <zlib.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 
 #include "env/error.h"
+#include "env/io/crc32.h"
 #include "env/io/text_file.h"
 #include "training/shard_writer.h"
 #include "training/training_data.h"
@@ -20,15 +21,15 @@ using nlohmann::json;
 
 constexpr const char* kLatestFormat = "morne-latest/1";
 
-uint32_t crcOf(const std::string& bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  size_t done = 0;
-  while (done < bytes.size()) {  // zlib takes at most 4 GiB at once
-    const size_t n = std::min<size_t>(bytes.size() - done, size_t{1} << 30);
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), static_cast<uInt>(n));
-    done += n;
+// Whether `name` is a relative path that stays inside the folder it is relative to.
+bool insideTheFolder(const std::string& name) {
+  if (name.empty()) return true;  // no network yet
+  const fs::path p(name);
+  if (p.is_absolute() || name.find('\0') != std::string::npos) return false;
+  for (const fs::path& part : p) {
+    if (part == ".." || part == "." || part.empty()) return false;
   }
-  return static_cast<uint32_t>(crc);
+  return true;
 }
 
 std::string readNetworkBytes(const std::string& file) {
@@ -66,14 +67,18 @@ bool readRecordFile(const std::string& path, const std::string& format, const st
 
 LatestNetwork RunFolder::readLatest() const {
   LatestNetwork latest;
-  readRecordFile(path("latest.json"), kLatestFormat, "a latest-network pointer",
-                 [&](const json& j) {
-                   latest.data_set = j.at("data_set").get<int>();
-                   latest.network = j.at("network").get<std::string>();
-                   latest.network_generation = j.at("network_generation").get<int>();
-                   latest.bytes = j.at("bytes").get<uint64_t>();
-                   latest.crc32 = j.at("crc32").get<uint32_t>();
-                 });
+  readRecordFile(
+      path("latest.json"), kLatestFormat, "a latest-network pointer", [&](const json& j) {
+        latest.data_set = j.at("data_set").get<int>();
+        latest.network = j.at("network").get<std::string>();
+        if (!insideTheFolder(latest.network)) {
+          throw ConfigError(path("latest.json") + ": network \"" + latest.network.substr(0, 200) +
+                            "\" is not a file inside the run folder");
+        }
+        latest.network_generation = j.at("network_generation").get<int>();
+        latest.bytes = j.at("bytes").get<uint64_t>();
+        latest.crc32 = j.at("crc32").get<uint32_t>();
+      });
   return latest;
 }
 
@@ -87,23 +92,38 @@ void RunFolder::writeLatest(const LatestNetwork& latest) const {
 void RunFolder::measureNetwork(const std::string& file, LatestNetwork& latest) {
   const std::string bytes = readNetworkBytes(file);
   latest.bytes = bytes.size();
-  latest.crc32 = crcOf(bytes);
+  latest.crc32 = env::crc32Of(bytes);
 }
 
-bool RunFolder::networkIsComplete(const LatestNetwork& latest) const {
-  if (latest.network.empty()) return true;
+std::string RunFolder::networkProblem(const LatestNetwork& latest) const {
+  if (latest.network.empty()) return "";
+  std::string bytes;
   try {
-    const std::string bytes = readNetworkBytes(path(latest.network));
-    return bytes.size() == latest.bytes && crcOf(bytes) == latest.crc32;
-  } catch (const IoError&) {
-    return false;  // not there yet
+    bytes = readNetworkBytes(path(latest.network));
+  } catch (const IoError& e) {
+    return e.what();  // not there (yet)
   }
+  const uint32_t crc = env::crc32Of(bytes);
+  if (bytes.size() == latest.bytes && crc == latest.crc32) return "";
+  char text[160];
+  std::snprintf(text, sizeof text,
+                "latest.json gives %llu bytes with CRC-32 %08x, the file has %llu bytes with "
+                "CRC-32 %08x",
+                static_cast<unsigned long long>(latest.bytes), latest.crc32,
+                static_cast<unsigned long long>(bytes.size()), crc);
+  return latest.network + ": " + text;
 }
 
 int RunFolder::gamesIn(int g, bool recover) const {
   const std::string dir = dataSet(g);
   if (!fs::exists(dir)) return 0;
-  if (recover) training::recoverShards(dir);
+  if (recover) {
+    for (const training::RecoveredShard& r : training::recoverShards(dir)) {
+      const std::string text = training::recoveryText(r);
+      log(text);
+      std::cerr << "morne: " << text << "\n";
+    }
+  }
   int64_t games = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".h5") continue;

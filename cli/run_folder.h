@@ -65,9 +65,10 @@ class RunFolder {
   // Size and CRC-32 of a network file, for latest.json.
   static void measureNetwork(const std::string& file, LatestNetwork& latest);
 
-  // True when the network `latest` names is in the folder as the gate wrote it (its size and
-  // CRC-32): a filesystem that shows the pointer before the file's bytes fails this.
-  bool networkIsComplete(const LatestNetwork& latest) const;
+  // What keeps the network `latest` names from being the one the gate wrote (missing, or
+  // another size or CRC-32), or "" when it is: a filesystem that shows the pointer before the
+  // file's bytes gives a problem until they arrive.
+  std::string networkProblem(const LatestNetwork& latest) const;
 
   // Games in the complete shards of data set g, after turning the journals of dead writers
   // into shards unless `recover` is false (a reader that must not change the folder, such as

@@ -1,6 +1,8 @@
 #include "cli/selfplay_worker.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -9,6 +11,7 @@
 #include "cli/number_text.h"
 #include "cli/progress.h"
 #include "env/error.h"
+#include "env/io/durable_file.h"
 #include "env/rng.h"
 #include "training/selfplay.h"
 
@@ -43,7 +46,19 @@ SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int job
     : run_(run), name_(std::move(name)), jobs_(jobs) {
   checkName(name_);
   lock_ = lockRole(run_.folder.path("workers/" + name_ + ".lock"), "a worker named " + name_);
-  const json totals = readJsonFile(run_.folder.path("workers/" + name_ + ".json"), json::object());
+  const std::string totals_path = run_.folder.path("workers/" + name_ + ".json");
+  json totals;
+  try {
+    totals = readJsonFile(totals_path, json::object());
+  } catch (const ConfigError& e) {
+    // Only counts: kept aside, and the chunk number found again from the worker's file names,
+    // so that no name or seed is used twice.
+    const std::string aside = totals_path + ".damaged";
+    env::renameDurably(totals_path, aside);
+    totals = json{{"chunks", nextChunkFromFiles()}};
+    run_.say("worker " + name_ + ": " + e.what() + "; kept as " + aside + "; chunks go on from " +
+             std::to_string(totals["chunks"].get<int64_t>()) + ", its totals restart from 0");
+  }
   games_ = totals.value("games", int64_t{0});
   positions_ = totals.value("positions", int64_t{0});
   positions_played_ = totals.value("positions_played", int64_t{0});
@@ -52,6 +67,20 @@ SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int job
 }
 
 SelfplayWorker::~SelfplayWorker() = default;
+
+int64_t SelfplayWorker::nextChunkFromFiles() const {
+  int64_t next = 0;
+  const std::string mine = name_ + "-";
+  std::error_code ec;
+  for (const auto& e :
+       std::filesystem::recursive_directory_iterator(run_.folder.path("selfplay"), ec)) {
+    const std::string file = e.path().filename().string();
+    if (!file.starts_with(mine)) continue;
+    const int64_t chunk = std::strtoll(file.c_str() + mine.size(), nullptr, 10);
+    next = std::max(next, chunk + 1);
+  }
+  return next;
+}
 
 void SelfplayWorker::saveTotals() const {
   const json totals = {{"worker", name_},
@@ -69,9 +98,10 @@ int SelfplayWorker::playChunk(int games) {
   const LatestNetwork latest = run_.folder.readLatest();
   const std::string set = "[" + generationName(latest.data_set) + "] selfplay " + name_;
   // A published network file never changes: it is read and checked once, not before each chunk.
-  if (!(latest == verified_) && !run_.folder.networkIsComplete(latest)) {
+  if (!(latest == verified_) && !(problem_ = run_.folder.networkProblem(latest)).empty()) {
     if (!(announced_ && latest == playing_))
-      run_.say(set + ": " + latest.network + " is not complete in the folder yet; waiting");
+      run_.say(set + ": " + latest.network + " is not complete in the folder yet (" + problem_ +
+               "); waiting");
     playing_ = latest;
     announced_ = true;
     return 0;
@@ -138,8 +168,15 @@ bool SelfplayWorker::fill(int g, int target) {
       throw ConfigError("the run's latest.json names data set " + std::to_string(named) + ", not " +
                         generationName(g) + " (is a gate of this run running elsewhere?)");
     }
-    if (playChunk(target - have) == 0 && !run_.stopping())
-      std::this_thread::sleep_for(std::chrono::seconds(1));
+    if (playChunk(target - have) > 0 || run_.stopping()) continue;
+    // This process published latest.json itself: a network that does not match it now was
+    // changed or damaged afterwards, and waiting cannot mend it.
+    if (!problem_.empty()) {
+      throw ConfigError("the run's best network is not the one its gate published (" + problem_ +
+                        "); waiting cannot mend it: restore the file from a copy, or start a new "
+                        "run");
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
   }
 }
 

@@ -31,6 +31,8 @@ class SelfplayWorker {
 
  private:
   void saveTotals() const;
+  // One past the highest chunk number in the names of this worker's shards and journals.
+  int64_t nextChunkFromFiles() const;
 
   const RoleContext& run_;
   std::string name_;
@@ -39,6 +41,7 @@ class SelfplayWorker {
   LatestNetwork playing_;   // the network of the last chunk
   LatestNetwork verified_;  // the last pointer whose network was found whole (files never change)
   bool announced_ = false;
+  std::string problem_;  // why the last pointer's network could not be played ("" when it could)
   int64_t games_ = 0, positions_ = 0, positions_played_ = 0;
   int64_t chunks_ = 0;  // chunks begun: the next one's number, its seed and shard names
   double cpu_seconds_ = 0;

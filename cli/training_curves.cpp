@@ -79,9 +79,15 @@ std::string trainingCurvesSvg(const std::string& metrics_csv) {
 }
 
 void writeTrainingCurves(const std::string& run_dir) {
-  const std::string csv =
-      env::readTextFile(run_dir + "/metrics.csv", "metrics file", size_t{1} << 30);
-  env::writeFileDurably(run_dir + "/curves.svg", trainingCurvesSvg(csv));
+  const std::string path = run_dir + "/metrics.csv";
+  const std::string csv = env::readTextFile(path, "metrics file", size_t{1} << 30);
+  std::string svg;
+  try {
+    svg = trainingCurvesSvg(csv);
+  } catch (const ConfigError& e) {
+    throw ConfigError(path + ": damaged: " + e.what());
+  }
+  env::writeFileDurably(run_dir + "/curves.svg", svg);
 }
 
 }  // namespace morne::cli

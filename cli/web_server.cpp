@@ -9,14 +9,19 @@
 
 #include "cli/web_server.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <cmath>
 #include <deque>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -40,8 +45,11 @@ namespace {
 // The largest HTTP request head accepted; requests carry no body.
 constexpr size_t kMaxHttpHeaderBytes = 8 * 1024;
 
+// A refusal as the protocol's error reply. `message` may quote what a client sent: bytes that
+// are not UTF-8 are replaced, never thrown about.
 std::string errorLine(const std::string& code, const std::string& message) {
-  return nlohmann::json{{"ok", false}, {"error", {{"code", code}, {"message", message}}}}.dump();
+  return nlohmann::json{{"ok", false}, {"error", {{"code", code}, {"message", message}}}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // A file of the client: from `web_dir` when set (for development), else the built-in copy.
@@ -69,7 +77,39 @@ bool findFile(const std::string& web_dir, std::string path, std::string& body, s
   return true;
 }
 
+std::string lowerCase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 }  // namespace
+
+bool hostIsThisServer(std::string_view host, const std::string& local_address,
+                      const std::string& allowed_hosts) {
+  std::string_view name = host;
+  if (name.starts_with('[')) {  // an IPv6 address: [::1]:8080
+    const size_t end = name.find(']');
+    if (end == std::string_view::npos) return false;
+    name = name.substr(1, end - 1);
+  } else if (const size_t colon = name.rfind(':'); colon != std::string_view::npos) {
+    name = name.substr(0, colon);
+  }
+  if (name.empty()) return false;
+  const std::string wanted = lowerCase(name);
+  if (wanted == lowerCase(local_address) || wanted == "localhost") return true;
+  size_t at = 0;
+  while (at <= allowed_hosts.size()) {
+    size_t end = allowed_hosts.find(',', at);
+    if (end == std::string::npos) end = allowed_hosts.size();
+    std::string entry = lowerCase(std::string_view(allowed_hosts).substr(at, end - at));
+    entry.erase(0, entry.find_first_not_of(' '));
+    entry.erase(entry.find_last_not_of(' ') + 1);
+    if (entry == "*" || (!entry.empty() && entry == wanted)) return true;
+    at = end + 1;
+  }
+  return false;
+}
 
 struct WebServer::Impl {
   explicit Impl(const ServeConfig& c)
@@ -78,9 +118,37 @@ struct WebServer::Impl {
                   ? c.search_workers
                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
         ioc(std::max(1, c.io_threads)),
-        acceptor(ioc) {}
+        acceptor(ioc),
+        accept_timer(ioc) {}
 
   void accept();
+  // Counts a connection from `peer`; false when that address holds its most already.
+  bool admitPeer(const std::string& peer) {
+    std::lock_guard lock(counters_mutex);
+    int& open = peers[peer];
+    if (open >= config.max_connections_per_peer) {
+      ++counters.connections_refused;
+      return false;
+    }
+    ++open;
+    return true;
+  }
+  void releasePeer(const std::string& peer) {
+    std::lock_guard lock(counters_mutex);
+    if (--peers[peer] <= 0) peers.erase(peer);
+  }
+  // Seconds until the first open game may be closed as idle (at least 1): when a refused
+  // newcomer should try again.
+  int retryAfterSeconds() {
+    std::lock_guard lock(counters_mutex);
+    if (config.idle_timeout_s <= 0 || last_message.empty()) return 60;
+    auto first = last_message.begin()->second;
+    for (const auto& [socket, at] : last_message) first = std::min(first, at);
+    const double left =
+        config.idle_timeout_s -
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
+    return std::max(1, static_cast<int>(std::ceil(left)));
+  }
   SessionLimits limits() {
     SessionLimits l;
     l.max_search_ms = config.max_search_ms;
@@ -93,24 +161,55 @@ struct WebServer::Impl {
 
   ServeConfig config;
   SearchSlots slots;
+  mutable std::mutex counters_mutex;  // guards the three below
+  ServerCounters counters;
+  std::map<std::string, int> peers;  // open connections per remote address
+  std::map<const void*, std::chrono::steady_clock::time_point> last_message;  // per open game
+  // Declared after what connections touch as they close: destroying the context destroys the
+  // connections its pending handlers hold.
   net::io_context ioc;
   tcp::acceptor acceptor;
-  mutable std::mutex counters_mutex;
-  ServerCounters counters;
+  net::steady_timer accept_timer;  // waits before accepting again after a failed accept
+  int accept_backoff_ms = 0;
 };
 
 namespace {
 
+// A connection counted against its remote address's max_connections_per_peer while it lives.
+class PeerSlot {
+ public:
+  PeerSlot(WebServer::Impl& server, std::string peer) : server_(server), peer_(std::move(peer)) {}
+  ~PeerSlot() { server_.releasePeer(peer_); }
+  PeerSlot(const PeerSlot&) = delete;
+  PeerSlot& operator=(const PeerSlot&) = delete;
+
+ private:
+  WebServer::Impl& server_;
+  std::string peer_;
+};
+
 // One WebSocket connection: one game.
 class GameSocket : public std::enable_shared_from_this<GameSocket> {
  public:
-  GameSocket(tcp::socket&& socket, WebServer::Impl& server, uint64_t seed)
-      : ws_(std::move(socket)), server_(server), seed_(seed) {}
+  GameSocket(tcp::socket&& socket, WebServer::Impl& server, uint64_t seed,
+             std::unique_ptr<PeerSlot> peer)
+      : ws_(std::move(socket)),
+        server_(server),
+        seed_(seed),
+        peer_(std::move(peer)),
+        idle_timer_(ws_.get_executor()),
+        resume_(ws_.get_executor()) {}
 
   ~GameSocket() {
     session_.reset();  // stops its search first: its replies go nowhere now
-    std::lock_guard lock(server_.counters_mutex);
-    --server_.counters.sessions_open;
+    {
+      std::lock_guard lock(server_.counters_mutex);
+      --server_.counters.sessions_open;
+      server_.last_message.erase(this);
+    }
+    // A game's search trees and queues are freed now; hand the pages back to the system
+    // instead of keeping them in the allocator's free lists (about 300 MB after a long search).
+    malloc_trim(0);
   }
 
   void start(http::request<http::string_body> upgrade) {
@@ -132,13 +231,84 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
         },
         server_.limits());
     upgrade_ = std::move(upgrade);  // kept until the handshake is answered
+    // Messages are cut at max-message-bytes by onRead itself, which reads a longer one to its
+    // end without keeping it: Beast's own limit (16 MiB) would close the connection instead.
+    ws_.read_message_max(0);
     ws_.async_accept(upgrade_, [self = shared_from_this()](beast::error_code ec) {
-      if (!ec) self->read();
+      if (ec) return;
+      self->heard();
+      self->read();
     });
   }
 
  private:
+  // A message arrived: the game is not idle; its idle deadline starts again.
+  void heard() {
+    {
+      std::lock_guard lock(server_.counters_mutex);
+      server_.last_message[this] = std::chrono::steady_clock::now();
+    }
+    const double idle = server_.config.idle_timeout_s;
+    if (idle <= 0) return;
+    idle_timer_.expires_after(std::chrono::milliseconds(static_cast<int64_t>(idle * 1000)));
+    idle_timer_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+      if (ec) return;  // cancelled by a later message
+      if (auto self = weak.lock()) self->closeIdle();
+    });
+  }
+
+  // No message for idle_timeout_s: the game's place goes to someone else. A game whose own
+  // search runs (its requests waiting behind it) is not idle.
+  void closeIdle() {
+    if (session_->backlog().searching) {
+      heard();
+      return;
+    }
+    closed_ = true;
+    resume_.cancel();
+    {
+      std::lock_guard lock(server_.counters_mutex);
+      ++server_.counters.sessions_idle_closed;
+    }
+    const std::string reason = "idle for " +
+                               std::to_string(static_cast<int64_t>(server_.config.idle_timeout_s)) +
+                               " s (idle-timeout-s)";
+    if (!queue_.empty()) {  // a client that reads nothing: no close handshake to wait for
+      beast::get_lowest_layer(ws_).close();
+      return;
+    }
+    ws_.async_close(websocket::close_reason(websocket::close_code::going_away, reason),
+                    [self = shared_from_this()](beast::error_code) {
+                      beast::get_lowest_layer(self->ws_).close();
+                    });
+    // A client that does not answer the close frame is cut off 2 s later.
+    idle_timer_.expires_after(std::chrono::seconds(2));
+    idle_timer_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+      if (auto self = weak.lock(); self && !ec) beast::get_lowest_layer(self->ws_).close();
+    });
+  }
+
+  // Whether this connection holds as much as it may (replies unread by the client, requests
+  // waiting for a search): then nothing more is read from it until they drain.
+  bool backlogged() const {
+    const EngineSession::Backlog waiting = session_->backlog();
+    return unsent_bytes_ > kMaxUnsentReplyBytes || waiting.bytes > kMaxWaitingRequestBytes ||
+           waiting.count > kMaxWaitingRequests;
+  }
+
   void read() {
+    if (closed_) return;
+    if (backlogged()) {
+      // A write that drains the backlog cancels this wait and reading goes on; the wait holds
+      // the game meanwhile.
+      paused_ = true;
+      resume_.expires_at(std::chrono::steady_clock::time_point::max());
+      resume_.async_wait([self = shared_from_this()](beast::error_code) {
+        self->paused_ = false;
+        self->read();
+      });
+      return;
+    }
     ws_.async_read_some(
         buffer_, 64 * 1024,
         [self = shared_from_this()](beast::error_code ec, size_t n) { self->onRead(ec, n); });
@@ -163,6 +333,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
       std::lock_guard lock(server_.counters_mutex);
       ++server_.counters.requests;
     }
+    heard();
     // Refusals of the transport take their turn among the session's replies.
     if (oversized_) {
       session_->submitReply(errorLine("bad_request", "message over " + std::to_string(limit) +
@@ -181,6 +352,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
 
   void send(const std::string& line) {
     queue_.push_back(line);
+    unsent_bytes_ += line.size();
     if (queue_.size() == 1) write();
   }
 
@@ -188,28 +360,40 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
     ws_.text(true);
     ws_.async_write(net::buffer(queue_.front()),
                     [self = shared_from_this()](beast::error_code ec, size_t) {
-                      if (ec) return;
+                      if (ec) {
+                        self->closed_ = true;
+                        self->resume_.cancel();
+                        return;
+                      }
+                      self->unsent_bytes_ -= self->queue_.front().size();
                       self->queue_.pop_front();
                       if (!self->queue_.empty()) self->write();
+                      if (self->paused_) self->resume_.cancel();
                     });
   }
 
   websocket::stream<beast::tcp_stream> ws_;
   WebServer::Impl& server_;
   uint64_t seed_;
+  std::unique_ptr<PeerSlot> peer_;
+  net::steady_timer idle_timer_;  // closes the game after idle_timeout_s without a message
   http::request<http::string_body> upgrade_;
   std::unique_ptr<EngineSession> session_;
   beast::flat_buffer buffer_;
   std::string message_;
   bool oversized_ = false;
+  bool paused_ = false;            // not reading: the backlog is over its bound
+  bool closed_ = false;            // closed by the server (idle) or broken: no more reads
+  net::steady_timer resume_;       // while paused: cancelled to read again
   std::deque<std::string> queue_;  // replies waiting to be written, on the strand
+  size_t unsent_bytes_ = 0;        // their bytes
 };
 
 // One HTTP connection: files, or the upgrade to a game's WebSocket.
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  HttpConnection(tcp::socket&& socket, WebServer::Impl& server)
-      : stream_(std::move(socket)), server_(server) {}
+  HttpConnection(tcp::socket&& socket, WebServer::Impl& server, std::unique_ptr<PeerSlot> peer)
+      : stream_(std::move(socket)), server_(server), peer_(std::move(peer)) {}
 
   void start() { read(); }
 
@@ -239,6 +423,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       std::lock_guard lock(server_.counters_mutex);
       ++server_.counters.http_requests;
     }
+    if (!fromThisServer(req)) return;
     if (websocket::is_upgrade(req)) {
       upgrade(std::move(req));
       return;
@@ -265,35 +450,62 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
       respond(http::status::not_found, "text/plain", "the game socket is /ws\n", false);
       return;
     }
-    const std::string origin(req[http::field::origin]);
-    const std::string host(req[http::field::host]);
-    if (!origin.empty() && origin != "http://" + host && origin != "https://" + host) {
-      respond(http::status::forbidden, "application/json",
-              errorLine("forbidden", "origin " + origin + " is not this server"), false);
-      return;
-    }
     uint64_t seed = 0;
+    bool admitted = false;
     {
       std::lock_guard lock(server_.counters_mutex);
       ServerCounters& c = server_.counters;
-      if (c.sessions_open >= server_.config.max_sessions) {
+      admitted = c.sessions_open < server_.config.max_sessions;
+      if (admitted) {
+        ++c.sessions_open;
+        seed = server_.config.seed + c.sessions_served++;
+      } else {
         ++c.sessions_refused;
-        respond(http::status::service_unavailable, "application/json",
-                errorLine("too_many_sessions", std::to_string(c.sessions_open) +
-                                                   " games are open, the most this "
-                                                   "server holds (max-sessions)"),
-                false);
-        return;
       }
-      ++c.sessions_open;
-      seed = server_.config.seed + c.sessions_served++;
     }
-    std::make_shared<GameSocket>(stream_.release_socket(), server_, seed)->start(std::move(req));
+    if (!admitted) {
+      const int retry = server_.retryAfterSeconds();
+      respond(http::status::service_unavailable, "application/json",
+              errorLine("too_many_sessions",
+                        std::to_string(server_.config.max_sessions) +
+                            " games are open, the most this server holds (max-sessions); "
+                            "retry in " +
+                            std::to_string(retry) + " s"),
+              false, retry);
+      return;
+    }
+    std::make_shared<GameSocket>(stream_.release_socket(), server_, seed, std::move(peer_))
+        ->start(std::move(req));
+  }
+
+  // Whether the request names this server (Host) and, when it comes from a page (Origin), a
+  // page of this server: a page of another site may not drive the games, even when its own
+  // name leads to this machine. Answers 403 otherwise.
+  bool fromThisServer(const http::request<http::string_body>& req) {
+    beast::error_code ec;
+    const std::string local = stream_.socket().local_endpoint(ec).address().to_string();
+    const std::string host(req[http::field::host]);
+    const std::string origin(req[http::field::origin]);
+    std::string refused;
+    if (!hostIsThisServer(host, local, server_.config.allowed_hosts)) {
+      refused = "host \"" + host.substr(0, 200) +
+                "\" is not a name of this server (allowed-hosts adds names)";
+    } else if (!origin.empty() && origin != "http://" + host && origin != "https://" + host) {
+      refused = "origin " + origin.substr(0, 200) + " is not this server";
+    }
+    if (refused.empty()) return true;
+    {
+      std::lock_guard lock(server_.counters_mutex);
+      ++server_.counters.hosts_refused;
+    }
+    respond(http::status::forbidden, "application/json", errorLine("forbidden", refused), false);
+    return false;
   }
 
   void respond(http::status status, const std::string& type, const std::string& body,
-               bool keep_alive) {
+               bool keep_alive, int retry_after_s = 0) {
     auto res = std::make_shared<http::response<http::string_body>>(status, 11);
+    if (retry_after_s > 0) res->set(http::field::retry_after, std::to_string(retry_after_s));
     res->set(http::field::server, "morne");
     res->set(http::field::content_type, type);
     res->set(http::field::cache_control, "no-store");
@@ -313,16 +525,39 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
   beast::tcp_stream stream_;
   WebServer::Impl& server_;
+  std::unique_ptr<PeerSlot> peer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
 };
 
 }  // namespace
 
+// Accepts connections, each counted against its address's max_connections_per_peer. When an
+// accept fails (no file descriptor left) it waits, 10 ms doubling to 1 s, instead of spinning:
+// connections that close meanwhile free descriptors.
 void WebServer::Impl::accept() {
   acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
     if (ec == net::error::operation_aborted) return;
-    if (!ec) std::make_shared<HttpConnection>(std::move(socket), *this)->start();
+    if (ec) {
+      {
+        std::lock_guard lock(counters_mutex);
+        ++counters.accept_failures;
+      }
+      accept_backoff_ms = std::clamp(accept_backoff_ms * 2, 10, 1000);
+      accept_timer.expires_after(std::chrono::milliseconds(accept_backoff_ms));
+      accept_timer.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec) accept();
+      });
+      return;
+    }
+    accept_backoff_ms = 0;
+    beast::error_code peer_ec;
+    const std::string peer = socket.remote_endpoint(peer_ec).address().to_string();
+    if (!peer_ec && admitPeer(peer)) {
+      std::make_shared<HttpConnection>(std::move(socket), *this,
+                                       std::make_unique<PeerSlot>(*this, peer))
+          ->start();
+    }  // else the socket closes here
     accept();
   });
 }

@@ -17,20 +17,28 @@ struct ServeConfig {
   int port = 8080;                  // 0: any free port
   int max_sessions = 16;            // games (WebSocket connections) at once
   int max_message_bytes = 1 << 20;  // one request; a longer one is refused, the game goes on
-  double max_search_ms = 60'000;    // the longest genmove or analyze
-  int max_search_threads = 2;       // threads of one search
-  int max_search_mb = 256;          // memory of one search's trees
-  int search_workers = 0;           // searches at once across games (0: the cores)
-  int io_threads = 2;               // threads answering the sockets
-  std::string web_dir;              // serve the client from this folder ("": the built-in)
-  uint64_t seed = 1;                // seeds each game's dice and agents (game k: seed + k)
+  double idle_timeout_s = 900;      // a game that sends nothing for this long is closed (0: never)
+  int max_connections_per_peer = 64;  // connections (files and games) from one address at once
+  std::string allowed_hosts;          // names besides the bound address and localhost that the Host
+                                      // header may give, comma-separated ("*": any, behind a proxy)
+  double max_search_ms = 60'000;      // the longest genmove or analyze
+  int max_search_threads = 2;         // threads of one search
+  int max_search_mb = 256;            // memory of one search's trees
+  int search_workers = 0;             // searches at once across games (0: the cores)
+  int io_threads = 2;                 // threads answering the sockets
+  std::string web_dir;                // serve the client from this folder ("": the built-in)
+  uint64_t seed = 1;                  // seeds each game's dice and agents (game k: seed + k)
 };
 
 // What the server has done so far (for the log and tests).
 struct ServerCounters {
   int sessions_open = 0;
   uint64_t sessions_served = 0;
-  uint64_t sessions_refused = 0;  // beyond max_sessions
+  uint64_t sessions_refused = 0;      // beyond max_sessions
+  uint64_t sessions_idle_closed = 0;  // closed after idle_timeout_s without a message
+  uint64_t connections_refused = 0;   // beyond max_connections_per_peer
+  uint64_t hosts_refused = 0;         // a Host or Origin that is not this server's
+  uint64_t accept_failures = 0;       // accept() failed (out of file descriptors): backed off
   uint64_t requests = 0;
   uint64_t http_requests = 0;
 };
@@ -55,6 +63,20 @@ class WebServer {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// What one game's connection may make the server hold besides its search: replies not yet
+// read by the client, and requests waiting for a search in progress. Past either bound the
+// server stops reading from that client until they drain (TCP then holds the client back).
+inline constexpr size_t kMaxUnsentReplyBytes = size_t{4} << 20;
+inline constexpr size_t kMaxWaitingRequestBytes = size_t{4} << 20;
+inline constexpr size_t kMaxWaitingRequests = 256;
+
+// Whether the Host header `host` ("name", "name:port", "[v6]:port") names this server: the
+// address the client connected to (`local_address`), localhost, or a name of `allowed_hosts`
+// (comma-separated; "*" allows any). A page of another site reaching this server by a name of
+// its own (DNS rebinding) gives its own name, which is refused.
+bool hostIsThisServer(std::string_view host, const std::string& local_address,
+                      const std::string& allowed_hosts);
 
 // The built-in client's files (web/, embedded at build time): the file at `path` ("/app.js"),
 // or nullptr.

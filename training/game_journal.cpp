@@ -209,12 +209,18 @@ RecoveredJournal parseJournal(std::string_view data, const std::string& path) {
   RecoveredJournal out;
   size_t at = 0;
   bool have_info = false;
+  bool cut_short = false;  // the record where reading stopped runs past the end of the data
   while (at < data.size()) {
     Reader header(std::string_view(data).substr(at));
     uint32_t magic = 0, kind = 0, stored = 0, raw = 0, crc = 0;
     if (!(header.get(magic) && header.get(kind) && header.get(stored) && header.get(raw) &&
-          header.get(crc)) ||
-        magic != kMagic || stored > data.size() - at - kHeaderBytes || raw >= kMaxRecordBytes) {
+          header.get(crc))) {
+      cut_short = true;
+      break;
+    }
+    if (magic != kMagic || raw >= kMaxRecordBytes) break;
+    if (stored > data.size() - at - kHeaderBytes) {
+      cut_short = true;
       break;
     }
     const std::string_view payload = std::string_view(data).substr(at + kHeaderBytes, stored);
@@ -243,6 +249,9 @@ RecoveredJournal parseJournal(std::string_view data, const std::string& path) {
   if (!have_info && !headerCutShort(data))
     throw ConfigError(path + ": not a morne self-play journal (no intact header)");
   out.dropped_bytes = data.size() - at;
+  out.dropped_at = at;
+  out.has_info = have_info;
+  out.cut_short = out.dropped_bytes > 0 && cut_short;
   return out;
 }
 

@@ -8,8 +8,9 @@
 //
 // Layout: records of {magic "MJRN", kind, stored bytes, raw bytes, CRC-32 of the stored bytes}
 // (five little-endian uint32) then the stored bytes. The first record holds the ShardInfo as
-// JSON; each later one a GameData, zlib-compressed. A record cut short by the kill, or one
-// whose CRC does not match, ends the journal: everything before it is recovered.
+// JSON; each later one a GameData, zlib-compressed. A record cut short (a power cut) or
+// damaged (wrong CRC, magic, kind or content) ends the journal: everything before it is
+// recovered, and recovery keeps the journal aside as damaged.
 
 #include <cstdint>
 #include <memory>
@@ -23,8 +24,10 @@
 namespace morne::training {
 
 inline constexpr const char* kJournalSuffix = ".journal";
-inline constexpr const char* kNewJournalSuffix = ".new";  // after the journal's own name, until
-                                                          // its header is written
+inline constexpr const char* kNewJournalSuffix = ".new";   // after the journal's own name, until
+                                                           // its header is written
+inline constexpr const char* kDamagedSuffix = ".damaged";  // after the name of a journal that
+                                                           // recovery could not read whole
 
 class GameJournal {
  public:
@@ -49,9 +52,12 @@ class GameJournal {
 
 // What a journal held: the shard's info, every intact game, and what was cut off.
 struct RecoveredJournal {
+  bool has_info = false;  // the first record was read (a journal cut as it was made has none)
   ShardInfo info;
   std::vector<GameData> games;
-  uint64_t dropped_bytes = 0;  // a record cut short or damaged at the end, and what follows
+  uint64_t dropped_bytes = 0;  // a record cut short or damaged, and what follows
+  uint64_t dropped_at = 0;     // where the unread bytes start
+  bool cut_short = false;      // they are a last record that runs past the end of the file
 };
 
 // Reads a journal left behind by a killed run. A journal cut before its header was complete

@@ -39,7 +39,8 @@ void ShardWriter::open() {
     path_ = (fs::path(dir_) / (prefix_ + name)).string();
     std::error_code ec;
     if (!fs::exists(path_, ec) && !fs::exists(path_ + kJournalSuffix, ec) &&
-        !fs::exists(path_ + kJournalSuffix + kNewJournalSuffix, ec))
+        !fs::exists(path_ + kJournalSuffix + kNewJournalSuffix, ec) &&
+        !fs::exists(path_ + kJournalSuffix + kDamagedSuffix, ec))
       break;
   }
   shard_ = std::make_unique<ShardFile>(info_);
@@ -68,6 +69,19 @@ void ShardWriter::close() {
   journal->remove();
 }
 
+namespace {
+
+// Keeps `journal` aside under a name recovery does not take again; returns that name.
+std::string quarantine(const std::string& journal) {
+  std::string aside = journal + kDamagedSuffix;
+  std::error_code ec;
+  for (int k = 2; fs::exists(aside, ec); ++k) aside = journal + kDamagedSuffix + std::to_string(k);
+  env::renameDurably(journal, aside);
+  return aside;
+}
+
+}  // namespace
+
 std::vector<RecoveredShard> recoverShards(const std::string& dir) {
   std::vector<std::string> journals;
   const std::string journal_end = std::string(".h5") + kJournalSuffix;
@@ -77,6 +91,7 @@ std::vector<RecoveredShard> recoverShards(const std::string& dir) {
     if (name.ends_with(journal_end) || name.ends_with(journal_end + kNewJournalSuffix))
       journals.push_back(name);
   }
+  if (ec) throw IoError("cannot list folder " + dir + ": " + ec.message());
   std::sort(journals.begin(), journals.end());
   std::vector<RecoveredShard> out;
   for (const std::string& journal : journals) {
@@ -84,7 +99,7 @@ std::vector<RecoveredShard> recoverShards(const std::string& dir) {
     // the same folder, one takes each journal.
     const std::unique_ptr<env::FileLock> lock = env::FileLock::tryLock(journal);
     if (!lock || !lock->stillNamed()) continue;  // written now, or recovered just now
-    if (journal.ends_with(kNewJournalSuffix)) {  // killed before its header was written
+    if (journal.ends_with(kNewJournalSuffix)) {  // killed before its header was written: no game
       env::removeDurably(journal);
       continue;
     }
@@ -92,24 +107,54 @@ std::vector<RecoveredShard> recoverShards(const std::string& dir) {
     r.journal = journal;
     const std::string shard = journal.substr(0, journal.size() - std::strlen(kJournalSuffix));
     env::removeDurably(shard + ".tmp");  // the kill may have come while the shard was written
-    if (!fs::exists(shard, ec)) {        // else the shard was complete before the kill
-      const RecoveredJournal j = readJournal(journal);
-      r.dropped_bytes = j.dropped_bytes;
-      if (!j.games.empty()) {
-        ShardFile file(j.info);
-        for (const GameData& g : j.games) {
-          file.append(g);
-          ++r.games;
-          r.rows += g.rows;
-        }
-        file.save(shard);
-        r.shard = shard;
-      }
+    if (fs::exists(shard, ec)) {         // the shard was complete before the kill
+      env::removeDurably(journal);
+      out.push_back(r);
+      continue;
     }
-    env::removeDurably(journal);
+    RecoveredJournal j;
+    try {
+      j = readJournal(journal);
+      // A journal gets its own name only once its header is whole: without one it is damaged.
+      if (!j.has_info) r.problem = "its header is not whole";
+    } catch (const ConfigError& e) {
+      r.problem = e.what();
+    }
+    r.dropped_bytes = j.dropped_bytes;
+    if (r.problem.empty() && j.dropped_bytes > 0) {
+      r.problem = (j.cut_short ? "its last record, at byte " : "a damaged record at byte ") +
+                  std::to_string(j.dropped_at) + (j.cut_short ? ", is cut short: " : ": ") +
+                  std::to_string(j.dropped_bytes) + " bytes from there could not be read";
+    }
+    if (!j.games.empty()) {
+      ShardFile file(j.info);
+      for (const GameData& g : j.games) {
+        file.append(g);
+        ++r.games;
+        r.rows += g.rows;
+      }
+      file.save(shard);
+      r.shard = shard;
+    }
+    if (r.problem.empty()) {
+      env::removeDurably(journal);
+    } else {
+      r.quarantined = quarantine(journal);
+    }
     out.push_back(r);
   }
   return out;
+}
+
+std::string recoveryText(const RecoveredShard& r) {
+  std::string text = "recovered " + std::to_string(r.games) + " finished game(s), " +
+                     std::to_string(r.rows) + " positions, from the journal " + r.journal;
+  if (!r.shard.empty()) text += " into " + r.shard;
+  if (!r.quarantined.empty()) {
+    text +=
+        "; the journal could not be read whole (" + r.problem + ") and is kept as " + r.quarantined;
+  }
+  return text;
 }
 
 }  // namespace morne::training

@@ -59,13 +59,21 @@ struct RecoveredShard {
   std::string shard;  // empty when the journal held no intact game
   int64_t games = 0;
   int64_t rows = 0;
-  uint64_t dropped_bytes = 0;  // a last record cut short by the kill
+  uint64_t dropped_bytes = 0;  // bytes not read: a last record cut short, or damage
+  std::string quarantined;     // where a journal that could not be read whole was kept aside
+  std::string problem;         // what could not be read (empty when nothing was damaged)
 };
 
 // Turns every journal left in `dir` by a killed run into its shard (or removes it when the
 // shard was completed before the kill), removing a temporary file of that shard, and reports
-// what it did. Journals that a live process holds (a run writing the same folder) are left
-// alone. Throws IoError.
+// what it did. A journal that cannot be read whole (a damaged header or record, a record cut
+// short or zeros left by a power cut) is never deleted: its intact games go into the shard and the
+// journal is renamed NAME.h5.journal.damaged, kept aside and reported, and recovery goes on with
+// the others. Journals that a live process holds (a run writing the same folder) are left alone.
+// Throws IoError when the folder cannot be read or written.
 std::vector<RecoveredShard> recoverShards(const std::string& dir);
+
+// One line saying what a recovery did and what it could not read, for logs.
+std::string recoveryText(const RecoveredShard& r);
 
 }  // namespace morne::training

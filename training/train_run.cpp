@@ -100,6 +100,8 @@ void truncateMetrics(const std::string& path, int64_t step) {
   std::string kept, line;
   for (int number = 1; std::getline(in, line); ++number) {
     int64_t row_step = 0;
+    if (number == 1 && line + "\n" != metricsCsvHeader())
+      throw ConfigError(path + ":1: damaged (not the header of a metrics file)");
     if (number > 1 && !line.empty()) {
       const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), row_step);
       if (error != std::errc() || *end != ',')

@@ -391,7 +391,11 @@ async function startGame(loadIt) {
   if (app.engine) app.engine.socket.close();
   app.mode = readMode();
   app.engine = new Engine(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  app.engine.onClose = () => message("The connection to the server is closed; start a new game.", "refused");
+  app.engine.onClose = (reason) =>
+    message(
+      `The connection to the server is closed${reason ? ` (${reason})` : ""}; start a new game.`,
+      "refused",
+    );
   try {
     await app.engine.connect();
   } catch (error) {

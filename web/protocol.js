@@ -7,7 +7,7 @@ export class Engine {
     this.url = url;
     this.nextId = 1;
     this.pending = new Map(); // id -> {resolve, reject, onUpdate}
-    this.onClose = () => {};
+    this.onClose = (reason) => {};
   }
 
   // Opens the socket; resolves once it is open, rejects with the server's refusal.
@@ -16,10 +16,10 @@ export class Engine {
       this.socket = new WebSocket(this.url);
       this.socket.onopen = () => resolve();
       this.socket.onerror = () => reject(new Error("the server refused the game (too many open?)"));
-      this.socket.onclose = () => {
+      this.socket.onclose = (event) => {
         for (const { reject: fail } of this.pending.values()) fail(new Error("connection closed"));
         this.pending.clear();
-        this.onClose();
+        this.onClose(event.reason); // the server's reason, such as an idle game closed
       };
       this.socket.onmessage = (event) => this.receive(JSON.parse(event.data));
     });

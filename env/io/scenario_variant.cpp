@@ -39,11 +39,11 @@ std::optional<json> expandScenarioVariant(const json& doc, std::vector<Problem>&
   std::string names;
   for (const BuiltinScenario& b : builtinScenarios()) {
     if (*base_name == b.name) base_text = b.json;
-    names += std::string(" ") + b.name;
+    if (!isScenarioVariant(json::parse(b.json))) names += std::string(" ") + b.name;
   }
   if (!base_text) {
     in.fail("/variant_of",
-            "\"" + *base_name + "\" is not a built-in scenario (built-in:" + names + ")");
+            "\"" + *base_name + "\" is not a built-in base scenario (bases:" + names + ")");
     return std::nullopt;
   }
   json full = json::parse(base_text);

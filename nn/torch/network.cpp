@@ -18,6 +18,7 @@
 #include "env/check.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "nn/archive_check.h"
 #include "nn/learner.h"
 
 namespace morne::nn {
@@ -49,6 +50,15 @@ struct ResidualBlockImpl : tnn::Module {
 };
 TORCH_MODULE(ResidualBlock);
 
+// `layer` applied to each row of `x` on its own: in inference, a multiply and a sum over each
+// row, so that a row's result does not depend on its place in the batch (the matrix product of
+// a batch blocks rows in groups, and rows of different groups are summed in different orders:
+// the same position gave other bits in slot 6 than in slot 0). Training keeps the product.
+torch::Tensor linearByRow(tnn::Linear& layer, const torch::Tensor& x, bool training) {
+  if (training) return layer(x);
+  return (x.unsqueeze(1) * layer->weight.unsqueeze(0)).sum(-1) + layer->bias;
+}
+
 struct PolicyValueNetImpl : tnn::Module {
   explicit PolicyValueNetImpl(const NetworkConfig& c)
       : stem(register_module(
@@ -68,12 +78,16 @@ struct PolicyValueNetImpl : tnn::Module {
 
   std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& planes,
                                                   const torch::Tensor& globals) {
-    torch::Tensor x = stem_bn(stem(planes)) + globals_in(globals).unsqueeze(-1).unsqueeze(-1);
+    const bool t = is_training();
+    torch::Tensor x =
+        stem_bn(stem(planes)) + linearByRow(globals_in, globals, t).unsqueeze(-1).unsqueeze(-1);
     x = tower->forward(torch::relu(x));
     const torch::Tensor pooled = x.mean({2, 3});
-    const torch::Tensor policy = torch::cat({policy_conv(x).flatten(1), pass_fc(pooled)}, 1);
-    const torch::Tensor value =
-        torch::tanh(value_fc2(torch::relu(value_fc1(torch::cat({pooled, globals}, 1))))).squeeze(1);
+    const torch::Tensor policy =
+        torch::cat({policy_conv(x).flatten(1), linearByRow(pass_fc, pooled, t)}, 1);
+    const torch::Tensor hidden =
+        torch::relu(linearByRow(value_fc1, torch::cat({pooled, globals}, 1), t));
+    const torch::Tensor value = torch::tanh(linearByRow(value_fc2, hidden, t)).squeeze(1);
     return {policy, value};
   }
 
@@ -174,22 +188,52 @@ NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
   }
 }
 
-// Writes the archive `fill` builds to `path` durably: a temporary name, synced, then renamed
-// (an interruption leaves the previous file whole). Throws IoError naming `what` and `path`.
+// Writes the archive `fill` builds to `path` durably: built in memory, then written under a
+// temporary name, synced and renamed (an interruption or a full disk leaves the previous file
+// whole and no temporary file). LibTorch's own file writer is not used: on a full disk its
+// destructor throws during unwinding and aborts the process. Throws IoError naming `what` and
+// `path`.
 void saveArchiveDurably(const std::string& path, const std::string& what,
                         const std::function<void(torch::serialize::OutputArchive&)>& fill) {
-  const std::string tmp = path + ".tmp";
+  std::string bytes;
   try {
     torch::serialize::OutputArchive archive;
     fill(archive);
-    archive.save_to(tmp);
+    archive.save_to([&bytes](const void* data, size_t n) {
+      bytes.append(static_cast<const char*>(data), n);
+      return n;
+    });
   } catch (const c10::Error& e) {
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
     throw IoError("cannot write " + what + " " + path + ": " + e.what_without_backtrace());
   }
-  env::syncFile(tmp);
-  env::renameDurably(tmp, path);
+  try {
+    env::writeFileDurably(path, bytes);
+  } catch (const IoError& e) {
+    throw IoError("cannot write " + what + " " + path + ": " + e.what());
+  }
+}
+
+// The first line of a LibTorch message (a damaged archive's parser error runs to many lines).
+std::string firstLine(const char* text) {
+  const std::string s(text);
+  const size_t begin = std::min(s.find_first_not_of(" \t\r\n"), s.size());
+  return s.substr(begin, std::min(s.find('\n', begin) - begin, size_t{300}));
+}
+
+// Runs `read` on an archive of `path`; a failure of LibTorch's reader on a damaged or foreign
+// file (c10::Error, or the TorchScript parser's error for a damaged code record) becomes
+// ConfigError "PATH: PROBLEM (reason)". morne's own errors pass unchanged.
+template <class Read>
+auto readArchive(const std::string& path, const std::string& problem, Read read) {
+  try {
+    return read();
+  } catch (const Error&) {
+    throw;
+  } catch (const c10::Error& e) {
+    throw ConfigError(path + ": " + problem + " (" + firstLine(e.what_without_backtrace()) + ")");
+  } catch (const std::exception& e) {
+    throw ConfigError(path + ": " + problem + " (" + firstLine(e.what()) + ")");
+  }
 }
 
 class TorchNetwork : public Network {
@@ -270,14 +314,14 @@ std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& p
     throw IoError("network " + path + ": " +
                   (std::filesystem::exists(path, ec) ? "not an ordinary file" : "no such file"));
   }
+  checkArchiveCrcs(path);
   torch::serialize::InputArchive archive;
   torch::IValue text;
-  try {
+  const bool has_config = readArchive(path, "not a morne network", [&] {
     archive.load_from(path);
-  } catch (const c10::Error& e) {
-    throw ConfigError(path + ": not a morne network (" + e.what_without_backtrace() + ")");
-  }
-  if (!archive.try_read(kConfigKey, text) || !text.isString()) {
+    return archive.try_read(kConfigKey, text) && text.isString();
+  });
+  if (!has_config) {
     throw ConfigError(path + ": not a morne network (no " + std::string(kConfigKey) + ")");
   }
   const nlohmann::json config_json = nlohmann::json::parse(text.toStringRef(), nullptr, false);
@@ -289,12 +333,10 @@ std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& p
                       std::to_string(kEncoderVersion));
   }
   PolicyValueNet net(config);
-  try {
+  readArchive(path, "weights do not match the config", [&] {
     net->load(archive);
-  } catch (const c10::Error& e) {
-    throw ConfigError(path + ": weights do not match the config (" + e.what_without_backtrace() +
-                      ")");
-  }
+    return true;
+  });
   checkFiniteWeights(net, path);
   torch::IValue stored;
   if (archive.try_read(kChecksumKey, stored) && stored.isString()) {
@@ -511,30 +553,27 @@ class TorchLearner : public Learner {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
       throw IoError("checkpoint " + path + ": no such file");
+    checkArchiveCrcs(path);
     torch::serialize::InputArchive archive, net_archive, optimizer_archive;
     torch::IValue header, steps, extra;
-    try {
+    const bool has_header = readArchive(path, "not a morne checkpoint", [&] {
       archive.load_from(path);
-    } catch (const c10::Error& e) {
-      throw ConfigError(path + ": not a morne checkpoint (" + e.what_without_backtrace() + ")");
-    }
-    if (!archive.try_read(kCheckpointKey, header) || !header.isString()) {
-      throw ConfigError(path + ": not a morne checkpoint");
-    }
+      return archive.try_read(kCheckpointKey, header) && header.isString();
+    });
+    if (!has_header) throw ConfigError(path + ": not a morne checkpoint");
     if (header.toStringRef() != checkpointHeader()) {
       throw ConfigError(path + ": a checkpoint of another network or optimizer (" +
                         header.toStringRef() + "; this learner: " + checkpointHeader() + ")");
     }
-    try {
+    const bool whole = readArchive(path, "damaged checkpoint", [&] {
       archive.read("net", net_archive);
       archive.read("optimizer", optimizer_archive);
       net_->load(net_archive);
       optimizer_->load(optimizer_archive);
-    } catch (const c10::Error& e) {
-      throw ConfigError(path + ": damaged checkpoint (" + e.what_without_backtrace() + ")");
-    }
-    if (!archive.try_read("steps", steps) || !steps.isInt() || !archive.try_read("extra", extra) ||
-        !extra.isString()) {
+      return archive.try_read("steps", steps) && steps.isInt() &&
+             archive.try_read("extra", extra) && extra.isString();
+    });
+    if (!whole) {
       throw ConfigError(path + ": damaged checkpoint (no step count or state)");
     }
     steps_ = steps.toInt();

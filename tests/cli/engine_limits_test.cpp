@@ -156,6 +156,28 @@ TEST(EngineLimits, LinesThatAreNotJson) {
   EXPECT_TRUE(s.alive());
 }
 
+// Issue 25: an integer id below the 64-bit range came back rounded (-9.223372036854776e+18),
+// and trailing NUL bytes after a request were accepted while trailing text was refused.
+TEST(EngineLimits, IdsComeBackExactlyOrAreRefused) {
+  Session s;
+  const json big = s.sendRaw(R"({"cmd":"protocol","id":-9223372036854775809})");
+  EXPECT_EQ(errorCode(big), "bad_request") << big;
+  EXPECT_NE(message(big).find("64-bit"), std::string::npos) << big;
+  EXPECT_FALSE(big.contains("id")) << "no rounded id is echoed";
+  for (const char* line :
+       {R"({"cmd":"protocol","id":-9223372036854775808})",
+        R"({"cmd":"protocol","id":18446744073709551615})", R"({"cmd":"protocol","id":1.5})"}) {
+    const std::string reply = s.session_.handle(line, &s.quit);
+    const std::string given = json::parse(line)["id"].dump();
+    EXPECT_NE(reply.find("\"id\":" + given), std::string::npos) << line << " -> " << reply;
+  }
+  const json nul = s.sendRaw(std::string(R"({"cmd":"protocol"})") + std::string(3, '\0'));
+  EXPECT_EQ(errorCode(nul), "parse_error") << nul;
+  EXPECT_NE(message(nul).find("NUL byte at byte 18"), std::string::npos) << nul;
+  EXPECT_EQ(errorCode(s.sendRaw(R"({"cmd":"protocol"} x)")), "parse_error");
+  EXPECT_TRUE(s.alive());
+}
+
 // A spec that changes only the budget (sims, ms, turn_ms) reuses the kept agent and its tree.
 TEST(EngineLimits, ChangingTheBudgetKeepsTheSearchTree) {
   Session s;

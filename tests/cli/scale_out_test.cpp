@@ -194,7 +194,8 @@ TEST_F(ScaleOut, AWorkerNeverPlaysANetworkTheFolderDoesNotHoldWhole) {
       "cp whole.pt run/nets/gen-001.pt; "
       "wait $(cat pid) 2>/dev/null; " +
       waitFor("! kill -0 $(cat pid)") + "cat worker.txt");
-  EXPECT_NE(r.output.find("nets/gen-001.pt is not complete in the folder yet; waiting"),
+  EXPECT_NE(r.output.find("nets/gen-001.pt is not complete in the folder yet (nets/gen-001.pt: "
+                          "latest.json gives"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("played while half there: 0"), std::string::npos) << r.output;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -113,6 +114,39 @@ TEST_F(TrainCli, DataThatDoNotFitTheNetworkAreRefused) {
   const ProcessResult fixed =
       runMorne("train --data " + data_ + " --out " + dir_ + "/run --steps 2" + kTiny);
   EXPECT_EQ(fixed.exit_code, 0) << fixed.output;
+}
+
+// A checkpoint damaged on disk (64 bytes of its archive's code record, or of its middle)
+// is refused by --resume as a damaged checkpoint (exit 2) with a one-line reason, never an
+// internal error or a parser's dump; the same for a damaged network file.
+TEST_F(TrainCli, DamagedCheckpointsAndNetworksAreRefusedWithTheirPath) {
+  const std::string run = dir_ + "/run";
+  ASSERT_EQ(runMorne("train --data " + data_ + " --out " + run + " --steps 20" + kTiny).exit_code,
+            0);
+  const std::string checkpoint = read(run + "/checkpoint.pt");
+  const std::string network = read(run + "/net.pt");
+  std::vector<std::pair<std::string, std::string>> damaged;  // file, bytes
+  for (const std::string* original : {&checkpoint, &network}) {
+    const std::string file = original == &checkpoint ? "/checkpoint.pt" : "/net.pt";
+    const size_t code = original->find("class ");  // TorchScript code, stored as text
+    ASSERT_NE(code, std::string::npos);
+    for (size_t at : {code, original->size() / 2}) {
+      std::string bytes = *original;
+      for (size_t i = 0; i < 64 && at + i < bytes.size(); ++i)
+        bytes[at + i] = static_cast<char>((i * 37 + 11) % 256);
+      damaged.emplace_back(file, bytes);
+    }
+  }
+  for (const auto& [file, bytes] : damaged) {
+    std::ofstream(run + file, std::ios::binary) << bytes;
+    const ProcessResult r = file == "/net.pt" ? runMorne("nn info " + run + file)
+                                              : runMorne("train --resume " + run + " --quiet");
+    EXPECT_EQ(r.exit_code, 2) << file << ": " << r.output;
+    EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(run + file), std::string::npos) << r.output;
+    EXPECT_LT(std::count(r.output.begin(), r.output.end(), '\n'), 4) << r.output;
+    std::ofstream(run + file, std::ios::binary) << (file == "/net.pt" ? network : checkpoint);
+  }
 }
 
 TEST_F(TrainCli, InterruptedOrKilledThenResumedEqualsUninterrupted) {

@@ -644,8 +644,11 @@ TEST(Variants, BadVariantDocumentsNameThePlaceAndTheReason) {
   auto variant = [](const std::string& body) {
     return R"({"format": "morne-scenario/1", "name": "v", )" + body + "}";
   };
-  EXPECT_NE(problemsOf(variant(R"("variant_of": "nowhere")")).find("/variant_of"),
-            std::string::npos);
+  const std::string unknown = problemsOf(variant(R"("variant_of": "nowhere")"));
+  EXPECT_NE(unknown.find("/variant_of"), std::string::npos);
+  // The list offered names bases only: a built-in variant is itself refused as a base.
+  EXPECT_NE(unknown.find(" crossing"), std::string::npos) << unknown;
+  EXPECT_EQ(unknown.find("crossing-ancient"), std::string::npos) << unknown;
   EXPECT_NE(problemsOf(variant(R"("variant_of": "duel", "units": {"X": {"quality": "elite"}})"))
                 .find("no unit \"X\""),
             std::string::npos);

@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "env/error.h"
+#include "env/io/crc32.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
 #include "nn/observation.h"
@@ -126,6 +127,33 @@ size_t firstTensorOffset(const std::string& file) {
   return 0;
 }
 
+// Gives the zip record ".../data/0" of `file` the CRC-32 of its bytes as they are now (in its
+// local header, its data descriptor and the directory), so that a change to them passes the
+// archive's check and reaches the network's own checks.
+void refreshFirstTensorCrc(std::string& file) {
+  auto u16 = [&](size_t o) {
+    return static_cast<size_t>(static_cast<unsigned char>(file[o])) |
+           static_cast<size_t>(static_cast<unsigned char>(file[o + 1])) << 8;
+  };
+  auto u32 = [&](size_t o) { return u16(o) | u16(o + 2) << 16; };
+  auto put32 = [&](size_t o, uint32_t v) {
+    for (int i = 0; i < 4; ++i) file[o + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
+  };
+  for (size_t at = file.find("PK\x01\x02"); at != std::string::npos;
+       at = file.find("PK\x01\x02", at + 4)) {
+    const std::string name = file.substr(at + 46, u16(at + 28));
+    if (!name.ends_with("/data/0")) continue;
+    const size_t local = u32(at + 42), size = u32(at + 20);
+    const size_t data = local + 30 + u16(local + 26) + u16(local + 28);
+    const uint32_t crc = env::crc32Of(std::string_view(file).substr(data, size));
+    put32(at + 16, crc);
+    if (u32(local + 14) != 0) put32(local + 14, crc);
+    if (file.compare(data + size, 4, "PK\x07\x08") == 0) put32(data + size + 4, crc);
+    return;
+  }
+  ADD_FAILURE() << "no directory entry for the first tensor";
+}
+
 std::string readAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -155,11 +183,16 @@ TEST(Network, DamagedWeightsAreRefusedOnLoad) {
   std::memcpy(nan.data() + offset + 4, &not_a_number, sizeof(float));
   const std::string nan_path = tempPath("nan.pt");
   std::ofstream(nan_path, std::ios::binary) << nan;
+  EXPECT_NE(loadError(nan_path).find("archive/data/0 does not match its CRC-32"), std::string::npos)
+      << "the archive's own check comes first: " << loadError(nan_path);
+  refreshFirstTensorCrc(nan);
+  std::ofstream(nan_path, std::ios::binary) << nan;
   EXPECT_NE(loadError(nan_path).find("are NaN or infinite"), std::string::npos)
       << loadError(nan_path);
 
   std::string flipped = good;
   flipped[offset + 5] = static_cast<char>(flipped[offset + 5] ^ 0x01);
+  refreshFirstTensorCrc(flipped);
   const std::string flipped_path = tempPath("flipped.pt");
   std::ofstream(flipped_path, std::ios::binary) << flipped;
   EXPECT_NE(loadError(flipped_path).find("do not match their checksum"), std::string::npos)
@@ -180,6 +213,45 @@ TEST(Network, NonFiniteOutputsAreAnError) {
   std::vector<float> policy(static_cast<size_t>(net->config().policySize()));
   std::vector<float> values(1);
   EXPECT_THROW(net->evaluate(1, planes, globals, policy, values), Error);
+}
+
+// Issue 25: self-play with a Gumbel root gave other policy targets (in their last bits) for
+// --jobs 1 and 2, because a position's outputs depended on its slot in the batch (the linear
+// layers' matrix product sums rows of different blocks in different orders). In inference each
+// slot now gives the same bits, whatever the other slots hold.
+TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
+  Fixture f;
+  auto net = nn::Network::create(f.config(2, 32), 1);
+  const env::GameState start = env::newGame(*f.sc);
+  const nn::ObservationShape shape = f.encoder.shape();
+  const auto p = static_cast<size_t>(shape.planeSize());
+  const auto g = static_cast<size_t>(shape.globals);
+  const auto q = static_cast<size_t>(net->config().policySize());
+  std::vector<float> one_planes(p), one_globals(g);
+  f.encoder.encode(start, one_planes, one_globals);
+  constexpr size_t kBatch = 16;
+  std::vector<float> first_policy;
+  float first_value = 0;
+  for (size_t slot = 0; slot < kBatch; ++slot) {
+    for (const bool companions : {false, true}) {  // zeros, or the same position, around it
+      std::vector<float> planes(kBatch * p, 0.0f), globals(kBatch * g, 0.0f);
+      for (size_t k = 0; k < kBatch; ++k) {
+        if (k != slot && !companions) continue;
+        std::copy(one_planes.begin(), one_planes.end(), planes.begin() + k * p);
+        std::copy(one_globals.begin(), one_globals.end(), globals.begin() + k * g);
+      }
+      std::vector<float> policy(kBatch * q), values(kBatch);
+      net->evaluate(kBatch, planes, globals, policy, values);
+      const std::vector<float> mine(policy.begin() + slot * q, policy.begin() + (slot + 1) * q);
+      if (first_policy.empty()) {
+        first_policy = mine;
+        first_value = values[slot];
+      }
+      EXPECT_EQ(std::memcmp(mine.data(), first_policy.data(), q * sizeof(float)), 0)
+          << "slot " << slot << (companions ? " among copies" : " among zeros");
+      EXPECT_EQ(std::memcmp(&values[slot], &first_value, sizeof(float)), 0) << "slot " << slot;
+    }
+  }
 }
 
 }  // namespace

@@ -24,9 +24,9 @@ def check(condition, message):
         raise AssertionError(message)
 
 
-def start_server(morne, *options):
+def start_server(morne, *options, **popen_args):
     proc = subprocess.Popen([morne, "serve", "--port", "0", *options], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True, **popen_args)
     for _ in range(3):
         line = proc.stdout.readline()
         if "http://" in line:
@@ -67,6 +67,10 @@ def test_bad_messages(port, max_bytes):
     r = g.recv()
     check(r["error"]["code"] == "bad_request" and "max-message-bytes" in r["error"]["message"],
           f"an oversized message gave {r}")
+    g.send_frame(b"x" * (20 << 20))  # past Beast's own 16 MiB limit too
+    r = g.recv()
+    check(r["error"]["code"] == "bad_request" and "max-message-bytes" in r["error"]["message"],
+          f"a 20 MiB message gave {r}")
     g.send_frame(b'{"cmd":"legal"}', opcode=0x2)
     r = g.recv()
     check(r["error"]["code"] == "bad_request" and "text" in r["error"]["message"],
@@ -208,8 +212,17 @@ def test_many_games(port, count, pid):
           f"server resident memory {held:.0f} MB")
 
 
+def test_one_message_limit(morne):
+    """max-message-bytes cannot promise more than the engine's own 4 MiB line limit."""
+    r = subprocess.run([morne, "serve", "--port", "0", "--max-message-bytes", str(8 << 20)],
+                       capture_output=True, text=True, timeout=30)
+    check(r.returncode == 2 and "max-message-bytes" in r.stderr + r.stdout,
+          f"a limit over 4 MiB was accepted: {r.returncode} {r.stdout} {r.stderr}")
+
+
 def main():
     morne = sys.argv[1]
+    test_one_message_limit(morne)
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 32
     max_bytes = 4096
     proc, port = start_server(morne, "--max-sessions", str(games + 8), "--max-message-bytes",

@@ -218,9 +218,11 @@ TEST_F(ShardTest, AnInterruptedWriterLeavesOnlyCompleteShards) {
   EXPECT_EQ(files(".h5").size(), 4u);
 }
 
-// Regression: a kill right after a journal was created left it empty (or its header cut
-// short), and the next run's recovery failed on it; such a journal holds no game.
-TEST_F(ShardTest, JournalsCutBeforeTheirFirstGameHoldNothing) {
+// A journal gets its own name only once its header is whole (it is made under NAME.new), so
+// one under its own name without a whole header was damaged after the fact (a power cut leaves
+// zeros or a short file): it is kept aside as .damaged and reported, never deleted, and
+// recovery goes on with the other journals.
+TEST_F(ShardTest, JournalsWithoutAWholeHeaderAreKeptAsideNotDeleted) {
   fs::create_directories(dir_);
   { GameJournal whole((dir_ / "whole.h5.journal").string(), testInfo()); }
   std::ifstream in(dir_ / "whole.h5.journal", std::ios::binary);
@@ -228,18 +230,76 @@ TEST_F(ShardTest, JournalsCutBeforeTheirFirstGameHoldNothing) {
   std::ofstream(dir_ / "empty-0000.h5.journal");
   std::ofstream(dir_ / "cut-0000.h5.journal", std::ios::binary)
       << header.substr(0, header.size() / 2);
-  fs::remove(dir_ / "whole.h5.journal");
+  std::ofstream(dir_ / "foreign-0000.h5.journal") << "something else entirely, not a journal";
+  std::ofstream(dir_ / "zeros-0000.h5.journal", std::ios::binary) << std::string(4096, '\0');
+  fs::rename(dir_ / "whole.h5.journal", dir_ / "new-0000.h5.journal.new");  // killed as made
   const std::vector<RecoveredShard> recovered = recoverShards(dir_.string());
-  ASSERT_EQ(recovered.size(), 2u);
+  ASSERT_EQ(recovered.size(), 4u);
   for (const RecoveredShard& r : recovered) {
     EXPECT_EQ(r.games, 0);
     EXPECT_TRUE(r.shard.empty());
+    EXPECT_EQ(r.quarantined, r.journal + ".damaged");
+    EXPECT_FALSE(r.problem.empty());
+    EXPECT_NE(recoveryText(r).find("kept as " + r.quarantined), std::string::npos);
   }
-  EXPECT_TRUE(files(".journal").empty());
+  EXPECT_EQ(files(".h5.journal").size(), 0u);
+  EXPECT_EQ(files(".h5.journal.damaged").size(), 4u);
+  EXPECT_EQ(files(".h5.journal.new").size(), 0u) << "a journal killed before its header";
+  EXPECT_TRUE(recoverShards(dir_.string()).empty()) << "what is kept aside is not taken again";
+}
 
-  std::ofstream(dir_ / "foreign-0000.h5.journal") << "something else entirely, not a journal";
-  EXPECT_THROW(recoverShards(dir_.string()), ConfigError) << "a file that is not a journal stays";
-  EXPECT_EQ(files(".journal").size(), 1u);
+// The seeds of issue 25: a journal of several games with its header randomised, bytes flipped
+// in its middle, or cut short. Every game that can be read reaches a shard; a journal that
+// could not be read whole, even one whose last record is only cut short, is kept as .damaged
+// with what was lost.
+TEST_F(ShardTest, DamagedJournalsGiveTheirIntactGamesAndAreKeptAside) {
+  env::Rng rng(5);
+  std::vector<GameData> games;
+  for (int i = 0; i < 6; ++i) games.push_back(randomGame(static_cast<uint64_t>(i), 5, rng));
+  fs::create_directories(dir_);
+  const fs::path model = dir_ / "model.journal";
+  {
+    GameJournal journal(model.string(), testInfo());
+    for (const GameData& g : games) journal.append(g);
+  }
+  std::ifstream in(model, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  fs::remove(model);
+  std::string header_damaged = bytes;
+  for (size_t i = 8; i < 64; ++i) header_damaged[i] = static_cast<char>(rng.below(256));
+  std::string middle_damaged = bytes;
+  for (int i = 0; i < 20; ++i) middle_damaged[bytes.size() / 2 + i * 7] ^= 0x5A;
+  const std::string cut = bytes.substr(0, bytes.size() * 2 / 3);
+  std::ofstream(dir_ / "a-0000.h5.journal", std::ios::binary) << header_damaged;
+  std::ofstream(dir_ / "b-0000.h5.journal", std::ios::binary) << middle_damaged;
+  std::ofstream(dir_ / "c-0000.h5.journal", std::ios::binary) << cut;
+
+  const std::vector<RecoveredShard> r = recoverShards(dir_.string());
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].games, 0);
+  EXPECT_EQ(r[0].quarantined, r[0].journal + ".damaged") << "a damaged header: kept aside";
+  EXPECT_GT(r[1].games, 0);
+  EXPECT_LT(r[1].games, 6);
+  EXPECT_EQ(r[1].quarantined, r[1].journal + ".damaged") << "damage in the middle: kept aside";
+  EXPECT_NE(r[1].problem.find("damaged record at byte"), std::string::npos) << r[1].problem;
+  EXPECT_GT(r[2].games, 0);
+  EXPECT_LT(r[2].games, 6);
+  EXPECT_EQ(r[2].quarantined, r[2].journal + ".damaged") << "cut short: kept aside";
+  EXPECT_GT(r[2].dropped_bytes, 0u);
+  EXPECT_NE(recoveryText(r[2]).find("cut short"), std::string::npos) << recoveryText(r[2]);
+  for (int k = 1; k <= 2; ++k) {
+    const ShardContents c = readShard(r[k].shard, true);
+    ASSERT_EQ(static_cast<int64_t>(c.games.size()), r[k].games);
+    for (size_t g = 0; g < c.games.size(); ++g) expectSameGame(c.games[g], games[g]);
+  }
+  EXPECT_EQ(files(".h5.journal.damaged").size(), 3u);
+  EXPECT_EQ(files(".h5.journal").size(), 0u);
+
+  // A new writer of the same name numbers its shards after the journals kept aside.
+  ShardWriter writer(dir_.string(), "a", testInfo(), 1);
+  writer.write(games[0]);
+  ASSERT_EQ(writer.shards().size(), 1u);
+  EXPECT_EQ(fs::path(writer.shards()[0]).filename(), "a-0001.h5");
 }
 
 }  // namespace
