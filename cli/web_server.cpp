@@ -258,9 +258,10 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   }
 
   // No message for idle_timeout_s: the game's place goes to someone else. A game whose own
-  // search runs (its requests waiting behind it) is not idle.
+  // search runs, or whose requests the server holds back (it stopped reading until they are
+  // answered), is not idle; one that does not read its replies is.
   void closeIdle() {
-    if (session_->backlog().searching) {
+    if (session_->backlog().searching || (paused_ && !paused_by_client_)) {
       heard();
       return;
     }
@@ -302,9 +303,12 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
       // A write that drains the backlog cancels this wait and reading goes on; the wait holds
       // the game meanwhile.
       paused_ = true;
+      paused_by_client_ = unsent_bytes_ > kMaxUnsentReplyBytes;
       resume_.expires_at(std::chrono::steady_clock::time_point::max());
       resume_.async_wait([self = shared_from_this()](beast::error_code) {
         self->paused_ = false;
+        if (self->closed_) return;
+        if (!self->paused_by_client_) self->heard();  // the wait was the server's, not idleness
         self->read();
       });
       return;
@@ -383,6 +387,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   std::string message_;
   bool oversized_ = false;
   bool paused_ = false;            // not reading: the backlog is over its bound
+  bool paused_by_client_ = false;  // ... because the client does not read its replies
   bool closed_ = false;            // closed by the server (idle) or broken: no more reads
   net::steady_timer resume_;       // while paused: cancelled to read again
   std::deque<std::string> queue_;  // replies waiting to be written, on the strand

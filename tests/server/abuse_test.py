@@ -70,7 +70,7 @@ def test_non_reading_client(port, pid, idle_s):
     check(t.is_alive(), "the server read 30,000 requests whose replies were never read")
     check_memory(held - before < 64,
                  f"a non-reading client made the server grow {held - before:.0f} MB")
-    t.join(idle_s + 10)
+    t.join(idle_s + 60)  # a sanitizer's build answers the requests taken first slowly
     closed = time.monotonic() - t0
     check(not t.is_alive(), "a client that read nothing was not closed")
     print(f"  closed by the server {closed:.1f} s after it stopped reading (idle-timeout-s "
