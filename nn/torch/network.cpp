@@ -190,9 +190,9 @@ NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
 
 // Writes the archive `fill` builds to `path` durably: built in memory, then written under a
 // temporary name, synced and renamed (an interruption or a full disk leaves the previous file
-// whole and no temporary file). LibTorch's own file writer is not used: on a full disk its
-// destructor throws during unwinding and aborts the process. Throws IoError naming `what` and
-// `path`.
+// whole and no temporary file). LibTorch's own file writer is not used: on a full disk it
+// ended the process ("terminate called after throwing ... c10::Error", SIGABRT). Throws
+// IoError naming `what` and `path`.
 void saveArchiveDurably(const std::string& path, const std::string& what,
                         const std::function<void(torch::serialize::OutputArchive&)>& fill) {
   std::string bytes;
