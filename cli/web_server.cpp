@@ -83,8 +83,10 @@ std::string lowerCase(std::string_view text) {
   return out;
 }
 
-}  // namespace
-
+// Whether the Host header `host` ("name", "name:port", "[v6]:port") names this server: the
+// address the client connected to (`local_address`), localhost, or a name of `allowed_hosts`
+// (comma-separated; "*" allows any). A page of another site reaching this server by a name of
+// its own (DNS rebinding) gives its own name, which is refused.
 bool hostIsThisServer(std::string_view host, const std::string& local_address,
                       const std::string& allowed_hosts) {
   std::string_view name = host;
@@ -110,6 +112,8 @@ bool hostIsThisServer(std::string_view host, const std::string& local_address,
   }
   return false;
 }
+
+}  // namespace
 
 struct WebServer::Impl {
   explicit Impl(const ServeConfig& c)

@@ -71,13 +71,6 @@ inline constexpr size_t kMaxUnsentReplyBytes = size_t{4} << 20;
 inline constexpr size_t kMaxWaitingRequestBytes = size_t{4} << 20;
 inline constexpr size_t kMaxWaitingRequests = 256;
 
-// Whether the Host header `host` ("name", "name:port", "[v6]:port") names this server: the
-// address the client connected to (`local_address`), localhost, or a name of `allowed_hosts`
-// (comma-separated; "*" allows any). A page of another site reaching this server by a name of
-// its own (DNS rebinding) gives its own name, which is refused.
-bool hostIsThisServer(std::string_view host, const std::string& local_address,
-                      const std::string& allowed_hosts);
-
 // The built-in client's files (web/, embedded at build time): the file at `path` ("/app.js"),
 // or nullptr.
 struct WebAsset {
