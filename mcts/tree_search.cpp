@@ -37,8 +37,9 @@ void TreeSearch::begin(const env::GameState& root, int simulations, bool root_no
 
 const LeafRequest* TreeSearch::next() {
   while (simulations_ < budget_) {
-    if (deadline_ != Clock::time_point{} && simulations_ > 0 && (simulations_ & 15) == 0 &&
-        Clock::now() >= deadline_) {
+    // The clock is read at every simulation: a slow one (a long rollout, a sanitizer's build)
+    // would otherwise carry the search far past its deadline.
+    if (deadline_ != Clock::time_point{} && simulations_ > 0 && Clock::now() >= deadline_) {
       return nullptr;
     }
     state_ = tree_.rootState();

@@ -57,7 +57,7 @@ class TreeSearch {
   // Runs simulations until one reaches a leaf that needs an evaluation and returns it (valid
   // until complete()), or returns nullptr once the budget is spent or the deadline passed.
   // Simulations that end at a terminal state complete on their own, so a fully expanded tree
-  // still returns here within 16 simulations of the deadline.
+  // still returns here within one simulation of the deadline.
   const LeafRequest* next();
 
   // Completes the pending leaf: `value` is its value from blue's point of view, the priors are

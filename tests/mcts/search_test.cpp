@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <future>
 #include <iostream>
+#include <thread>
 
+#include "env/io/scenario_library.h"
 #include "env/rules.h"
 #include "mcts/tree_search.h"
 #include "tests/env/test_map.h"
@@ -229,6 +231,30 @@ TEST(MctsTimeBudget, SteppedSearchStopsAtTheDeadline) {
   });
   EXPECT_LT(tree.simulations(), 1'000'000'000);
   EXPECT_GT(tree.simulations(), 16);
+}
+
+// Regression: the clock was read every 16 simulations, so slow simulations (a sanitizer's build
+// ran 150 ms each) carried a capped search seconds past its deadline. With 20 ms evaluations and
+// a 50 ms deadline, the search stops within a simulation of it.
+TEST(MctsTimeBudget, SlowSimulationsStopWithinOneOfTheDeadline) {
+  struct SlowEvaluator : UniformEvaluator {
+    double evaluate(const env::GameState& s, std::span<const env::Action> legal,
+                    std::span<float> priors) override {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return UniformEvaluator::evaluate(s, legal, priors);
+    }
+  };
+  const auto sc = env::loadScenario("crossing");
+  mcts::TreeSearch tree(mcts::SearchParams{}, 1);
+  SlowEvaluator evaluator;
+  tree.begin(env::newGame(*sc), 1'000'000, true,
+             mcts::TreeSearch::Clock::now() + std::chrono::milliseconds(50));
+  finishesWithin(std::chrono::seconds(20), [&] {
+    while (const mcts::LeafRequest* leaf = tree.next())
+      tree.complete(evaluator.evaluate(*leaf->state, leaf->legal, leaf->priors));
+    return 0;
+  });
+  EXPECT_LE(tree.simulations(), 5) << "simulations of 20 ms against a 50 ms deadline";
 }
 
 }  // namespace
