@@ -149,6 +149,7 @@ json EngineSession::previewCombat(const json& req) const {
             {"total", odds.dieModifier()}}},
           {"dice", dice},
           {"morale_tests", tests},
+          {"attack_refused", probabilityJson(p.attack_refused)},
           {"outcomes", outcomes}};
 }
 

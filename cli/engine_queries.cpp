@@ -107,8 +107,10 @@ json EngineSession::reachable(const json& req) const {
   const env::GameState& s = position(req, &own);
   const env::Scenario& sc = s.sc();
   const int u = unitArgument(s, req, "unit");
+  // In its own side's movement phase the answer is what the unit may do now, which may be
+  // nothing (it fired, F-GEN-6; it is routed; its points are spent); otherwise a forecast.
+  const bool legal_now = s.phase == env::Phase::kMovement && s.sideOf(u) == s.side && s.onMap(u);
   std::vector<env::ReachableHex> now = env::reachableHexes(s, u);
-  const bool legal_now = !now.empty();
   int mp = s.unit(u).mp;
   if (!legal_now) {  // where it could go when its side next moves
     env::NextMovement next = env::reachableHexesNextMovement(s, u);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "env/morale_model.h"
+
 namespace morne::env {
 
 namespace {
@@ -190,10 +192,18 @@ void generateAttackActions(const GameState& s, ActionList& out) {
   }
 }
 
+bool testsBeforeAttacking(const GameState& s, int attacker, int defender, int column) {
+  if (s.sc().rules().morale_model != MoraleModel::kAncient2d6) return false;
+  const UnitType type = s.typeOf(attacker);
+  if (type != UnitType::kInfantry && type != UnitType::kLightInfantry) return false;
+  // « Notez qu'il n'est pas nécessaire de tester son moral pour attaquer un ennemi en déroute
+  // ou de flanc. »
+  return column <= -1 && !s.routed(defender) && !attackFromFlankOrRear(s, attacker, defender);
+}
+
 void declareAttack(GameState& s, int attacker, int defender, EventLog* log) {
   const CombatOdds odds = combatOdds(s, attacker, defender);
   addUnitFlags(s, attacker, unit_flag::kAttacked);
-  addUnitFlags(s, defender, unit_flag::kDefended);
   record(log, {.type = EventType::kAttack,
                .unit = static_cast<int8_t>(attacker),
                .other = static_cast<int8_t>(defender),
@@ -202,6 +212,18 @@ void declareAttack(GameState& s, int attacker, int defender, EventLog* log) {
                .a = static_cast<int16_t>(odds.attack),
                .b = static_cast<int16_t>(odds.defence),
                .c = static_cast<int16_t>(odds.column)});
+  if (testsBeforeAttacking(s, attacker, defender, odds.column)) {
+    setPending(
+        s, {ChanceKind::kMoraleCheck, static_cast<int8_t>(attacker), static_cast<int8_t>(defender),
+            0, static_cast<uint8_t>(TestOccasion::kPoorOdds)});
+    return;
+  }
+  startCombat(s, attacker, defender);
+}
+
+void startCombat(GameState& s, int attacker, int defender) {
+  const CombatOdds odds = combatOdds(s, attacker, defender);
+  addUnitFlags(s, defender, unit_flag::kDefended);
   CombatRecord c;
   c.attacker = static_cast<int8_t>(attacker);
   c.defender = static_cast<int8_t>(defender);

@@ -15,8 +15,17 @@ namespace morne::env {
 // Appends the phasing side's attack actions, sorted.
 void generateAttackActions(const GameState& s, ActionList& out);
 
-// Declares a legal attack; leaves the combat d6 pending.
+// Declares a legal attack; leaves the combat d6 pending, or first the attacker's test when it
+// attacks at poor odds (testsBeforeAttacking).
 void declareAttack(GameState& s, int attacker, int defender, EventLog* log);
+
+// V-MOR-6, seed 001: « Toute unité d'infanterie souhaitant attaquer un ennemi à 1/2 ou moins »
+// tests first under ancient_2d6: infantry attacking on the CRT's 1:2 column or worse, unless
+// the defender is routed or taken in flank or rear.
+bool testsBeforeAttacking(const GameState& s, int attacker, int defender, int column);
+
+// Starts the combat of a declared attack: the defender is engaged and the combat d6 pending.
+void startCombat(GameState& s, int attacker, int defender);
 
 // Resolves the pending combat d6 / morale test d9 with the outcome `value`, then everything
 // the result causes that needs no further die.
@@ -33,6 +42,10 @@ int oddsColumn(int attack, int defence);
 // Seed 003's melee die modifier of `attacker` against `defender` (V-MEL-2): 0 unless the
 // melee_factors switch is on.
 int meleeFactorModifier(const GameState& s, int attacker, int defender);
+
+// V-MEL-2 flank or rear: the defender is in contact with another enemy unit in order (the one
+// it faces), and the attacker's hexside is not next to that unit's.
+bool attackFromFlankOrRear(const GameState& s, int attacker, int defender);
 
 // Morale used by the combat morale modifier: MO, or VC + radius for a general (C-DRM-3).
 int combatMorale(const GameState& s, int u);

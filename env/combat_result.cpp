@@ -27,6 +27,13 @@ bool isObjectiveFor(const Scenario& sc, CellId c, int side) {
   return sc.objectives()[static_cast<size_t>(o)].vp[static_cast<size_t>(side)] > 0;
 }
 
+// Seed 001 under the switch ancient_tests (V-MOR-6): « Toute unité suite à un tir ou un
+// combat », the defender's tests (« le joueur en défense fait les tests de moral »).
+bool defenderAlwaysTests(const RuleSwitches& rules) {
+  return rules.morale_model == MoraleModel::kAncient2d6 &&
+         rules.ancient_tests == AncientTests::kEveryFireAndCombat;
+}
+
 // The morale test of combatant u (C-MOR-1): true while a d9 is still needed.
 bool testMorale(GameState& s, int u, uint8_t tests, uint8_t tested, uint8_t failed, EventLog* log) {
   CombatRecord c = s.combat;
@@ -80,8 +87,21 @@ void addFatigue(GameState& s, int u) {
   if (!s.onMap(u) || s.sc().rules().melee_factors == MeleeFactors::kNone) return;
   MoraleStatus m = s.moraleOf(u);
   m.fatigue = static_cast<uint8_t>(std::min<int>(m.fatigue + 1, s.sc().rules().fatigue_cap));
-  m.bits = static_cast<uint8_t>(m.bits | morale_bit::kFought);
+  m.bits = static_cast<uint16_t>(m.bits | morale_bit::kFought | morale_bit::kFoughtBefore);
   if (!(m == s.moraleOf(u))) setMoraleStatus(s, u, m);
+}
+
+// Step 5 for `winner`, whose enemy `loser` left `loser_cell` (along `loser_path` when it
+// `routed`): under the ancient pursuit a routed loser is pursued or left alone, never advanced
+// into (V-PUR-1; seed 001: « Si la phalange (trop rigide) ne poursuit jamais »); otherwise
+// the advance after combat.
+void followUp(GameState& s, int winner, int loser, bool routed, CellId loser_cell,
+              const RoutPath& loser_path, EventLog* log) {
+  if (s.sc().rules().pursuit != Pursuit::kAncient || !routed) {
+    advance(s, winner, loser_cell, log);
+  } else if (pursues(s, winner, loser)) {
+    pursue(s, winner, loser, loser_cell, loser_path, log);
+  }
 }
 
 // Steps 3 to 5, once every morale test is resolved.
@@ -95,13 +115,19 @@ void finishCombat(GameState& s, EventLog* log) {
   bool d_retreated = false;
   RoutPath d_path;
   RoutPath a_path;
+  bool d_routed = false;  // routed by this combat's test, on the map or off it (V-PUR-1)
+  bool a_routed = false;
   if (s.onMap(d)) {
-    d_retreated = applyMoraleOutcome(s, d, outcomeOf(c, true), a, c.attacker_cell, &d_path, log) &&
-                  s.onMap(d);
+    const bool moved =
+        applyMoraleOutcome(s, d, outcomeOf(c, true), a, c.attacker_cell, &d_path, log);
+    d_retreated = moved && s.onMap(d);
+    d_routed = moved && s.routed(d);
   }
   if (s.onMap(a)) {
-    a_retreated = applyMoraleOutcome(s, a, outcomeOf(c, false), d, c.defender_cell, &a_path, log) &&
-                  s.onMap(a);
+    const bool moved =
+        applyMoraleOutcome(s, a, outcomeOf(c, false), d, c.defender_cell, &a_path, log);
+    a_retreated = moved && s.onMap(a);
+    a_routed = moved && s.routed(a);
   }
   const bool d_eliminated = !s.onMap(d);
   const bool a_eliminated = !s.onMap(a);
@@ -112,22 +138,11 @@ void finishCombat(GameState& s, EventLog* log) {
   const bool d_wins = victories && !d_eliminated && (a_eliminated || a_retreated);
   if (a_wins) makeVictorious(s, a, d_eliminated, log);
   if (d_wins) makeVictorious(s, d, a_eliminated, log);
-  // C-ADV-1: the winner that held its ground moves into the vacated hex; V-PUR-2: or pursues.
+  // C-ADV-1: the winner that held its ground moves into the vacated hex; V-PUR-1: or pursues
+  // a routed loser, or stays where it is.
   setCombat(s, {});
-  if (a_wins && !a_retreated) {
-    if (pursues(s, a, d)) {
-      pursue(s, a, d, c.defender_cell, d_path, log);
-    } else {
-      advance(s, a, c.defender_cell, log);
-    }
-  }
-  if (d_wins && !d_retreated) {
-    if (pursues(s, d, a)) {
-      pursue(s, d, a, c.attacker_cell, a_path, log);
-    } else {
-      advance(s, d, c.attacker_cell, log);
-    }
-  }
+  if (a_wins && !a_retreated) followUp(s, a, d, d_routed, c.defender_cell, d_path, log);
+  if (d_wins && !d_retreated) followUp(s, d, a, a_routed, c.attacker_cell, a_path, log);
 }
 
 // Runs the resolution until it needs a die or is over.
@@ -200,7 +215,9 @@ void resolveCombatDie(GameState& s, int value, EventLog* log) {
   loseVc(s, c.attacker, cell.attacker_loss, log);  // C-RES-1 step 1: at the same time
   loseVc(s, c.defender, cell.defender_loss, log);
   if (cell.attacker_test) c.flags |= combat_flag::kAttackerTests;
-  if (cell.defender_test) c.flags |= combat_flag::kDefenderTests;
+  if (cell.defender_test || defenderAlwaysTests(s.sc().rules())) {
+    c.flags |= combat_flag::kDefenderTests;
+  }
   setCombat(s, c);
   continueCombat(s, log);
 }

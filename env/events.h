@@ -44,14 +44,15 @@ enum class EventType : uint8_t {
   kRally,         // unit: a: MO regained, b: new MO (R-*)
   kGameOver,      // a: VP blue, b: VP orange (V-LEVEL-1)
   // Variant modules (docs/variants.md):
-  kMoraleResult,  // unit: a: die, b: factor (2d6) / score without die (d6) / MO (d9),
-                  // c: MoraleOutcome, other: the responsible enemy (V-MOR-*)
-  kRout,          // unit runs from -> to (to: none when it leaves), other: responsible unit;
-                  // a: hexes run, b: 0 on the map, 1 left by its edge, 2 fled, 3 captured
-  kPursuit,       // unit follows `other` from -> to (V-PUR-3)
-  kFreeAttack,    // unit (pursuer) on `other`: a: d6, b: odds column, c: VC lost (V-PUR-4)
-  kBackInOrder,   // unit rallied (a: 0) or stopped its pursuit (a: 1) (V-ROUT-5, V-PUR-5)
-  kHalt,          // unit may not move in its next movement phase (V-ROUT-6)
+  kMoraleResult,   // unit: a: die, b: factor (2d6) / score without die (d6) / MO (d9),
+                   // c: MoraleOutcome, other: the responsible enemy (V-MOR-*)
+  kRout,           // unit runs from -> to (to: none when it leaves), other: responsible unit;
+                   // a: hexes run, b: 0 on the map, 1 left by its edge, 2 fled, 3 captured
+  kPursuit,        // unit follows `other` from -> to (V-PUR-3)
+  kFreeAttack,     // unit (pursuer) on `other`: a: d6, b: odds column, c: VC lost (V-PUR-4)
+  kBackInOrder,    // unit rallied (a: 0) or stopped its pursuit (a: 1) (V-ROUT-5, V-PUR-5)
+  kHalt,           // unit may not move in its next movement phase (V-ROUT-6)
+  kAttackRefused,  // unit failed its test to attack `other` at poor odds: no combat (V-MOR-6)
 };
 
 struct Event {

@@ -1,6 +1,7 @@
 #include "env/fire.h"
 
 #include "env/control.h"
+#include "env/morale_model.h"
 #include "env/occupy.h"
 
 namespace morne::env {
@@ -87,10 +88,24 @@ void fireNextReaction(GameState& s, EventLog* log) {
                  pending_flag::kReaction});
 }
 
-// The fire is over: reaction fire moves on to the next artillery unit.
-void finishFire(GameState& s, EventLog* log) {
+// Seed 001's test after a fire (V-MOR-6, switch ancient_tests): « Toute unité suite à un tir ».
+bool testsAfterFire(const GameState& s, int target) {
+  const RuleSwitches& rules = s.sc().rules();
+  return rules.morale_model == MoraleModel::kAncient2d6 &&
+         rules.ancient_tests == AncientTests::kEveryFireAndCombat && s.onMap(target) &&
+         !isGeneral(s.typeOf(target)) && !s.routed(target);
+}
+
+// The fire of `gun` at `target` is over: the target tests when the switches say so, then
+// reaction fire moves on to the next artillery unit.
+void finishFire(GameState& s, int gun, int target, EventLog* log) {
   setPending(s, {});
-  if (s.reacting_to >= 0) fireNextReaction(s, log);
+  if (testsAfterFire(s, target)) {
+    setPending(s, {ChanceKind::kMoraleCheck, static_cast<int8_t>(target), static_cast<int8_t>(gun),
+                   0, static_cast<uint8_t>(TestOccasion::kAfterFire)});
+    return;
+  }
+  continueReactionFire(s, log);
 }
 
 }  // namespace
@@ -174,12 +189,12 @@ void resolveFireDie(GameState& s, int value, EventLog* log) {
                .b = static_cast<int16_t>(fireModifiers(s, p.unit, p.target, reaction).total()),
                .c = static_cast<int16_t>(losses)});
   if (losses == 0) {
-    finishFire(s, log);
+    finishFire(s, p.unit, p.target, log);
     return;
   }
   if (!coinMatters(s, p.target)) {  // every point goes to VC whatever the coins say
     loseVc(s, p.target, losses, log);
-    finishFire(s, log);
+    finishFire(s, p.unit, p.target, log);
     return;
   }
   const bool single = s.sc().rules().fire_loss_split == FireLossSplit::kSingleCoin;
@@ -199,13 +214,17 @@ void resolveFireCoin(GameState& s, int value, EventLog* log) {
   }
   const int left = p.count - points;
   if (left == 0 || !s.onMap(p.target)) {
-    finishFire(s, log);
+    finishFire(s, p.unit, p.target, log);
   } else if (!coinMatters(s, p.target)) {
     loseVc(s, p.target, left, log);
-    finishFire(s, log);
+    finishFire(s, p.unit, p.target, log);
   } else {
     setPending(s, {ChanceKind::kFireCoin, p.unit, p.target, static_cast<int8_t>(left), p.flags});
   }
+}
+
+void continueReactionFire(GameState& s, EventLog* log) {
+  if (s.reacting_to >= 0) fireNextReaction(s, log);
 }
 
 bool reactionFireTriggered(const GameState& s, int mover) {

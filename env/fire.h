@@ -47,4 +47,8 @@ bool reactionFireTriggered(const GameState& s, int mover);
 // other (F-REACT-7); leaves the first fire d4 pending, or does nothing if none fires.
 void startReactionFire(GameState& s, int mover, EventLog* log);
 
+// After a fire (and the target's test, V-MOR-6): the next reaction fire at the unit in
+// `reacting_to`, if any; nothing outside reaction fire.
+void continueReactionFire(GameState& s, EventLog* log);
+
 }  // namespace morne::env

@@ -17,9 +17,9 @@ constexpr std::string_view kChanceKindNames[] = {"none",        "marsh_test",   
 }  // namespace
 
 const char* morale_bit::name(int bit) {
-  static constexpr const char* kNames[kCount] = {"routed",    "pursuing",  "routed_before",
-                                                 "must_test", "fell_back", "rally_tested",
-                                                 "fought",    "halt_held"};
+  static constexpr const char* kNames[kCount] = {
+      "routed",       "pursuing", "routed_before", "must_test",     "fell_back",
+      "rally_tested", "fought",   "halt_held",     "fought_before", "saw_formed_friend"};
   return bit >= 0 && bit < kCount ? kNames[bit] : "?";
 }
 

@@ -66,28 +66,30 @@ static_assert(sizeof(UnitState) == 8);
 // Per-unit state of the variant modules (docs/variants.md). Zero under the Morne Plaine rules,
 // where it adds nothing to the hash.
 namespace morale_bit {
-inline constexpr uint8_t kRouted = 1u << 0;        // routed until it rallies (V-ROUT-2)
-inline constexpr uint8_t kPursuing = 1u << 1;      // pursuing unit `pursued - 1` (V-PUR-3)
-inline constexpr uint8_t kRoutedBefore = 1u << 2;  // has routed in this game (V-MOR-5)
-inline constexpr uint8_t kMustTest = 1u << 3;      // passed through by friendly routers (V-ROUT-4)
-inline constexpr uint8_t kFellBack = 1u << 4;     // retreated or routed this combat phase (V-MEL-2)
-inline constexpr uint8_t kRallyTested = 1u << 5;  // took its rally-step test (V-ROUT-5)
-inline constexpr uint8_t kFought = 1u << 6;       // fought a combat this player-turn (V-MEL-3)
-inline constexpr uint8_t kHaltHeld = 1u
-                                     << 7;  // halt result: no move next movement phase (V-ROUT-6)
-inline constexpr int kCount = 8;
+inline constexpr uint16_t kRouted = 1u << 0;        // routed until it rallies (V-ROUT-2)
+inline constexpr uint16_t kPursuing = 1u << 1;      // pursuing unit `pursued - 1` (V-PUR-3)
+inline constexpr uint16_t kRoutedBefore = 1u << 2;  // has routed in this game (V-MOR-5)
+inline constexpr uint16_t kMustTest = 1u << 3;      // passed through by friendly routers (V-ROUT-4)
+inline constexpr uint16_t kFellBack = 1u << 4;  // retreated or routed this combat phase (V-MEL-2)
+inline constexpr uint16_t kRallyTested = 1u << 5;      // took its rally-step test (V-ROUT-5)
+inline constexpr uint16_t kFought = 1u << 6;           // fought a combat this player-turn (V-MEL-3)
+inline constexpr uint16_t kHaltHeld = 1u << 7;         // halt result: no move next movement phase
+inline constexpr uint16_t kFoughtBefore = 1u << 8;     // has fought a combat: not fresh (V-MEL-2)
+inline constexpr uint16_t kSawFormedFriend = 1u << 9;  // a router that passed a formed friend
+                                                       // this player-turn (V-ROUT-5)
+inline constexpr int kCount = 10;
 // Name of bit i ("routed", "pursuing", ...), used in JSON.
 const char* name(int bit);
 }  // namespace morale_bit
 
 struct MoraleStatus {
-  uint8_t bits = 0;     // morale_bit values
+  uint16_t bits = 0;    // morale_bit values
   uint8_t fatigue = 0;  // fatigue points (V-MEL-3)
   uint8_t pursued = 0;  // 1 + the unit it pursues, 0 if none (V-PUR-3)
-  uint8_t reserved = 0;
+  // The hash key: the first eight bits, the fatigue, the pursued unit, then the later bits.
   uint32_t packed() const {
-    return static_cast<uint32_t>(bits) | static_cast<uint32_t>(fatigue) << 8 |
-           static_cast<uint32_t>(pursued) << 16;
+    return static_cast<uint32_t>(bits & 0xFF) | static_cast<uint32_t>(fatigue) << 8 |
+           static_cast<uint32_t>(pursued) << 16 | static_cast<uint32_t>(bits >> 8) << 24;
   }
   friend bool operator==(const MoraleStatus&, const MoraleStatus&) = default;
 };
@@ -194,7 +196,7 @@ struct GameState {
   // MO = 0 on a unit that has morale (U-DEM-1). Generals are never demoralised.
   bool demoralised(int u) const { return unit(u).mo == 0 && !isGeneral(typeOf(u)); }
   const MoraleStatus& moraleOf(int u) const { return morale[static_cast<size_t>(u)]; }
-  bool hasMorale(int u, uint8_t bit) const { return (moraleOf(u).bits & bit) != 0; }
+  bool hasMorale(int u, uint16_t bit) const { return (moraleOf(u).bits & bit) != 0; }
   bool routed(int u) const { return hasMorale(u, morale_bit::kRouted); }
   bool pursuing(int u) const { return hasMorale(u, morale_bit::kPursuing); }
   // Routed or pursuing: the unit takes no voluntary action (V-ROUT-2, V-PUR-3).
@@ -290,14 +292,14 @@ inline void setMoraleStatus(GameState& s, int u, MoraleStatus m) {
   s.hash ^= zobrist::moraleStatus(u, ms.packed()) ^ zobrist::moraleStatus(u, m.packed());
   ms = m;
 }
-inline void addMoraleBits(GameState& s, int u, uint8_t bits) {
+inline void addMoraleBits(GameState& s, int u, uint16_t bits) {
   MoraleStatus m = s.moraleOf(u);
-  m.bits = static_cast<uint8_t>(m.bits | bits);
+  m.bits = static_cast<uint16_t>(m.bits | bits);
   setMoraleStatus(s, u, m);
 }
-inline void clearMoraleBits(GameState& s, int u, uint8_t bits) {
+inline void clearMoraleBits(GameState& s, int u, uint16_t bits) {
   MoraleStatus m = s.moraleOf(u);
-  m.bits = static_cast<uint8_t>(m.bits & ~bits);
+  m.bits = static_cast<uint16_t>(m.bits & ~bits);
   setMoraleStatus(s, u, m);
 }
 

@@ -6,11 +6,7 @@
 
 namespace morne::env {
 
-namespace {
-
-// V-MEL-2 flank or rear: the defender is in contact with another enemy unit in order (the one
-// it faces), and the attacker's hexside is not next to that unit's.
-bool fromFlankOrRear(const GameState& s, int attacker, int defender) {
+bool attackFromFlankOrRear(const GameState& s, int attacker, int defender) {
   const Scenario& sc = s.sc();
   const CellId at = s.unit(defender).cell;
   const auto attack_dir = directionBetween(sc.hexOf(at), sc.hexOf(s.unit(attacker).cell));
@@ -28,14 +24,31 @@ bool fromFlankOrRear(const GameState& s, int attacker, int defender) {
   return faced;
 }
 
+namespace {
+
 // The factors of one side's unit that do not depend on the opponent: fresh troops, fatigue,
-// disorder (V-MEL-2, V-MEL-3).
+// disorder (V-MEL-2, V-MEL-3). Seed 003: « Troupe fraîche (infanterie, cavalerie) 1 », fresh
+// being « Unité n’ayant effectué aucun combat au corps à corps ni de marche forcée ».
 int stateFactor(const GameState& s, int u) {
-  const int fatigue = s.moraleOf(u).fatigue;
-  int f = fatigue == 0 ? 1 : -fatigue;  // fresh troops +1, else -1 per fatigue point
-  if (s.routed(u)) f -= 5;              // in disorder
-  if (s.pursuing(u)) f -= 3;            // without formation
+  const UnitType type = s.typeOf(u);
+  const bool fresh = (isInfantry(type) || type == UnitType::kCavalry) &&
+                     !s.hasMorale(u, morale_bit::kFoughtBefore);
+  int f = (fresh ? 1 : 0) - s.moraleOf(u).fatigue;  // « Par point de fatigue -1 »
+  if (s.routed(u)) f -= 5;                          // in disorder
+  if (s.pursuing(u)) f -= 3;                        // without formation
   return f;
+}
+
+// Seed 003's flank or rear factor of the attacker: infantry « Attaquant de flanc ou de dos » 2,
+// « ... dans une mêlée » 1; cavalry « Prise de flanc ou de dos au premier tour » 3, « Idem dans
+// une mêlée déjà constituée » 2; other arms none. The defender is in a melee already when it
+// has fought since its side's last rally step.
+int flankFactor(const GameState& s, int attacker, int defender) {
+  const UnitType type = s.typeOf(attacker);
+  if (!(isInfantry(type) || type == UnitType::kCavalry)) return 0;
+  if (!attackFromFlankOrRear(s, attacker, defender)) return 0;
+  const int first_round = type == UnitType::kCavalry ? 3 : 2;
+  return s.hasMorale(defender, morale_bit::kFought) ? first_round - 1 : first_round;
 }
 
 }  // namespace
@@ -44,10 +57,7 @@ int meleeFactorModifier(const GameState& s, int attacker, int defender) {
   if (s.sc().rules().melee_factors == MeleeFactors::kNone) return 0;
   int m = stateFactor(s, attacker) - stateFactor(s, defender);
   if (s.hasMorale(defender, morale_bit::kFellBack)) m += 2;  // following up a retreating enemy
-  if (fromFlankOrRear(s, attacker, defender)) {
-    m += s.typeOf(attacker) == UnitType::kCavalry ? 3 : 2;
-  }
-  return m;
+  return m + flankFactor(s, attacker, defender);
 }
 
 }  // namespace morne::env

@@ -82,6 +82,15 @@ int coverFactor(Terrain t) {
   }
 }
 
+// V-MOR-5: seed 002's « Unité en abri léger ou bordant un ruisseau +1 »: a stream runs
+// along one of the unit's hexsides.
+bool bordersStream(const Scenario& sc, CellId c) {
+  for (int d = 0; d < kNumDirections; ++d) {
+    if (sc.side(c, d).water == Water::kStream) return true;
+  }
+  return false;
+}
+
 // V-MOR-5 surroundings: friends and enemies in contact, and enemies on the flanks and in the
 // rear relative to the responsible enemy.
 int surroundingsFactor(const GameState& s, const MoraleTest& t) {
@@ -161,7 +170,8 @@ int gradedScoreWithoutDie(const GameState& s, const MoraleTest& t) {
   const int u = t.unit;
   const UnitInfo& info = sc.unit(u);
   int score = s.unit(u).mo + sc.rules().graded_base_offset;  // base factor
-  score += coverFactor(sc.terrain(s.unit(u).cell));
+  const CellId at = s.unit(u).cell;
+  score += std::max(coverFactor(sc.terrain(at)), bordersStream(sc, at) ? 1 : 0);
   if (s.routed(u)) score -= 4;
   if (s.hasMorale(u, morale_bit::kRoutedBefore)) score -= 1;
   if (s.pursuing(u)) score -= 1;  // without formation

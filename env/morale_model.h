@@ -22,6 +22,8 @@ enum class TestOccasion : uint8_t {
   kPassedThrough,  // friendly routers passed through its hex (V-ROUT-4)
   kRally,          // a routed unit tries to rally (V-ROUT-5)
   kStopPursuit,    // a pursuer tries to stop (V-PUR-5)
+  kPoorOdds,       // infantry attacking at 1:2 or worse, before the die (V-MOR-6)
+  kAfterFire,      // a unit fired at (V-MOR-6, switch ancient_tests)
 };
 
 struct MoraleTest {

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "env/control.h"
+#include "env/morale_model.h"
 #include "env/rules.h"
 #include "env/tactics.h"
 
@@ -39,6 +40,12 @@ UnitOutcome outcomeOf(const GameState& s, int u, CellId start, CellId enemy_star
   o.retreated = o.cell != kNoCell && o.cell != start && !o.advanced && !o.pursuing;
   o.victorious = s.has(u, unit_flag::kVictorious);
   return o;
+}
+
+// Whether `p` is a unit's test after the fire at it (V-MOR-6, switch ancient_tests).
+bool isTestAfterFire(const Pending& p) {
+  return p.kind == ChanceKind::kMoraleCheck &&
+         p.flags == static_cast<uint8_t>(TestOccasion::kAfterFire);
 }
 
 // Resolves every chance event on the way while `pending(s)` holds, adding the end states
@@ -77,7 +84,10 @@ std::vector<Outcome> sorted(const std::map<std::vector<UnitOutcome>, Probability
 void followCombat(const GameState& s, Probability p, std::array<int, 2> units,
                   std::array<CellId, 2> starts, std::array<int, 2> zocs, CombatPreview& out,
                   std::map<std::vector<UnitOutcome>, Probability>& found) {
-  if (!s.isChanceNode() || (!s.combat.active() && s.pending.kind != ChanceKind::kFreeAttack)) {
+  const bool poor_odds_test = s.pending.kind == ChanceKind::kMoraleCheck &&
+                              s.pending.flags == static_cast<uint8_t>(TestOccasion::kPoorOdds);
+  if (!s.isChanceNode() ||
+      (!s.combat.active() && s.pending.kind != ChanceKind::kFreeAttack && !poor_odds_test)) {
     std::vector<UnitOutcome> key;
     for (size_t i = 0; i < 2; ++i) {
       key.push_back(outcomeOf(s, units[i], starts[i], starts[1 - i]));
@@ -99,6 +109,7 @@ void followCombat(const GameState& s, Probability p, std::array<int, 2> units,
       for (size_t i = 0; i < 2; ++i) {
         if (e.unit != units[i]) continue;
         if (e.type == EventType::kRetreat) z[i] += e.a;
+        if (e.type == EventType::kAttackRefused) out.attack_refused = plus(out.attack_refused, q);
         if (e.type == EventType::kMoraleTest ||
             (e.type == EventType::kMoraleResult && s.combat.active())) {
           const bool failed = e.type == EventType::kMoraleTest
@@ -132,7 +143,8 @@ FirePreview previewFire(const GameState& s, Action a) {
   enumerate(
       after, {1, 1},
       [](const GameState& x) {
-        return x.pending.kind == ChanceKind::kFireDie || x.pending.kind == ChanceKind::kFireCoin;
+        return x.pending.kind == ChanceKind::kFireDie || x.pending.kind == ChanceKind::kFireCoin ||
+               isTestAfterFire(x.pending);
       },
       [&](const GameState& x) {
         return std::vector<UnitOutcome>{outcomeOf(x, p.target, start, kNoCell)};
@@ -175,9 +187,10 @@ void followStep(const GameState& s, Probability p, int mover, CellId start, Step
     return;
   }
   const ChanceKind k = s.pending.kind;
-  const bool step_die =
-      k == ChanceKind::kMarshTest || k == ChanceKind::kFireDie || k == ChanceKind::kFireCoin;
-  if (!step_die || (k != ChanceKind::kMarshTest && s.pending.target != mover)) {
+  const bool fire_at_mover =
+      (k == ChanceKind::kFireDie || k == ChanceKind::kFireCoin) && s.pending.target == mover;
+  const bool mover_tests = isTestAfterFire(s.pending) && s.pending.unit == mover;
+  if (k != ChanceKind::kMarshTest && !fire_at_mover && !mover_tests) {
     const std::vector<UnitOutcome> key{outcomeOf(s, mover, start, kNoCell)};
     auto it = found.find(key);
     found[key] = it == found.end() ? p : plus(it->second, p);

@@ -71,6 +71,8 @@ struct CombatPreview {
     Probability failed;
   };
   std::array<MoraleTestOdds, 2> morale_tests;
+  // The attacker fails its test to attack at poor odds and does not attack (V-MOR-6).
+  Probability attack_refused;
 };
 
 // A gun that may fire at a unit as reaction to its step (F-REACT-2..8).

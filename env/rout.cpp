@@ -4,6 +4,7 @@
 #include <array>
 
 #include "env/combat.h"
+#include "env/fire.h"
 #include "env/occupy.h"
 #include "env/retreat.h"
 
@@ -117,20 +118,46 @@ bool inContactWithEnemyInOrder(const GameState& s, int u) {
   return inContactWithEnemy(s, u, [&](int v) { return !s.routed(v) && !isGeneral(s.typeOf(v)); });
 }
 
+// Seed 002's rally occasions (V-ROUT-5, graded): « une unité amie en formation (autre que
+// tirailleurs) »: a friendly unit in order other than light infantry, artillery and generals;
+// « rejointe par un général »: a friendly general. Whether u is in contact with either.
+bool inContactWithFormedFriendOrGeneral(const GameState& s, int u) {
+  const Scenario& sc = s.sc();
+  for (int d = 0; d < kNumDirections; ++d) {
+    const Hexside& h = sc.side(s.unit(u).cell, d);
+    if (h.neighbor == kNoCell || !h.contact) continue;
+    const int v = s.unitAt(h.neighbor);
+    if (v < 0 || s.sideOf(v) != s.sideOf(u) || s.outOfControl(v)) continue;
+    const UnitType t = s.typeOf(v);
+    if (t != UnitType::kLightInfantry && !isArtillery(t)) return true;
+  }
+  return false;
+}
+
 // V-PUR-5: whether u is in contact with a routed enemy, which keeps a pursuer from stopping.
 bool inContactWithRoutedEnemy(const GameState& s, int u) {
   return inContactWithEnemy(s, u, [&](int v) { return s.routed(v); });
 }
 
+// Seed 002's rout and flight distances in paces by arm: infantry (artillery's gunners run on
+// foot), heavy cavalry, light cavalry (dromedaries ride off like it) (V-ROUT-6).
+int gradedPaces(const GameState& s, int u, MoraleOutcome o) {
+  const bool flight = o == MoraleOutcome::kFlight;
+  const UnitType type = s.typeOf(u);
+  if (type == UnitType::kCavalry && s.sc().unit(u).heavy_cavalry) return flight ? 250 : 190;
+  if (type == UnitType::kCavalry || type == UnitType::kDromedary) return flight ? 300 : 220;
+  return flight ? 160 : 110;
+}
+
 // How far a rout runs under the failed_test module: the full movement allowance (ancient) or
-// a number of hexes (graded).
+// seed 002's distance in hexes at `graded_paces_per_hex`, rounded to the nearest (graded).
 void routDistance(const GameState& s, int u, MoraleOutcome o, int& budget, bool& hexes) {
   const RuleSwitches& rules = s.sc().rules();
   hexes = rules.failed_test == FailedTest::kGraded;
   if (!hexes) {
     budget = std::max(1, s.sc().unit(u).ma);
   } else {
-    budget = o == MoraleOutcome::kFlight ? rules.graded_flight_hexes : rules.graded_rout_hexes;
+    budget = gradedRunHexes(gradedPaces(s, u, o), rules.graded_paces_per_hex);
   }
 }
 
@@ -138,19 +165,24 @@ void routDistance(const GameState& s, int u, MoraleOutcome o, int& budget, bool&
 // through occupied ones and marks the friends it passes for a test. `end` is the kRout code.
 void runPath(GameState& s, int u, int responsible, const RoutPath& path, int end, EventLog* log) {
   const CellId from = s.unit(u).cell;
+  // Seed 002: a router that passes a formed friend may rally at the end of the player-turn.
+  const bool graded = s.sc().rules().failed_test == FailedTest::kGraded;
+  bool saw_friend = graded && inContactWithFormedFriendOrGeneral(s, u);
   for (CellId c : path.cells) {
     const int v = s.unitAt(c);
     if (v < 0) {
       occupyHex(s, u, c, EntryCause::kRetreat, log);
+      saw_friend = saw_friend || (graded && inContactWithFormedFriendOrGeneral(s, u));
     } else if (testsWhenPassed(occupantClass(s, u, c))) {
       addMoraleBits(s, v, morale_bit::kMustTest);
     }
   }
+  if (saw_friend) addMoraleBits(s, u, morale_bit::kSawFormedFriend);
   if (s.sc().rules().retreat_counts_as_moved) addUnitFlags(s, u, unit_flag::kMoved);
   MoraleStatus m = s.moraleOf(u);
-  m.bits = static_cast<uint8_t>(m.bits | morale_bit::kRouted | morale_bit::kRoutedBefore |
-                                morale_bit::kFellBack);
-  m.bits = static_cast<uint8_t>(m.bits & ~(morale_bit::kPursuing | morale_bit::kHaltHeld));
+  m.bits = static_cast<uint16_t>(m.bits | morale_bit::kRouted | morale_bit::kRoutedBefore |
+                                 morale_bit::kFellBack);
+  m.bits = static_cast<uint16_t>(m.bits & ~(morale_bit::kPursuing | morale_bit::kHaltHeld));
   m.pursued = 0;
   setMoraleStatus(s, u, m);
   const bool gone = path.leaves_map || end != 0;
@@ -185,12 +217,25 @@ void fleeAgain(GameState& s, int u, EventLog* log) {
   }
 }
 
+// Whether the routed u may test to rally in this rally step (V-ROUT-5): seed 001 (ancient):
+// « Toute unité qui n'est pas au contact d'une unité ennemie en ordre ou en train de poursuivre »;
+// seed 002 (graded): « La déroute ne peut être arrêtée que par un test de moral effectué : »
+// after passing a formed friend, or when a general joins it.
+bool mayTestToRally(const GameState& s, int u) {
+  if (s.sc().rules().failed_test != FailedTest::kGraded) return !inContactWithEnemyInOrder(s, u);
+  return s.hasMorale(u, morale_bit::kSawFormedFriend) || inContactWithFormedFriendOrGeneral(s, u);
+}
+
 // Whether unit u belongs to a side that rallies in this rally step (R-1 switch).
 bool ralliesNow(const GameState& s, int u) {
   return s.sc().rules().rally_sides == RallySides::kBoth || s.sideOf(u) == s.side;
 }
 
 }  // namespace
+
+int gradedRunHexes(int paces, int paces_per_hex) {
+  return std::max(1, (2 * paces + paces_per_hex) / (2 * paces_per_hex));
+}
 
 RoutPath routPath(const GameState& s, int u, int budget, bool count_hexes,
                   CellId responsible_cell) {
@@ -257,6 +302,8 @@ bool applyMoraleOutcome(GameState& s, int u, MoraleOutcome o, int responsible,
 bool pursues(const GameState& s, int winner, int router) {
   if (s.sc().rules().pursuit != Pursuit::kAncient) return false;
   if (!s.onMap(winner) || s.outOfControl(winner) || !s.routed(router)) return false;
+  // Seed 001: « les mouvements de poursuite du joueur en phase ».
+  if (s.sideOf(winner) != s.side && !s.sc().rules().defender_pursues) return false;
   const UnitType t = s.typeOf(winner);
   return t == UnitType::kCavalry ||
          (t == UnitType::kLightInfantry && s.sc().rules().light_infantry_pursues);
@@ -272,21 +319,25 @@ void pursue(GameState& s, int pursuer, int router, CellId router_from, const Rou
     occupyHex(s, pursuer, c, EntryCause::kAdvance, log);
     return true;
   };
-  if (follow(router_from)) {
-    for (CellId c : path.cells) {
-      if (!follow(c)) break;
-    }
-  }
+  bool on_the_trail = follow(router_from);
+  for (size_t i = 0; on_the_trail && i < path.cells.size(); ++i)
+    on_the_trail = follow(path.cells[i]);
+  // Seed 001: « Les unités poursuivantes peuvent sortir de la carte » (then lost, like routers).
+  const bool leaves = on_the_trail && path.leaves_map && sc.rules().pursuers_follow_off_map;
   addUnitFlags(s, pursuer, unit_flag::kMoved);
   MoraleStatus m = s.moraleOf(pursuer);
-  m.bits = static_cast<uint8_t>(m.bits | morale_bit::kPursuing);
+  m.bits = static_cast<uint16_t>(m.bits | morale_bit::kPursuing);
   m.pursued = static_cast<uint8_t>(router + 1);
   setMoraleStatus(s, pursuer, m);
   record(log, {.type = EventType::kPursuit,
                .unit = static_cast<int8_t>(pursuer),
                .other = static_cast<int8_t>(router),
                .from = from,
-               .to = s.unit(pursuer).cell});
+               .to = leaves ? kNoCell : s.unit(pursuer).cell});
+  if (leaves) {
+    eliminateUnit(s, pursuer, log);
+    return;
+  }
   if (!s.onMap(router) || s.isChanceNode()) return;  // one free attack at a time
   const auto dir = directionBetween(sc.hexOf(s.unit(pursuer).cell), sc.hexOf(s.unit(router).cell));
   if (dir && sc.side(s.unit(pursuer).cell, *dir).contact) {
@@ -315,9 +366,10 @@ void resolveFreeAttack(GameState& s, int value, EventLog* log) {
 
 void resolveMoraleCheck(GameState& s, int value, EventLog* log) {
   const int u = s.pending.unit;
+  const int other = s.pending.target;  // the attack's target, or the gun that fired
   const auto occasion = static_cast<TestOccasion>(s.pending.flags);
   setPending(s, {});
-  const MoraleTest test{u, occasion, -1, 0};
+  const MoraleTest test{u, occasion, other, 0};
   const MoraleOutcome o = moraleOutcome(s, test, value);
   record(log, {.type = EventType::kMoraleResult,
                .unit = static_cast<int8_t>(u),
@@ -347,11 +399,28 @@ void resolveMoraleCheck(GameState& s, int value, EventLog* log) {
     case TestOccasion::kStopPursuit:
       if (passed) {
         MoraleStatus m = s.moraleOf(u);
-        m.bits = static_cast<uint8_t>(m.bits & ~morale_bit::kPursuing);
+        m.bits = static_cast<uint16_t>(m.bits & ~morale_bit::kPursuing);
         m.pursued = 0;
         setMoraleStatus(s, u, m);
         record(log, {.type = EventType::kBackInOrder, .unit = static_cast<int8_t>(u), .a = 1});
       }
+      return;
+    case TestOccasion::kPoorOdds:
+      // A failure forbids the attack (seed 001: « Un échec interdit l'attaque »).
+      if (passed) {
+        startCombat(s, u, other);
+      } else {
+        record(log, {.type = EventType::kAttackRefused,
+                     .unit = static_cast<int8_t>(u),
+                     .other = static_cast<int8_t>(other)});
+      }
+      return;
+    case TestOccasion::kAfterFire:
+      if (!passed) {
+        const CellId gun_cell = s.onMap(other) ? s.unit(other).cell : kNoCell;
+        applyMoraleOutcome(s, u, o, other, gun_cell, nullptr, log);
+      }
+      continueReactionFire(s, log);
       return;
     case TestOccasion::kCombat:
     case TestOccasion::kCharge:
@@ -377,10 +446,10 @@ bool variantRallyStep(GameState& s, EventLog* log) {
     if (!s.onMap(u) || !s.routed(u) || !ralliesNow(s, u)) continue;
     if (s.hasMorale(u, morale_bit::kRallyTested)) continue;
     addMoraleBits(s, u, morale_bit::kRallyTested);
-    if (inContactWithEnemyInOrder(s, u)) {
-      fleeAgain(s, u, log);
-    } else {
+    if (mayTestToRally(s, u)) {
       startCheck(s, u, TestOccasion::kRally);
+    } else {
+      fleeAgain(s, u, log);
     }
     if (s.isChanceNode() || startQueuedTest(s)) return true;
   }
@@ -393,13 +462,14 @@ bool variantRallyStep(GameState& s, EventLog* log) {
     startCheck(s, u, TestOccasion::kStopPursuit);
     return true;
   }
-  // Fatigue: a unit that neither fought nor moved this player-turn rests one point (V-MEL-3).
+  // Fatigue: a unit that neither fought nor moved this player-turn rests one point (V-MEL-3);
+  // the player-turn's marks (fought, passed a formed friend) end here.
   for (int u = 0; u < s.num_units; ++u) {
     if (!ralliesNow(s, u)) continue;
     MoraleStatus m = s.moraleOf(u);
     const bool rests = !(m.bits & morale_bit::kFought) && !s.has(u, unit_flag::kMoved);
     if (rests && m.fatigue > 0) --m.fatigue;
-    m.bits = static_cast<uint8_t>(m.bits & ~morale_bit::kFought);
+    m.bits = static_cast<uint16_t>(m.bits & ~(morale_bit::kFought | morale_bit::kSawFormedFriend));
     if (!(m == s.moraleOf(u))) setMoraleStatus(s, u, m);
   }
   return false;

@@ -17,6 +17,10 @@ struct RoutPath {
   bool leaves_map = false;
 };
 
+// Seed 002's distance of `paces` in hexes of `paces_per_hex` paces, rounded to the nearest
+// hex, at least one (V-ROUT-6).
+int gradedRunHexes(int paces, int paces_per_hex);
+
 // The path unit u would run now: `budget` movement points (or hexes when `count_hexes`), by
 // the priorities of V-ROUT-3, away from the unit at `responsible_cell` on ties.
 RoutPath routPath(const GameState& s, int u, int budget, bool count_hexes, CellId responsible_cell);
@@ -28,7 +32,8 @@ RoutPath routPath(const GameState& s, int u, int budget, bool count_hexes, CellI
 bool applyMoraleOutcome(GameState& s, int u, MoraleOutcome o, int responsible,
                         CellId responsible_cell, RoutPath* path, EventLog* log);
 
-// V-PUR-2: whether `winner` pursues the routed `router` after their combat.
+// V-PUR-2: whether `winner` pursues the routed `router` after their combat (only the
+// attacker unless `defender_pursues`).
 bool pursues(const GameState& s, int winner, int router);
 
 // V-PUR-3, V-PUR-4: `pursuer` follows `router` into the hex it left, `router_from`, then along

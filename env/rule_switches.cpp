@@ -33,6 +33,7 @@ constexpr std::array<const char*, 3> kMoraleModel = {"mp", "ancient_2d6", "grade
 constexpr std::array<const char*, 3> kFailedTest = {"mp", "ancient_rout", "graded"};
 constexpr std::array<const char*, 2> kPursuit = {"none", "ancient"};
 constexpr std::array<const char*, 2> kMeleeFactors = {"none", "seed003"};
+constexpr std::array<const char*, 2> kAncientTests = {"crt_asterisk", "every_fire_and_combat"};
 
 constexpr std::span<const char* const> kNoChoices{};
 
@@ -220,6 +221,11 @@ const std::array kTable = {
                    "ancient_2d6: each MO point a unit has lost lowers its morale factor by one; "
                    "false: the factor never changes.",
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(ancient_factor_loses_mo)},
+    RuleSwitchInfo{"ancient_tests", "V-MOR-8", "variants",
+                   "ancient_2d6: when a unit tests besides the charge and attacks at 1:2 or "
+                   "worse: on Morne Plaine's CRT asterisk, or (seed 001) after every fire at it "
+                   "and, as defender, after every combat.",
+                   Kind::kChoice, 0, 0, kAncientTests, MORNE_FIELD(ancient_tests)},
     RuleSwitchInfo{"graded_base_offset", "V-MOR-4", "variants",
                    "graded_d6: base morale factor of a unit: its current MO plus this.", Kind::kInt,
                    -9, 3, kNoChoices, MORNE_FIELD(graded_base_offset)},
@@ -227,11 +233,10 @@ const std::array kTable = {
                    "What a failed test does: Morne Plaine's one-hex retreat, seed 001's rout of "
                    "the full movement allowance, or seed 002's graded halt/retreat/rout/flight.",
                    Kind::kChoice, 0, 0, kFailedTest, MORNE_FIELD(failed_test)},
-    RuleSwitchInfo{"graded_rout_hexes", "V-ROUT-6", "variants", "graded: hexes a rout result runs.",
-                   Kind::kInt, 1, 6, kNoChoices, MORNE_FIELD(graded_rout_hexes)},
-    RuleSwitchInfo{"graded_flight_hexes", "V-ROUT-6", "variants",
-                   "graded: hexes a flight result runs before the unit leaves the field.",
-                   Kind::kInt, 1, 6, kNoChoices, MORNE_FIELD(graded_flight_hexes)},
+    RuleSwitchInfo{"graded_paces_per_hex", "V-ROUT-6", "variants",
+                   "graded: paces a hex stands for in seed 002's rout and flight distances "
+                   "(rounded to the nearest hex, at least one).",
+                   Kind::kInt, 20, 200, kNoChoices, MORNE_FIELD(graded_paces_per_hex)},
     RuleSwitchInfo{"pursuit", "V-PUR-1", "variants",
                    "After a rout the winner advances one hex (none) or pursues along the "
                    "router's path with a free attack at the end (seed 001).",
@@ -240,6 +245,14 @@ const std::array kTable = {
                    "ancient pursuit: light infantry pursues like cavalry; false: only cavalry "
                    "pursues.",
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(light_infantry_pursues)},
+    RuleSwitchInfo{"defender_pursues", "V-PUR-6", "variants",
+                   "ancient pursuit: a defender whose attacker routed pursues it too; false "
+                   "(seed 001): only the phasing player's units pursue.",
+                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(defender_pursues)},
+    RuleSwitchInfo{"pursuers_follow_off_map", "V-PUR-7", "variants",
+                   "ancient pursuit: a pursuer follows its router off the map and is lost with "
+                   "it (seed 001); false: it stops on the router's last hex.",
+                   Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(pursuers_follow_off_map)},
     RuleSwitchInfo{"melee_factors", "V-MEL-1", "variants",
                    "Combat die modifiers of seed 003 (fresh troops, fatigue, flank and rear, "
                    "follow-up, disorder) on top of Morne Plaine's: none or seed003.",

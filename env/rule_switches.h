@@ -38,6 +38,7 @@ enum class MoraleModel : uint8_t { kMp, kAncient2d6, kGradedD6 };
 enum class FailedTest : uint8_t { kMp, kAncientRout, kGraded };
 enum class Pursuit : uint8_t { kNone, kAncient };
 enum class MeleeFactors : uint8_t { kNone, kSeed003 };
+enum class AncientTests : uint8_t { kCrtAsterisk, kEveryFireAndCombat };
 
 // The values of all switches. Defaults are the specification's choices.
 struct RuleSwitches {
@@ -98,12 +99,14 @@ struct RuleSwitches {
   MoraleModel morale_model = MoraleModel::kMp;
   int ancient_factor_offset = 2;
   bool ancient_factor_loses_mo = true;
+  AncientTests ancient_tests = AncientTests::kCrtAsterisk;
   int graded_base_offset = -5;
   FailedTest failed_test = FailedTest::kMp;
-  int graded_rout_hexes = 2;
-  int graded_flight_hexes = 3;
+  int graded_paces_per_hex = 55;
   Pursuit pursuit = Pursuit::kNone;
   bool light_infantry_pursues = false;
+  bool defender_pursues = false;
+  bool pursuers_follow_off_map = true;
   MeleeFactors melee_factors = MeleeFactors::kNone;
   int fatigue_cap = 3;
 

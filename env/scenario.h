@@ -63,8 +63,9 @@ struct UnitInfo {
   int radius = 0;         // command radius (generals)
   int morale_factor = 0;  // 2d6 morale factor (V-MOR-2); 0: from MO by the rule switches
   Quality quality = Quality::kRegular;  // troop quality of the graded morale model (V-MOR-5)
-  CellId start = kNoCell;               // starting hex; kNoCell when placed during set-up
-  CellId proposed = kNoCell;            // suggested hex for optional set-up (S-1a), else kNoCell
+  bool heavy_cavalry = false;  // cavalry: heavy, else light (seed 002 rout distances, V-ROUT-6)
+  CellId start = kNoCell;      // starting hex; kNoCell when placed during set-up
+  CellId proposed = kNoCell;   // suggested hex for optional set-up (S-1a), else kNoCell
 };
 
 struct Corps {

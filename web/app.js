@@ -210,6 +210,7 @@ async function selectUnit(unit) {
       hex: h.hex, text: `${h.cost}${h.stops ? "!" : ""}`,
     })));
     app.reach = new Map(reach.hexes.map((h) => [h.hex, h]));
+    if (reach.legal_now && !reach.hexes.length) message(`${unit.id} cannot move this phase.`);
   } else if (phase === "bombardment") {
     const targets = mine.filter((a) => a.action.type === "fire");
     app.map.highlight("target", targets.map((a) => ({ hex: a.action.to })));

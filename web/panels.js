@@ -69,6 +69,10 @@ export function renderCombatPreview(box, p) {
   box.append(node("p", {}, `morale tests: attacker ${pct(t.attacker.tested.probability)} taken, ` +
     `${pct(t.attacker.failed.probability)} failed; defender ${pct(t.defender.tested.probability)} ` +
     `taken, ${pct(t.defender.failed.probability)} failed`));
+  if (p.attack_refused.num > 0) {
+    box.append(node("p", {}, `the attacker's nerve fails (no attack): ` +
+      `${pct(p.attack_refused.probability)}`));
+  }
   box.append(outcomeChart(p.outcomes, (o) => `${unitFate(o.attacker)}; ${unitFate(o.defender)}`));
 }
 

@@ -12,15 +12,15 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 36> kEventNames = {
-    "turn_begins",   "phase_begins", "phase_skipped", "phase_ends",    "out_of_command",
-    "placed",        "step",         "zoc_stop",      "marsh_test",    "charge",
-    "charge_test",   "retreat",      "no_retreat",    "morale_change", "vc_change",
-    "eliminated",    "owner_change", "fort_control",  "fire",          "fire_result",
-    "fire_coin",     "loss_ignored", "hold",          "attack",        "combat_result",
-    "morale_test",   "victorious",   "advance",       "rally",         "game_over",
-    "morale_result", "rout",         "pursuit",       "free_attack",   "back_in_order",
-    "halt"};
+constexpr std::array<std::string_view, 37> kEventNames = {
+    "turn_begins",   "phase_begins",  "phase_skipped", "phase_ends",    "out_of_command",
+    "placed",        "step",          "zoc_stop",      "marsh_test",    "charge",
+    "charge_test",   "retreat",       "no_retreat",    "morale_change", "vc_change",
+    "eliminated",    "owner_change",  "fort_control",  "fire",          "fire_result",
+    "fire_coin",     "loss_ignored",  "hold",          "attack",        "combat_result",
+    "morale_test",   "victorious",    "advance",       "rally",         "game_over",
+    "morale_result", "rout",          "pursuit",       "free_attack",   "back_in_order",
+    "halt",          "attack_refused"};
 
 constexpr std::array<std::string_view, 4> kRoutEnds = {"", ", leaves the map", ", flees the field",
                                                        ", is captured"};
@@ -138,6 +138,8 @@ std::string eventText(const Scenario& sc, const Event& e) {
       return u + (e.a ? " stops its pursuit" : " rallies from its rout");
     case EventType::kHalt:
       return u + " halts: no move in its next movement phase";
+    case EventType::kAttackRefused:
+      return u + " fails its test and does not attack " + id(sc, e.other) + " at poor odds";
   }
   return std::string(eventTypeName(e.type));
 }

@@ -91,7 +91,7 @@ void ScenarioLoader::readUnits(const json& v, const Path& path, int side) {
     const Path p = JsonReader::child(path, i);
     if (!in_.expectObject(v[i], p,
                           {"id", "name", "type", "corps", "hex", "placement", "vc", "mo", "ma",
-                           "vt", "range", "radius", "morale_factor", "quality"})) {
+                           "vt", "range", "radius", "morale_factor", "quality", "cavalry"})) {
       continue;
     }
     UnitInfo u;
@@ -158,6 +158,17 @@ void ScenarioLoader::readUnitFields(const json& obj, const Path& p, UnitInfo& u)
         in_.fail(p + "/quality", "unknown quality \"" + *name +
                                      "\" (allowed: guard, elite, veteran, regular, "
                                      "semi_regular, militia, irregular)");
+      }
+    }
+  }
+  if (const json* c = JsonReader::optional(obj, "cavalry")) {  // V-ROUT-6
+    if (u.type != UnitType::kCavalry) {
+      in_.fail(p + "/cavalry", "only cavalry units are light or heavy cavalry");
+    } else if (auto name = in_.string(*c, p + "/cavalry")) {
+      if (*name == "heavy" || *name == "light") {
+        u.heavy_cavalry = *name == "heavy";
+      } else {
+        in_.fail(p + "/cavalry", "unknown cavalry \"" + *name + "\" (allowed: light, heavy)");
       }
     }
   }

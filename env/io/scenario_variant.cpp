@@ -80,8 +80,8 @@ std::optional<json> expandScenarioVariant(const json& doc, std::vector<Problem>&
           in.fail(path, "no unit \"" + it.key() + "\" in " + *base_name);
           continue;
         }
-        // Only the attributes of the variant modules (V-MOR-2, V-MOR-5).
-        if (!in.expectObject(*it, path, {"morale_factor", "quality"})) continue;
+        // Only the attributes of the variant modules (V-MOR-2, V-MOR-5, V-ROUT-6).
+        if (!in.expectObject(*it, path, {"morale_factor", "quality", "cavalry"})) continue;
         for (auto attr = it->begin(); attr != it->end(); ++attr) (*unit)[attr.key()] = *attr;
       }
     }

@@ -206,7 +206,7 @@ class StateReader {
     if (!in_.expectObject(v, p, {"status", "fatigue", "pursues"})) return;
     MoraleStatus m;
     if (const json* st = JsonReader::optional(v, "status")) {
-      m.bits = static_cast<uint8_t>(
+      m.bits = static_cast<uint16_t>(
           readBitNames(*st, p + "/status", morale_bit::kCount, morale_bit::name, "morale status"));
     }
     if (const json* f = JsonReader::optional(v, "fatigue")) {

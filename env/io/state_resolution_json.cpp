@@ -22,7 +22,9 @@ struct CheckOccasionName {
 };
 constexpr CheckOccasionName kCheckOccasions[] = {{TestOccasion::kPassedThrough, "passed_through"},
                                                  {TestOccasion::kRally, "rally"},
-                                                 {TestOccasion::kStopPursuit, "stop_pursuit"}};
+                                                 {TestOccasion::kStopPursuit, "stop_pursuit"},
+                                                 {TestOccasion::kPoorOdds, "poor_odds"},
+                                                 {TestOccasion::kAfterFire, "after_fire"}};
 
 json unitOrNull(const GameState& s, int u) {
   return u < 0 ? json(nullptr) : json(s.sc().unit(u).id);
@@ -102,7 +104,8 @@ class ResolutionReader {
       }
       if (occasion && !known) {
         in_.fail("/pending/occasion",
-                 "unknown occasion \"" + *occasion + "\" (passed_through, rally, stop_pursuit)");
+                 "unknown occasion \"" + *occasion +
+                     "\" (passed_through, rally, stop_pursuit, poor_odds, after_fire)");
       }
     }
   }
@@ -216,6 +219,21 @@ class ResolutionReader {
       case ChanceKind::kMoraleCheck:
         expect(onMap(p.unit) && !isGeneral(sc_.unit(p.unit).type) && sc_.rules().anyVariant(),
                "/pending", "a morale check needs a unit on the map and a variant module");
+        if (p.flags == static_cast<uint8_t>(TestOccasion::kPoorOdds)) {
+          expect(s_.phase == Phase::kCombat && onMap(p.unit) && phasing(p.unit) &&
+                     onMap(p.target) && !phasing(p.target) && adjacent(p.unit, p.target),
+                 "/pending",
+                 "a test to attack at poor odds needs the phasing attacker and its target next "
+                 "to it in the combat phase (V-MOR-6)");
+        } else if (p.flags == static_cast<uint8_t>(TestOccasion::kAfterFire)) {
+          expect(onMap(p.unit) && p.target >= 0 && isArtillery(sc_.unit(p.target).type) &&
+                     sc_.unit(p.target).side != sc_.unit(p.unit).side,
+                 "/pending",
+                 "a test after fire needs the unit fired at and the enemy gun as \"target\" "
+                 "(V-MOR-6)");
+        } else {
+          expect(p.target < 0, "/pending/target", "this morale check has no target");
+        }
         break;
       case ChanceKind::kFreeAttack:
         expect(onMap(p.unit) && onMap(p.target) && adjacent(p.unit, p.target) &&

@@ -61,6 +61,30 @@ TEST(EngineQueries, ZonesOfControlAndReachableHexesOfAnyUnit) {
   }
 }
 
+// Regression (F-GEN-6): a battery that fired cannot move in its own movement phase; `reachable`
+// answered a forecast of its full allowance (`legal_now` false), which a client drew.
+TEST(EngineQueries, ArtilleryThatFiredHasNoReachableHexInItsMovementPhase_F_GEN_6) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "crossing"}});
+  json state = c.ok({{"cmd", "state"}})["state"];
+  ASSERT_EQ(state["phase"], "movement");
+  ASSERT_EQ(state["side"], "blue");
+  state.erase("hash");
+  for (json& u : state["units"]) {
+    if (u["id"] == "B-H1") {
+      u["flags"] = {"in_command", "fired"};
+      u["mp"] = 0;
+    }
+  }
+  const json fired = c.ok({{"cmd", "reachable"}, {"unit", "B-H1"}, {"state", state}});
+  EXPECT_TRUE(fired["legal_now"]) << "its own movement phase";
+  EXPECT_EQ(fired["mp"], 0);
+  EXPECT_TRUE(fired["hexes"].empty()) << fired.dump();
+  // The enemy's battery is still a forecast, and the unfired one moves.
+  EXPECT_FALSE(c.ok({{"cmd", "reachable"}, {"unit", "O-H1"}, {"state", state}})["legal_now"]);
+  EXPECT_FALSE(c.ok({{"cmd", "reachable"}, {"unit", "B-A1"}, {"state", state}})["hexes"].empty());
+}
+
 TEST(EngineQueries, WhatIfQueriesLeaveTheGameAlone) {
   SessionClient c;
   c.ok({{"cmd", "load"}, {"scenario", "duel"}});

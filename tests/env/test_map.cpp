@@ -90,6 +90,7 @@ TestMap& TestMap::unit(const UnitSpec& u) {
   if (!u.corps.empty()) j["corps"] = u.corps;
   if (u.morale_factor > 0) j["morale_factor"] = u.morale_factor;
   if (!u.quality.empty()) j["quality"] = u.quality;
+  if (!u.cavalry.empty()) j["cavalry"] = u.cavalry;
   units_[u.side].push_back(j);
   return *this;
 }

@@ -30,6 +30,7 @@ struct UnitSpec {
   bool placed_at_setup = false;  // "placement": "zone"; `at` is then ignored
   int morale_factor = 0;         // variant modules: written when > 0
   std::string quality = {};      // variant modules: written when not empty
+  std::string cavalry = {};      // variant modules: "light" or "heavy", written when not empty
 };
 
 class TestMap {

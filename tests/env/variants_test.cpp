@@ -569,7 +569,8 @@ TEST(MeleeFactors, FreshTroopsFatigueFlankFollowUpAndDisorder_V_MEL_2) {
   // from D's rear relative to A: infantry +2.
   EXPECT_EQ(env::combatOdds(s, a, d).melee, 3);
   EXPECT_EQ(env::combatOdds(s, b, d).melee, 2);
-  env::MoraleStatus tired;
+  env::MoraleStatus tired;  // fought before: no longer fresh
+  tired.bits = env::morale_bit::kFoughtBefore;
   tired.fatigue = 2;
   env::setMoraleStatus(s, a, tired);
   EXPECT_EQ(env::combatOdds(s, a, d).melee, -2 - 1 + 3);
