@@ -19,7 +19,7 @@ void generateAttackActions(const GameState& s, ActionList& out);
 // attacks at poor odds (testsBeforeAttacking).
 void declareAttack(GameState& s, int attacker, int defender, EventLog* log);
 
-// V-MOR-6, seed 001: « Toute unité d'infanterie souhaitant attaquer un ennemi à 1/2 ou moins »
+// V-MOR-7, seed 001: « Toute unité d'infanterie souhaitant attaquer un ennemi à 1/2 ou moins »
 // tests first under ancient_2d6: infantry attacking on the CRT's 1:2 column or worse, unless
 // the defender is routed or taken in flank or rear.
 bool testsBeforeAttacking(const GameState& s, int attacker, int defender, int column);

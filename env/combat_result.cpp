@@ -27,7 +27,7 @@ bool isObjectiveFor(const Scenario& sc, CellId c, int side) {
   return sc.objectives()[static_cast<size_t>(o)].vp[static_cast<size_t>(side)] > 0;
 }
 
-// Seed 001 under the switch ancient_tests (V-MOR-6): « Toute unité suite à un tir ou un
+// Seed 001 under the switch ancient_tests (V-MOR-8): « Toute unité suite à un tir ou un
 // combat », the defender's tests (« le joueur en défense fait les tests de moral »).
 bool defenderAlwaysTests(const RuleSwitches& rules) {
   return rules.morale_model == MoraleModel::kAncient2d6 &&

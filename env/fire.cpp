@@ -88,7 +88,7 @@ void fireNextReaction(GameState& s, EventLog* log) {
                  pending_flag::kReaction});
 }
 
-// Seed 001's test after a fire (V-MOR-6, switch ancient_tests): « Toute unité suite à un tir ».
+// Seed 001's test after a fire (V-MOR-8, switch ancient_tests): « Toute unité suite à un tir ».
 bool testsAfterFire(const GameState& s, int target) {
   const RuleSwitches& rules = s.sc().rules();
   return rules.morale_model == MoraleModel::kAncient2d6 &&

@@ -42,7 +42,7 @@ UnitOutcome outcomeOf(const GameState& s, int u, CellId start, CellId enemy_star
   return o;
 }
 
-// Whether `p` is a unit's test after the fire at it (V-MOR-6, switch ancient_tests).
+// Whether `p` is a unit's test after the fire at it (V-MOR-8, switch ancient_tests).
 bool isTestAfterFire(const Pending& p) {
   return p.kind == ChanceKind::kMoraleCheck &&
          p.flags == static_cast<uint8_t>(TestOccasion::kAfterFire);

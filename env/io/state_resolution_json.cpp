@@ -224,13 +224,13 @@ class ResolutionReader {
                      onMap(p.target) && !phasing(p.target) && adjacent(p.unit, p.target),
                  "/pending",
                  "a test to attack at poor odds needs the phasing attacker and its target next "
-                 "to it in the combat phase (V-MOR-6)");
+                 "to it in the combat phase (V-MOR-7)");
         } else if (p.flags == static_cast<uint8_t>(TestOccasion::kAfterFire)) {
           expect(onMap(p.unit) && p.target >= 0 && isArtillery(sc_.unit(p.target).type) &&
                      sc_.unit(p.target).side != sc_.unit(p.unit).side,
                  "/pending",
                  "a test after fire needs the unit fired at and the enemy gun as \"target\" "
-                 "(V-MOR-6)");
+                 "(V-MOR-8)");
         } else {
           expect(p.target < 0, "/pending/target", "this morale check has no target");
         }
@@ -261,7 +261,12 @@ class ResolutionReader {
       if (c.defender >= 0) checkCombat();
     }
     if (s_.reacting_to >= 0) {
-      expect(fire && reaction, "/reacting_to", "reaction fire in progress needs its fire pending");
+      // Between two reaction fires the mover may be taking its test after fire (V-MOR-8).
+      const bool test_after_fire = p.kind == ChanceKind::kMoraleCheck &&
+                                   p.flags == static_cast<uint8_t>(TestOccasion::kAfterFire) &&
+                                   p.unit == s_.reacting_to;
+      expect((fire && reaction) || test_after_fire, "/reacting_to",
+             "reaction fire in progress needs its fire, or its target's test after fire, pending");
     } else {
       expect(!(fire && reaction), "/pending/reaction", "reaction fire needs \"reacting_to\"");
     }

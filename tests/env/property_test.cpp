@@ -71,6 +71,8 @@ void checkCombatLimits(const env::EventLog& log, CombatPhaseLimits& limits) {
     if (e.type == env::EventType::kPhaseBegins && e.a == static_cast<int>(env::Phase::kCombat)) {
       limits = {};
     }
+    // An attack its attacker's nerve refused did not engage the defender (V-MOR-7).
+    if (e.type == env::EventType::kAttackRefused) limits.defenders.erase(e.other);
     if (e.type != env::EventType::kAttack) continue;
     EXPECT_TRUE(limits.attackers.insert(e.unit).second) << "a unit attacked twice in one phase";
     EXPECT_TRUE(limits.defenders.insert(e.other).second)
@@ -167,6 +169,19 @@ TEST(Property, RandomGamesAncient_V_ROUT_V_PUR) {
   EXPECT_GT(n[env::EventType::kBackInOrder], 0);
   EXPECT_EQ(n[env::EventType::kMoraleTest], 0) << "the d9 test is replaced";
   EXPECT_EQ(n[env::EventType::kRetreat], 0) << "a failed test routs instead";
+}
+
+// Seed 001's readings that are switches: tests after every fire and combat, the defender's
+// pursuit; and the test to attack at poor odds, which random attacks often fail.
+TEST(Property, RandomGamesAncientSeedReadings_V_MOR_7_V_MOR_8_V_PUR_6) {
+  EventCounts n;
+  randomGames(duelVariant(R"({"morale_model": "ancient_2d6", "failed_test": "ancient_rout",
+                              "pursuit": "ancient", "ancient_tests": "every_fire_and_combat",
+                              "defender_pursues": true, "pursuers_follow_off_map": false})"),
+              40, 7, &n, true);
+  EXPECT_GT(n[env::EventType::kAttackRefused], 0);
+  EXPECT_GT(n[env::EventType::kRout], 0);
+  EXPECT_GT(n[env::EventType::kPursuit], 0);
 }
 
 TEST(Property, RandomGamesGraded_V_MOR_5_V_ROUT_6) {
