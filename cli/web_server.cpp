@@ -325,7 +325,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   // Parts of a message arrive until it is done; one over the limit is read to its end and
   // dropped, then refused, and the game goes on.
   void onRead(beast::error_code ec, size_t n) {
-    if (ec) return;  // closed, or a protocol error (Beast has closed the stream)
+    if (ec) return;      // closed, or a protocol error (Beast has closed the stream)
     if (n > 0) heard();  // a client still sending a long message is not idle
     const size_t limit = static_cast<size_t>(server_.config.max_message_bytes);
     if (oversized_ || message_.size() + buffer_.size() > limit) {
