@@ -262,10 +262,12 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   }
 
   // No message for idle_timeout_s: the game's place goes to someone else. A game whose own
-  // search runs, or whose requests the server holds back (it stopped reading until they are
-  // answered), is not idle; one that does not read its replies is.
+  // search runs, whose requests still wait for their answers, or whose requests the server
+  // holds back (it stopped reading until they are answered), is not idle; one that does not
+  // read its replies is.
   void closeIdle() {
-    if (session_->backlog().searching || (paused_ && !paused_by_client_)) {
+    const EngineSession::Backlog waiting = session_->backlog();
+    if (waiting.searching || waiting.count > 0 || (paused_ && !paused_by_client_)) {
       heard();
       return;
     }
