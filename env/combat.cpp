@@ -218,11 +218,10 @@ void declareAttack(GameState& s, int attacker, int defender, EventLog* log) {
             0, static_cast<uint8_t>(TestOccasion::kPoorOdds)});
     return;
   }
-  startCombat(s, attacker, defender);
+  startCombat(s, attacker, defender, odds);
 }
 
-void startCombat(GameState& s, int attacker, int defender) {
-  const CombatOdds odds = combatOdds(s, attacker, defender);
+void startCombat(GameState& s, int attacker, int defender, const CombatOdds& odds) {
   addUnitFlags(s, defender, unit_flag::kDefended);
   CombatRecord c;
   c.attacker = static_cast<int8_t>(attacker);

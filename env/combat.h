@@ -24,8 +24,9 @@ void declareAttack(GameState& s, int attacker, int defender, EventLog* log);
 // the defender is routed or taken in flank or rear.
 bool testsBeforeAttacking(const GameState& s, int attacker, int defender, int column);
 
-// Starts the combat of a declared attack: the defender is engaged and the combat d6 pending.
-void startCombat(GameState& s, int attacker, int defender);
+// Starts the combat of a declared attack at `odds` (combatOdds of the two): the defender is
+// engaged and the combat d6 pending.
+void startCombat(GameState& s, int attacker, int defender, const CombatOdds& odds);
 
 // Resolves the pending combat d6 / morale test d9 with the outcome `value`, then everything
 // the result causes that needs no further die.

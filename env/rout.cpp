@@ -99,17 +99,23 @@ RoutStep bestStep(const GameState& s, int u, CellId at, CellId responsible_cell,
   return best;
 }
 
-// Whether u is in contact with an enemy unit for which `counts(v)` holds.
+// Whether u is in contact with a unit for which `counts(v)` holds.
 template <typename Counts>
-bool inContactWithEnemy(const GameState& s, int u, Counts counts) {
+bool inContactWith(const GameState& s, int u, Counts counts) {
   const Scenario& sc = s.sc();
   for (int d = 0; d < kNumDirections; ++d) {
     const Hexside& h = sc.side(s.unit(u).cell, d);
     if (h.neighbor == kNoCell || !h.contact) continue;
     const int v = s.unitAt(h.neighbor);
-    if (v >= 0 && s.sideOf(v) != s.sideOf(u) && counts(v)) return true;
+    if (v >= 0 && counts(v)) return true;
   }
   return false;
+}
+
+// Whether u is in contact with an enemy unit for which `counts(v)` holds.
+template <typename Counts>
+bool inContactWithEnemy(const GameState& s, int u, Counts counts) {
+  return inContactWith(s, u, [&](int v) { return s.sideOf(v) != s.sideOf(u) && counts(v); });
 }
 
 // V-ROUT-5: whether u is in contact with an enemy unit that keeps it from rallying: one in
@@ -122,16 +128,11 @@ bool inContactWithEnemyInOrder(const GameState& s, int u) {
 // tirailleurs) »: a friendly unit in order other than light infantry, artillery and generals;
 // « rejointe par un général »: a friendly general. Whether u is in contact with either.
 bool inContactWithFormedFriendOrGeneral(const GameState& s, int u) {
-  const Scenario& sc = s.sc();
-  for (int d = 0; d < kNumDirections; ++d) {
-    const Hexside& h = sc.side(s.unit(u).cell, d);
-    if (h.neighbor == kNoCell || !h.contact) continue;
-    const int v = s.unitAt(h.neighbor);
-    if (v < 0 || s.sideOf(v) != s.sideOf(u) || s.outOfControl(v)) continue;
+  return inContactWith(s, u, [&](int v) {
     const UnitType t = s.typeOf(v);
-    if (t != UnitType::kLightInfantry && !isArtillery(t)) return true;
-  }
-  return false;
+    return s.sideOf(v) == s.sideOf(u) && !s.outOfControl(v) && t != UnitType::kLightInfantry &&
+           !isArtillery(t);
+  });
 }
 
 // V-PUR-5: whether u is in contact with a routed enemy, which keeps a pursuer from stopping.
@@ -408,7 +409,7 @@ void resolveMoraleCheck(GameState& s, int value, EventLog* log) {
     case TestOccasion::kPoorOdds:
       // A failure forbids the attack (seed 001: « Un échec interdit l'attaque »).
       if (passed) {
-        startCombat(s, u, other);
+        startCombat(s, u, other, combatOdds(s, u, other));
       } else {
         record(log, {.type = EventType::kAttackRefused,
                      .unit = static_cast<int8_t>(u),

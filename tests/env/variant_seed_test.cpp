@@ -61,11 +61,17 @@ Battle routInCombat(const TestMap& m, int dir, bool defender_tests) {
   return b;
 }
 
-// Orange's `type` A at (1,0) makes blue's D at (0,0) rout west under the ancient modules.
-TestMap ancientAttack(const std::string& type) {
+// A map under the three ancient modules, blue running west and orange east.
+TestMap ancientModules() {
   TestMap m;
   m.rule("morale_model", "ancient_2d6").rule("failed_test", "ancient_rout");
   m.rule("pursuit", "ancient").homeEdge(0, "west").homeEdge(1, "east");
+  return m;
+}
+
+// Orange's `type` A at (1,0) makes blue's D at (0,0) rout west under the ancient modules.
+TestMap ancientAttack(const std::string& type) {
+  TestMap m = ancientModules();
   m.unit({.id = "D", .at = {0, 0}, .vc = 6, .ma = 3});
   m.unit({.id = "A", .side = 1, .type = type, .at = {1, 0}, .vc = 6, .ma = 5});
   return m;
@@ -92,10 +98,8 @@ TEST(SeedPursuit, OnlyThePhasingPlayerPursuesUnlessSwitched_V_PUR_2) {
   // Seed 001: « On effectue alors les mouvements de déroute de ses unités, ainsi que les
   // mouvements de poursuite du joueur en phase ». Blue's cavalry D defends; orange's A routs.
   for (bool defender_pursues : {false, true}) {
-    TestMap m;
-    m.rule("morale_model", "ancient_2d6").rule("failed_test", "ancient_rout");
-    m.rule("pursuit", "ancient").rule("defender_pursues", defender_pursues);
-    m.homeEdge(0, "west").homeEdge(1, "east");
+    TestMap m = ancientModules();
+    m.rule("defender_pursues", defender_pursues);
     m.unit({.id = "D", .type = "cavalry", .at = {0, 0}, .vc = 6, .ma = 5});
     m.unit({.id = "A", .side = 1, .type = "cavalry", .at = {1, 0}, .vc = 3, .ma = 5});
     const Battle b = routInCombat(m, 3, false);
@@ -111,10 +115,8 @@ TEST(SeedPursuit, APursuerFollowsItsRouterOffTheMapUnlessSwitched_V_PUR_3) {
   // Seed 001: the pursuer moves « selon le même itinéraire »; « Les unités poursuivantes
   // peuvent sortir de la carte. Dans ce cas, elles sont considérées comme perdues ».
   for (bool follows : {true, false}) {
-    TestMap m;
-    m.rule("morale_model", "ancient_2d6").rule("failed_test", "ancient_rout");
-    m.rule("pursuit", "ancient").rule("pursuers_follow_off_map", follows);
-    m.homeEdge(0, "west").homeEdge(1, "east");
+    TestMap m = ancientModules();
+    m.rule("pursuers_follow_off_map", follows);
     m.unit({.id = "D", .at = {-4, 0}, .vc = 6, .ma = 3});  // two hexes from the west edge
     m.unit({.id = "A", .side = 1, .type = "cavalry", .at = {-3, 0}, .vc = 6, .ma = 5});
     const Battle b = routInCombat(m, 3, true);
