@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "cli/arena_report_forms.h"
-#include "cli/number_text.h"
+#include "core/number_text.h"
 #include "env/io/durable_file.h"
 
 namespace morne::cli {
@@ -12,7 +12,7 @@ namespace morne::cli {
 // An interval bound: fixed decimals, or "-inf"/"+inf" when the interval is open.
 std::string bound(double v, int digits) {
   if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
-  return fixedText(v, digits);
+  return core::fixedText(v, digits);
 }
 
 std::string intervalText(double lo, double hi, int digits) {

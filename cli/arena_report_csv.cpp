@@ -4,14 +4,14 @@
 
 #include "cli/arena_report_forms.h"
 #include "cli/arena_results.h"
-#include "cli/number_text.h"
+#include "core/number_text.h"
 
 namespace morne::cli {
 
 namespace {
 
 // A bound in a CSV cell: empty when the interval is open on that side.
-std::string csvBound(double v) { return std::isinf(v) ? "" : fixedText(v, 1); }
+std::string csvBound(double v) { return std::isinf(v) ? "" : core::fixedText(v, 1); }
 
 }  // namespace
 
@@ -28,13 +28,13 @@ std::string ratingsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>&
       const agents::AgentRecord& r = st.agents[a];
       const bool elo = hasElo(st);
       out += st.scope + "," + csvQuote(lineup.agents[a]) + "," +
-             (elo ? fixedText(st.elo.rating[a], 1) + "," + csvBound(st.elo.low[a]) + "," +
+             (elo ? core::fixedText(st.elo.rating[a], 1) + "," + csvBound(st.elo.low[a]) + "," +
                         csvBound(st.elo.high[a])
                   : std::string(",,")) +
              "," + std::to_string(r.results.games()) + "," + std::to_string(r.results.wins) + "," +
              std::to_string(r.results.draws) + "," + std::to_string(r.results.losses) + "," +
-             fixedText(r.results.score(), 4) + "," + fixedText(r.mean_plies, 1) + "," +
-             fixedText(1000 * r.seconds_per_decision, 4) + "," + stepColumns(r.steps) + "\n";
+             core::fixedText(r.results.score(), 4) + "," + core::fixedText(r.mean_plies, 1) + "," +
+             core::fixedText(1000 * r.seconds_per_decision, 4) + "," + stepColumns(r.steps) + "\n";
     }
   }
   return out;

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "cli/arena_report_forms.h"
-#include "cli/line_chart.h"
-#include "cli/number_text.h"
+#include "core/line_chart.h"
+#include "core/number_text.h"
 
 namespace morne::cli {
 
@@ -45,42 +45,44 @@ std::string eloSvg(const ArenaLineup& lineup, const std::vector<ArenaStats>& sco
   int y = 30;
   for (const ArenaStats& st : scopes) {
     if (!hasElo(st)) continue;
-    body << "<text x=\"10\" y=\"" << y << "\" font-weight=\"bold\">" << xmlEscape(st.scope) << " ("
-         << st.games << " games, side advantage " << fixedText(st.elo.side, 0) << " "
+    body << "<text x=\"10\" y=\"" << y << "\" font-weight=\"bold\">" << core::xmlEscape(st.scope)
+         << " (" << st.games << " games, side advantage " << core::fixedText(st.elo.side, 0) << " "
          << intervalText(st.elo.side_low, st.elo.side_high, 0) << ")</text>\n";
     y += 8;
     const int top = y;
     const int bottom = top + row_h * static_cast<int>(lineup.agents.size()) + 10;
     for (double t = lo; t <= hi + 1e-9; t += tick) {  // grid and ticks
-      body << "<line x1=\"" << fixedText(x(t), 1) << "\" y1=\"" << top << "\" x2=\""
-           << fixedText(x(t), 1) << "\" y2=\"" << bottom << "\" stroke=\"#e4e4e4\"/>\n"
-           << "<text x=\"" << fixedText(x(t), 1) << "\" y=\"" << bottom + 14
-           << "\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">" << fixedText(t, 0)
+      body << "<line x1=\"" << core::fixedText(x(t), 1) << "\" y1=\"" << top << "\" x2=\""
+           << core::fixedText(x(t), 1) << "\" y2=\"" << bottom << "\" stroke=\"#e4e4e4\"/>\n"
+           << "<text x=\"" << core::fixedText(x(t), 1) << "\" y=\"" << bottom + 14
+           << "\" font-size=\"10\" fill=\"#555\" text-anchor=\"middle\">" << core::fixedText(t, 0)
            << "</text>\n";
     }
     body << "<line x1=\"" << label_w << "\" y1=\"" << bottom << "\" x2=\"" << label_w + plot_w
          << "\" y2=\"" << bottom << "\" stroke=\"#555\"/>\n"
-         << "<line x1=\"" << fixedText(x(0), 1) << "\" y1=\"" << top << "\" x2=\""
-         << fixedText(x(0), 1) << "\" y2=\"" << bottom
+         << "<line x1=\"" << core::fixedText(x(0), 1) << "\" y1=\"" << top << "\" x2=\""
+         << core::fixedText(x(0), 1) << "\" y2=\"" << bottom
          << "\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n";
     for (size_t a = 0; a < lineup.agents.size(); ++a) {
       y += row_h;
       const double r = st.elo.rating[a], l = st.elo.low[a], h = st.elo.high[a];
-      body << "<text x=\"10\" y=\"" << y + 4 << "\">" << xmlEscape(lineup.agents[a]) << "</text>\n"
-           << "<line x1=\"" << fixedText(x(l), 1) << "\" y1=\"" << y << "\" x2=\""
-           << fixedText(x(h), 1) << "\" y2=\"" << y
+      body << "<text x=\"10\" y=\"" << y + 4 << "\">" << core::xmlEscape(lineup.agents[a])
+           << "</text>\n"
+           << "<line x1=\"" << core::fixedText(x(l), 1) << "\" y1=\"" << y << "\" x2=\""
+           << core::fixedText(x(h), 1) << "\" y2=\"" << y
            << "\" stroke=\"#4a6fa5\" stroke-width=\"3\"/>\n";
       for (double end : {l, h}) {
         if (!std::isinf(end) && end >= lo && end <= hi) continue;
         const double tip = x(end), back = end > r ? tip - 8 : tip + 8;  // open or off the axis
-        body << "<polygon points=\"" << fixedText(tip, 1) << "," << y << " " << fixedText(back, 1)
-             << "," << y - 5 << " " << fixedText(back, 1) << "," << y + 5
-             << "\" fill=\"#4a6fa5\"/>\n";
+        body << "<polygon points=\"" << core::fixedText(tip, 1) << "," << y << " "
+             << core::fixedText(back, 1) << "," << y - 5 << " " << core::fixedText(back, 1) << ","
+             << y + 5 << "\" fill=\"#4a6fa5\"/>\n";
       }
-      body << "<circle cx=\"" << fixedText(x(r), 1) << "\" cy=\"" << y
+      body << "<circle cx=\"" << core::fixedText(x(r), 1) << "\" cy=\"" << y
            << "\" r=\"5\" fill=\"#1d3557\"/>\n"
            << "<text x=\"" << label_w + plot_w + 20 << "\" y=\"" << y + 4 << "\" font-size=\"11\">"
-           << (a == 0 ? std::string("0 (anchor)") : fixedText(r, 0) + " " + intervalText(l, h, 0))
+           << (a == 0 ? std::string("0 (anchor)")
+                      : core::fixedText(r, 0) + " " + intervalText(l, h, 0))
            << "</text>\n";
     }
     y = bottom + 44;
@@ -90,7 +92,7 @@ std::string eloSvg(const ArenaLineup& lineup, const std::vector<ArenaStats>& sco
       << "\" font-family=\"sans-serif\" font-size=\"13\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"10\" y=\"16\" font-size=\"11\" fill=\"#555\">Elo relative to "
-      << xmlEscape(lineup.agents[0])
+      << core::xmlEscape(lineup.agents[0])
       << ", 95% profile-likelihood intervals (arrows: open or beyond the axis)</text>\n"
       << body.str() << "</svg>\n";
   return svg.str();

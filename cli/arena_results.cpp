@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "cli/number_text.h"
+#include "core/number_text.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/json_nesting.h"
@@ -85,8 +85,8 @@ class RowReader {
     const auto r = std::from_chars(f.data(), f.data() + f.size(), v);
     if (r.ec != std::errc() || r.ptr != f.data() + f.size() || v < lo || v > hi) {
       throw ConfigError(where_ + ": column " + kColumns[column] + ": \"" + f +
-                        "\" is not a number in " + shortText(static_cast<double>(lo)) + ".." +
-                        shortText(static_cast<double>(hi)));
+                        "\" is not a number in " + core::shortText(static_cast<double>(lo)) + ".." +
+                        core::shortText(static_cast<double>(hi)));
     }
     return v;
   }
@@ -137,8 +137,9 @@ std::string gamesCsvRow(const ArenaLineup& lineup, const ArenaGame& g) {
          std::to_string(g.result.vp[0]) + "," + std::to_string(g.result.vp[1]) + "," +
          std::to_string(g.result.level) + "," + std::to_string(g.plies) + "," +
          std::to_string(g.decisions[0]) + "," + std::to_string(g.decisions[1]) + "," +
-         fixedText(g.decision_seconds[0], 4) + "," + fixedText(g.decision_seconds[1], 4) + "," +
-         stepColumns(g.steps[0]) + "," + stepColumns(g.steps[1]);
+         core::fixedText(g.decision_seconds[0], 4) + "," +
+         core::fixedText(g.decision_seconds[1], 4) + "," + stepColumns(g.steps[0]) + "," +
+         stepColumns(g.steps[1]);
 }
 
 void readGamesCsv(const std::string& path, SavedGames& into) {

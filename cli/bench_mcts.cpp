@@ -17,7 +17,8 @@
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
-#include "cli/number_text.h"
+#include "core/number_text.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 
@@ -73,8 +74,8 @@ int benchMcts(const BenchConfig& bench) {
   const int max_threads = bench.threads;
   const int repeats = bench.repeats;
   constexpr size_t kPositions = 20;
-  std::cout << versionLine() << "\nbench mcts: heuristic evaluator, no tree reuse, " << kPositions
-            << " positions from a rule-vs-rule game, " << fixedText(budget, 2)
+  std::cout << core::versionLine() << "\nbench mcts: heuristic evaluator, no tree reuse, "
+            << kPositions << " positions from a rule-vs-rule game, " << core::fixedText(budget, 2)
             << " s per scenario, leaf evaluation and thread count, in " << repeats
             << " interleaved rounds; " << loadText() << "\n";
   for (const std::string& name : names) {

@@ -9,8 +9,9 @@
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
-#include "cli/number_text.h"
 #include "cli/openmp_policy.h"
+#include "core/number_text.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
@@ -58,9 +59,9 @@ int benchNn(const BenchConfig& bench) {
   int counts = 0;
   for (int threads = 1; threads <= max_threads; threads *= 2) ++counts;
   const double each = budget / repeats / (counts * static_cast<double>(batches.size()));
-  std::cout << versionLine() << "\nbench nn: default network (" << nn::NetworkConfig{}.blocks
+  std::cout << core::versionLine() << "\nbench nn: default network (" << nn::NetworkConfig{}.blocks
             << " blocks x " << nn::NetworkConfig{}.channels << " channels), random weights, "
-            << fixedText(budget, 2) << " s per scenario in " << repeats
+            << core::fixedText(budget, 2) << " s per scenario in " << repeats
             << " interleaved rounds; OpenMP wait policy " << openMpPolicyText() << "; "
             << loadText() << "\n";
   for (const std::string& name : names) {

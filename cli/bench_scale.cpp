@@ -28,9 +28,10 @@
 #include "cli/bench_stats.h"
 #include "cli/child_process.h"
 #include "cli/commands.h"
-#include "cli/number_text.h"
 #include "cli/openmp_policy.h"
 #include "cli/run_folder.h"
+#include "core/number_text.h"
+#include "core/version.h"
 #include "env/error.h"
 
 namespace morne::cli {
@@ -133,9 +134,9 @@ int benchScale(const BenchConfig& bench) {
       fs::temp_directory_path() / ("morne-bench-scale-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const RunFolder run((dir / "run").string());
-  std::cout << versionLine() << "\nbench scale: " << scenario
+  std::cout << core::versionLine() << "\nbench scale: " << scenario
             << ", self-play az:sims=32,gumbel=1 with a fresh default network, learner batch 256; "
-            << fixedText(bench.seconds, 1) << " s of self-play and " << kLearnerSteps
+            << core::fixedText(bench.seconds, 1) << " s of self-play and " << kLearnerSteps
             << " learner steps per measurement, " << bench.repeats << " interleaved rounds; "
             << loadText() << "\n"
             << std::flush;

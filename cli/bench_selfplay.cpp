@@ -19,7 +19,8 @@
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
-#include "cli/number_text.h"
+#include "core/number_text.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
@@ -106,12 +107,12 @@ int benchSelfplay(const BenchConfig& bench) {
   const fs::path dir =
       fs::temp_directory_path() / ("morne-bench-selfplay-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::cout << versionLine()
+  std::cout << core::versionLine()
             << "\nbench selfplay: default network (random weights), az sims=" << kSims
             << " with the Gumbel root, the same " << kLockStepGames
             << " lock-step games on 1 and 2 worker threads, one LibTorch thread per worker; "
-            << repeats << " interleaved rounds of " << fixedText(each, 2) << " s a measurement; "
-            << loadText() << "\n";
+            << repeats << " interleaved rounds of " << core::fixedText(each, 2)
+            << " s a measurement; " << loadText() << "\n";
   nn::configureTorchRuntime(1);
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);

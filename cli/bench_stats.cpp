@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "cli/number_text.h"
+#include "core/number_text.h"
 
 namespace morne::cli {
 
@@ -47,8 +47,8 @@ std::string spreadRow(const std::string& label, const std::vector<double>& value
   const Spread s = spreadOf(values);
   char buf[256];
   std::snprintf(buf, sizeof buf, "  %-36s %12s %12s %12s", label.c_str(),
-                fixedText(s.median, digits).c_str(), fixedText(s.min, digits).c_str(),
-                fixedText(s.max, digits).c_str());
+                core::fixedText(s.median, digits).c_str(), core::fixedText(s.min, digits).c_str(),
+                core::fixedText(s.max, digits).c_str());
   return buf;
 }
 
@@ -63,8 +63,8 @@ std::string loadText() {
   const int got = getloadavg(load, 3);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   if (got < 3) return "load average unknown on " + std::to_string(cores) + " cores";
-  return "load average " + fixedText(load[0], 2) + " " + fixedText(load[1], 2) + " " +
-         fixedText(load[2], 2) + " on " + std::to_string(cores) + " cores";
+  return "load average " + core::fixedText(load[0], 2) + " " + core::fixedText(load[1], 2) + " " +
+         core::fixedText(load[2], 2) + " on " + std::to_string(cores) + " cores";
 }
 
 }  // namespace morne::cli

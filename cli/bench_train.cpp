@@ -14,8 +14,9 @@
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
-#include "cli/number_text.h"
 #include "cli/openmp_policy.h"
+#include "core/number_text.h"
+#include "core/version.h"
 #include "env/io/scenario_library.h"
 #include "nn/learner.h"
 #include "nn/observation.h"
@@ -78,11 +79,12 @@ int benchTrain(const BenchConfig& bench) {
   if (max_threads > 1) requirePassiveOpenMp();
   const double each = bench.seconds / bench.repeats / (2.0 * max_threads);
   const nn::LearnerConfig config;
-  std::cout << versionLine() << "\nbench train: default network (" << nn::NetworkConfig{}.blocks
-            << " blocks x " << nn::NetworkConfig{}.channels << " channels), batch " << kBatch
+  std::cout << core::versionLine() << "\nbench train: default network ("
+            << nn::NetworkConfig{}.blocks << " blocks x " << nn::NetworkConfig{}.channels
+            << " channels), batch " << kBatch
             << ", SGD with momentum; the learner's steps against plain LibTorch training of "
                "the same batch; "
-            << fixedText(bench.seconds, 2) << " s per scenario in " << bench.repeats
+            << core::fixedText(bench.seconds, 2) << " s per scenario in " << bench.repeats
             << " interleaved rounds; OpenMP wait policy " << openMpPolicyText() << "; "
             << loadText() << "\n";
   for (const std::string& name : names) {

@@ -18,10 +18,11 @@
 #include "cli/arena_report.h"
 #include "cli/arena_results.h"
 #include "cli/commands.h"
-#include "cli/interrupt.h"
-#include "cli/number_text.h"
 #include "cli/options.h"
-#include "cli/progress.h"
+#include "core/interrupt.h"
+#include "core/number_text.h"
+#include "core/progress.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/game_record.h"
@@ -278,15 +279,15 @@ int runArena(const Args& args) {
     if (games_csv->size() == 0) games_csv->append(gamesCsvHeader() + "\n");
   }
 
-  std::cout << versionLine() << "\narena: " << config.agents.size() << " agents, "
+  std::cout << core::versionLine() << "\narena: " << config.agents.size() << " agents, "
             << config.scenarios.size() << " scenario(s), " << config.rounds
             << " rounds: " << games.size() << " games, " << config.jobs << " at a time, seed "
             << config.seed;
   if (resume) std::cout << "; resuming with " << resumed << " games already played";
   std::cout << "\n";
-  Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
+  core::Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
   progress.update(resumed);
-  const InterruptFlag interrupt;
+  const core::InterruptFlag interrupt;
   agents::runArena(
       config, games,
       [&](const agents::ArenaGame& g, int finished) {

@@ -14,9 +14,10 @@
 #include "cli/bench.h"
 #include "cli/bench_stats.h"
 #include "cli/commands.h"
-#include "cli/number_text.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
+#include "core/number_text.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
@@ -181,8 +182,8 @@ int benchEnv(const BenchConfig& bench) {
   }
   const double budget = bench.seconds;
   const int repeats = bench.repeats;
-  std::cout << versionLine() << "\nbench env: one thread, " << repeats << " interleaved rounds, "
-            << fixedText(budget, 2)
+  std::cout << core::versionLine() << "\nbench env: one thread, " << repeats
+            << " interleaved rounds, " << core::fixedText(budget, 2)
             << " s of random playouts per scenario in all; sizeof(GameState) = "
             << sizeof(env::GameState) << " bytes; " << loadText() << "\n";
   for (const std::string& name : names) {
@@ -218,7 +219,7 @@ int benchEnv(const BenchConfig& bench) {
               << spreadRow("random playouts, actions/s", m[4], 0) << "\n"
               << spreadRow("random playouts, games/s", games_per_s, 1) << "\n"
               << spreadRow("line of sight from the table, ns", m[5], 2) << "\n"
-              << "  legal actions per decision: mean " << fixedText(avg_actions, 1)
+              << "  legal actions per decision: mean " << core::fixedText(avg_actions, 1)
               << ", median/p90/max " << legalSpread(samples) << "\n";
   }
   std::cout << "\ncopy: GameState assignment and memcpy of the same bytes into a ring of 8 "

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "cli/commands.h"
-#include "cli/number_text.h"
 #include "cli/options.h"
+#include "core/number_text.h"
 #include "env/error.h"
 #include "training/shard_check.h"
 #include "training/shard_reader.h"
@@ -94,7 +94,7 @@ bool inspectIsolated(const std::string& path, bool check, double seconds) {
       ::kill(child, SIGKILL);
       ::waitpid(child, &status, 0);
       std::cout << path << ":\n  damaged:    the HDF5 library was still reading it after "
-                << shortText(seconds) << " s (stuck in a loop on damaged metadata)\n";
+                << core::shortText(seconds) << " s (stuck in a loop on damaged metadata)\n";
       return false;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -15,7 +15,6 @@
 #include "agents/agent_kinds.h"
 #include "cli/commands.h"
 #include "cli/gate_role.h"
-#include "cli/interrupt.h"
 #include "cli/learner_role.h"
 #include "cli/learning_loop.h"
 #include "cli/openmp_policy.h"
@@ -24,6 +23,8 @@
 #include "cli/run_summary.h"
 #include "cli/selfplay_options.h"
 #include "cli/selfplay_worker.h"
+#include "core/interrupt.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/scenario_library.h"
@@ -104,7 +105,7 @@ json configJson(const LoopConfig& c) {
           {"selfplay", optionsJson<training::SelfPlayConfig>(selfplayPlayRows(), c.selfplay)},
           {"train", optionsJson<training::TrainSettings>(trainOptionRows(), c.train)},
           {"network", optionsJson<NetworkSource>(networkOptionRows(), c.network)},
-          {"engine", versionLine()}};
+          {"engine", core::versionLine()}};
 }
 
 LoopConfig readRunConfig(const std::string& dir) {
@@ -180,7 +181,7 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
   if (!vm["jobs"].defaulted()) c.loop.jobs = vm["jobs"].as<int>();
   if (!vm["threads"].defaulted()) c.loop.threads = vm["threads"].as<int>();
   const bool quiet = vm["quiet"].as<bool>();
-  const InterruptFlag interrupt;
+  const core::InterruptFlag interrupt;
   const RoleContext run = openRun(c, dir, quiet, interrupt.flag());
   bool finished = false;
   if (role == "worker") {
@@ -299,7 +300,7 @@ int runLoop(const Args& args) {
   std::filesystem::create_directories(dir);
   if (!vm.count("resume") || !vm["generations"].defaulted())
     env::writeFileDurably(dir + "/loop.json", configJson(c).dump(2) + "\n");
-  std::cout << versionLine() << "\nloop: run folder " << dir << "\n" << std::flush;
+  std::cout << core::versionLine() << "\nloop: run folder " << dir << "\n" << std::flush;
   if (action == "init") {
     openRun(c, dir, true, nullptr);  // its folders
     std::cout << "loop: made; start its roles (docs/scale-out.md):\n  morne loop train " << dir
@@ -307,7 +308,7 @@ int runLoop(const Args& args) {
               << " --worker NAME   (as many as you like, anywhere the folder is)\n";
     return 0;
   }
-  const InterruptFlag interrupt;
+  const core::InterruptFlag interrupt;
   const bool finished = runLearningLoop(c, dir, vm["quiet"].as<bool>(), interrupt.flag());
   if (!finished) std::cout << "interrupted; continue with: morne loop --resume " << dir << "\n";
   return finished && !interrupt.raised() ? 0 : 130;

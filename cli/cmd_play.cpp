@@ -9,8 +9,9 @@
 #include "agents/game_log.h"
 #include "agents/game_runner.h"
 #include "cli/commands.h"
-#include "cli/number_text.h"
 #include "cli/options.h"
+#include "core/number_text.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/game_record.h"
@@ -55,7 +56,7 @@ int runPlay(const Args& args) {
   }
   const bool transcript = vm["transcript"].as<bool>();
   if (!transcript && !quiet) {
-    std::cout << versionLine() << "\n"
+    std::cout << core::versionLine() << "\n"
               << "scenario " << sc->name() << ": " << sc->title() << "\n"
               << "blue (" << sc->sideNames()[0] << "): " << blue->spec() << ", orange ("
               << sc->sideNames()[1] << "): " << orange->spec() << ", seed " << seed << "\n";
@@ -79,15 +80,16 @@ int runPlay(const Args& args) {
   }
   if (!transcript && !quiet) {
     std::cout << game.plies.size() << " plies (" << game.decisions << " decisions) in "
-              << fixedText(seconds, 2) << " s; final position hash " << std::hex << game.final_hash
-              << std::dec << "\n";
+              << core::fixedText(seconds, 2) << " s; final position hash " << std::hex
+              << game.final_hash << std::dec << "\n";
     for (int side = 0; side < env::kNumSides; ++side) {
       const auto i = static_cast<size_t>(side);
       const int turns = game.player_turns[i];
       std::cout << (side == 0 ? "blue" : "orange") << " thought "
-                << fixedText(game.decision_seconds[i], 2) << " s over " << turns
-                << " player-turns (" << fixedText(turns ? game.decision_seconds[i] / turns : 0.0, 3)
-                << " s mean, " << fixedText(game.max_turn_seconds[i], 3) << " s max per turn); "
+                << core::fixedText(game.decision_seconds[i], 2) << " s over " << turns
+                << " player-turns ("
+                << core::fixedText(turns ? game.decision_seconds[i] / turns : 0.0, 3) << " s mean, "
+                << core::fixedText(game.max_turn_seconds[i], 3) << " s max per turn); "
                 << game.steps[i].steps << " steps, " << game.steps[i].reversals << " reversals\n";
     }
   }

@@ -10,12 +10,13 @@
 
 #include "agents/agent_kinds.h"
 #include "cli/commands.h"
-#include "cli/interrupt.h"
-#include "cli/number_text.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "cli/progress.h"
 #include "cli/selfplay_options.h"
+#include "core/interrupt.h"
+#include "core/number_text.h"
+#include "core/progress.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "training/selfplay.h"
@@ -79,24 +80,25 @@ int runSelfplay(const Args& args) {
   record.update(optionsJson<training::SelfPlayConfig>(selfplayPlayRows(), c));
   record["scenario"] = c.scenario->name();
   c.config_json = record.dump();
-  c.engine = versionLine();
+  c.engine = core::versionLine();
 
-  std::cout << versionLine() << "\nselfplay: " << c.games << " games of " << c.agent << " on "
+  std::cout << core::versionLine() << "\nselfplay: " << c.games << " games of " << c.agent << " on "
             << c.scenario->name() << ", " << c.jobs << " at a time, seed " << c.seed << "; shards "
             << c.out_dir << "/" << c.prefix << "-NNNN.h5\n"
             << std::flush;
-  Progress progress(c.games, "games", !vm["quiet"].as<bool>());
+  core::Progress progress(c.games, "games", !vm["quiet"].as<bool>());
   progress.update(0);
-  const InterruptFlag interrupt;
+  const core::InterruptFlag interrupt;
   const training::SelfPlayResult r = training::runSelfPlay(
       c,
       [&](const training::SelfPlayProgress& p) {
-        std::string note = fixedText(p.games_done / p.seconds, 2) + " games/s, " +
-                           fixedText(static_cast<double>(p.positions) / p.seconds, 1) +
+        std::string note = core::fixedText(p.games_done / p.seconds, 2) + " games/s, " +
+                           core::fixedText(static_cast<double>(p.positions) / p.seconds, 1) +
                            " positions/s";
         if (p.batches > 0) {
-          note += ", batch " +
-                  fixedText(static_cast<double>(p.evaluated) / static_cast<double>(p.batches), 1);
+          note +=
+              ", batch " +
+              core::fixedText(static_cast<double>(p.evaluated) / static_cast<double>(p.batches), 1);
         }
         progress.update(p.games_done, note);
       },
@@ -105,17 +107,18 @@ int runSelfplay(const Args& args) {
   const training::SelfPlayProgress& p = r.progress;
   std::cout << (r.interrupted ? "interrupted: " : "") << p.games_done << " games, " << p.positions
             << " positions recorded (" << p.decisions << " decisions) in "
-            << fixedText(p.seconds, 2)
-            << " s: " << fixedText(static_cast<double>(p.positions) / p.seconds, 1)
+            << core::fixedText(p.seconds, 2)
+            << " s: " << core::fixedText(static_cast<double>(p.positions) / p.seconds, 1)
             << " positions/s\n";
   if (p.batches > 0) {
     std::cout << "evaluations: " << p.evaluated << " positions in " << p.batches
               << " batches (average batch "
-              << fixedText(static_cast<double>(p.evaluated) / static_cast<double>(p.batches), 1)
+              << core::fixedText(static_cast<double>(p.evaluated) / static_cast<double>(p.batches),
+                                 1)
               << "), cache answered " << p.cache_hits << " of " << p.leaves << " leaves; "
-              << fixedText(static_cast<double>(p.evaluated) / p.evaluator_seconds, 0)
+              << core::fixedText(static_cast<double>(p.evaluated) / p.evaluator_seconds, 0)
               << " evaluations/s inside the network calls, "
-              << fixedText(static_cast<double>(p.evaluated) / p.seconds, 0)
+              << core::fixedText(static_cast<double>(p.evaluated) / p.seconds, 0)
               << " per second of wall time\n";
   }
   if (c.resign_value > 0 || c.adjudicate_decisions > 0) {

@@ -5,10 +5,11 @@
 
 #include "cli/commands.h"
 #include "cli/engine_session.h"
-#include "cli/interrupt.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/web_server.h"
+#include "core/interrupt.h"
+#include "core/version.h"
 
 namespace morne::cli {
 
@@ -70,8 +71,8 @@ int runServe(const Args& args) {
   ServeConfig config;
   readOptions<ServeConfig>("serve", cmd.vm, kServeRows, config);
   WebServer server(config);
-  const InterruptFlag interrupt;
-  std::cout << versionLine() << "\n"
+  const core::InterruptFlag interrupt;
+  std::cout << core::versionLine() << "\n"
             << "serving the morne client at http://"
             << (config.host == "0.0.0.0" ? "127.0.0.1" : config.host) << ":" << server.port()
             << "/  (Ctrl-C stops)\n"

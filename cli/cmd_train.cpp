@@ -9,13 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "cli/interrupt.h"
-#include "cli/number_text.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "cli/progress.h"
 #include "cli/train_options.h"
 #include "cli/training_curves.h"
+#include "core/interrupt.h"
+#include "core/number_text.h"
+#include "core/progress.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
@@ -109,7 +110,7 @@ int runTrain(const Args& args) {
       from_checkpoint ? nn::Learner::fromFile(dir + "/net.pt", s.learnerConfig())
                       : makeLearner(source, dataScenario(s), s.learnerConfig());
   const json provenance = {
-      {"trained_by", versionLine()},
+      {"trained_by", core::versionLine()},
       {"from", source.net.empty() ? "a fresh network (seed " + std::to_string(source.net_seed) + ")"
                                   : source.net}};
   training::TrainingRun run(
@@ -123,27 +124,29 @@ int runTrain(const Args& args) {
     const json record = {{"format", kRunFormat},
                          {"settings", settings},
                          {"network", optionsJson<NetworkSource>(networkOptionRows(), source)},
-                         {"engine", versionLine()}};
+                         {"engine", core::versionLine()}};
     env::writeFileDurably(dir + "/train.json", record.dump(2) + "\n");
   }
   const training::TrainOutcome& plan = run.plan();
   const nn::NetworkConfig& net = learner->networkConfig();
-  std::cout << versionLine() << "\ntrain: " << net.scenario << " network " << net.blocks << "x"
-            << net.channels << ", " << s.optimizer << " lr " << shortText(s.learning_rate)
-            << ", batch " << s.batch << ", " << threads << " thread(s); run folder " << dir
-            << "\ndata: " << plan.shards << " shard(s), " << plan.rows << " rows; window "
-            << plan.window_rows << " rows, " << plan.training_rows << " for training\n"
+  std::cout << core::versionLine() << "\ntrain: " << net.scenario << " network " << net.blocks
+            << "x" << net.channels << ", " << s.optimizer << " lr "
+            << core::shortText(s.learning_rate) << ", batch " << s.batch << ", " << threads
+            << " thread(s); run folder " << dir << "\ndata: " << plan.shards << " shard(s), "
+            << plan.rows << " rows; window " << plan.window_rows << " rows, " << plan.training_rows
+            << " for training\n"
             << (from_checkpoint ? "resumed at step " + std::to_string(plan.step) + "; " : "")
             << "target " << plan.target << " steps"
             << (s.max_reuse > 0 && (s.steps == 0 || plan.target < s.steps)
-                    ? " (" + shortText(s.max_reuse) + " x " + std::to_string(plan.training_rows) +
-                          " training rows / batch " + std::to_string(s.batch) + ")"
+                    ? " (" + core::shortText(s.max_reuse) + " x " +
+                          std::to_string(plan.training_rows) + " training rows / batch " +
+                          std::to_string(s.batch) + ")"
                     : "")
             << "\n"
             << std::flush;
 
-  Progress progress(static_cast<int>(plan.target), "steps", !vm["quiet"].as<bool>());
-  const InterruptFlag interrupt;
+  core::Progress progress(static_cast<int>(plan.target), "steps", !vm["quiet"].as<bool>());
+  const core::InterruptFlag interrupt;
   std::string losses;  // of the last metrics row, on the progress line
   const training::TrainOutcome out = run.run(
       [&](const training::TrainProgress& p) {
@@ -152,18 +155,18 @@ int runTrain(const Args& args) {
         if (p.metrics) {
           const training::TrainMetrics& m = *p.metrics;
           const nn::LossReport& r = m.validation ? *m.validation : m.train;
-          losses =
-              ", policy " + fixedText(r.policy_loss, 3) + " value " + fixedText(r.value_loss, 3);
+          losses = ", policy " + core::fixedText(r.policy_loss, 3) + " value " +
+                   core::fixedText(r.value_loss, 3);
           if (isatty(2)) std::cerr << "\r\033[K" << std::flush;
-          std::cout << "step " << m.step << "  lr " << shortText(m.learning_rate)
+          std::cout << "step " << m.step << "  lr " << core::shortText(m.learning_rate)
                     << "\n  training:   " << lossReportText(m.train) << "\n";
           if (m.validation) std::cout << "  validation: " << lossReportText(*m.validation) << "\n";
           std::cout << std::flush;
           writeTrainingCurves(dir);
         }
         progress.update(static_cast<int>(p.step),
-                        fixedText(p.samples_per_second, 0) + " samples/s, reader " +
-                            fixedText(p.reader_rows_per_second, 0) + " rows/s" + losses,
+                        core::fixedText(p.samples_per_second, 0) + " samples/s, reader " +
+                            core::fixedText(p.reader_rows_per_second, 0) + " rows/s" + losses,
                         eta);
       },
       interrupt.flag());

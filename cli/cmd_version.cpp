@@ -1,11 +1,11 @@
 // `morne version`: the version, build facts and the LibTorch runtime (this file is linked into
-// the binary alone, with LibTorch; versionLine() is in cli/version_line.cpp).
+// the binary alone, with LibTorch; versionLine() is in core/version.cpp).
 
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/version_info.h"
+#include "core/version.h"
 #include "env/game_state.h"
 #include "nn/network.h"
 
@@ -18,7 +18,7 @@ int runVersion(const Args& args) {
     std::cout << usageText("morne version", own);
     return 0;
   }
-  std::cout << versionLine() << "\n"
+  std::cout << core::versionLine() << "\n"
             << "git revision:     " << kGitRevision << "\n"
             << "build type:       " << kBuildType << "\n"
             << "compiler:         " << kCompiler << "\n"

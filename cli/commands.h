@@ -23,7 +23,4 @@ int runTrain(const Args& args);
 int runLoop(const Args& args);
 int runData(const Args& args);
 
-// "morne 0.1.0 (git abc123, Release)" for logs and the protocol.
-std::string versionLine();
-
 }  // namespace morne::cli

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <exception>
 
-#include "cli/commands.h"
 #include "cli/engine_json.h"
 #include "cli/request_error.h"
 #include "cli/search_slots.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/ascii_map.h"
 #include "env/io/json_nesting.h"
@@ -82,7 +82,7 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        [](S&, const json&) -> json {
          return {{"protocol", "morne-engine"},
                  {"version", kProtocolVersion},
-                 {"engine", versionLine()},
+                 {"engine", core::versionLine()},
                  {"commands", commandNames()}};
        }},
       {"load",

@@ -9,9 +9,9 @@
 
 #include "agents/arena.h"
 #include "cli/gate_rule.h"
-#include "cli/number_text.h"
-#include "cli/progress.h"
 #include "cli/run_summary.h"
+#include "core/number_text.h"
+#include "core/progress.h"
 #include "env/error.h"
 #include "env/io/text_file.h"
 #include "env/rng.h"
@@ -35,7 +35,7 @@ std::vector<std::string> words(const std::string& text) {
 // Plays the unplayed `games` of `config`; false when stopped.
 bool playArena(const RoleContext& run, const agents::ArenaConfig& config,
                std::vector<agents::ArenaGame>& games, const std::string& what) {
-  Progress progress(static_cast<int>(games.size()), what, !run.quiet);
+  core::Progress progress(static_cast<int>(games.size()), what, !run.quiet);
   agents::runArena(
       config, games, [&](const agents::ArenaGame&, int finished) { progress.update(finished); },
       run.stop);
@@ -158,11 +158,11 @@ bool GateRole::gate(int g) {
                       {"score", d.score},
                       {"duplicate_mean", -st.pairs.at(0).duplicate.mean},
                       {"duplicate_margin95", st.pairs.at(0).duplicate.margin95},
-                      {"rule", "score >= " + shortText(loop.gate_score)},
+                      {"rule", "score >= " + core::shortText(loop.gate_score)},
                       {"promoted", d.promoted}};
     run_.say(gen + ": candidate " + std::to_string(d.candidate.wins) + "-" +
              std::to_string(d.candidate.draws) + "-" + std::to_string(d.candidate.losses) +
-             " against " + state_.best + ", score " + fixedText(d.score, 3) +
+             " against " + state_.best + ", score " + core::fixedText(d.score, 3) +
              (d.promoted ? ": promoted" : ": not promoted"));
   }
   result["promoted"] = promoted;
@@ -213,8 +213,9 @@ bool GateRole::ladder(int g, double cpu0) {
   e["cpu_hours"] = (runCpuSeconds(run_.folder) + processCpuSeconds() - cpu0) / 3600;
   env::writeFileDurably(run_.folder.path("ladder/" + generationName(g) + ".json"),
                         e.dump(2) + "\n");
-  run_.say(gen + ": Elo " + fixedText(st.elo.rating[n], 0) + " [" + fixedText(st.elo.low[n], 0) +
-           ", " + fixedText(st.elo.high[n], 0) + "] against " + arena.agents.front() + " = 0");
+  run_.say(gen + ": Elo " + core::fixedText(st.elo.rating[n], 0) + " [" +
+           core::fixedText(st.elo.low[n], 0) + ", " + core::fixedText(st.elo.high[n], 0) +
+           "] against " + arena.agents.front() + " = 0");
   return true;
 }
 

@@ -5,10 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/commands.h"
-#include "cli/number_text.h"
-#include "cli/progress.h"
 #include "cli/training_curves.h"
+#include "core/number_text.h"
+#include "core/progress.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/text_file.h"
 #include "env/rng.h"
@@ -129,7 +129,7 @@ bool LearnerRole::train(const std::string& plan_text) {
           ? nn::Learner::fromFile(train_dir + "/net.pt", t.learnerConfig())
           : makeLearner(c.network, run_.scenario->name(), t.learnerConfig());
   const json provenance = {
-      {"trained_by", versionLine()}, {"loop", run_.folder.dir()}, {"generation", g}};
+      {"trained_by", core::versionLine()}, {"loop", run_.folder.dir()}, {"generation", g}};
   training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_, &known_);
   if (leads() && !state_.train_started) {
     state_.train_started = true;
@@ -143,13 +143,13 @@ bool LearnerRole::train(const std::string& plan_text) {
              std::to_string(planned.rows) + " rows" +
              (group_ ? ", " + std::to_string(group_->size()) + " ranks" : ""));
   }
-  Progress progress(static_cast<int>(planned.target - planned.step), "steps",
-                    !run_.quiet && leads());
+  core::Progress progress(static_cast<int>(planned.target - planned.step), "steps",
+                          !run_.quiet && leads());
   const training::TrainOutcome out = training.run(
       [&](const training::TrainProgress& p) {
         if (p.metrics) writeTrainingCurves(train_dir);
         progress.update(static_cast<int>(p.step - planned.step),
-                        fixedText(p.samples_per_second, 0) + " samples/s");
+                        core::fixedText(p.samples_per_second, 0) + " samples/s");
       },
       run_.stop);
   if (!leads()) return !out.interrupted;

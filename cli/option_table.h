@@ -14,8 +14,8 @@
 #include <string>
 #include <variant>
 
-#include "cli/number_text.h"
 #include "cli/options.h"
+#include "core/number_text.h"
 #include "env/error.h"
 
 namespace morne::cli {
@@ -32,9 +32,10 @@ struct OptionRange {
   }
   // "at least 1", "in (0, 1]", ...
   std::string text() const {
-    if (std::isinf(hi)) return lo_open ? "above " + shortText(lo) : "at least " + shortText(lo);
-    return std::string("in ") + (lo_open ? "(" : "[") + shortText(lo) + ", " + shortText(hi) +
-           (hi_open ? ")" : "]");
+    if (std::isinf(hi))
+      return lo_open ? "above " + core::shortText(lo) : "at least " + core::shortText(lo);
+    return std::string("in ") + (lo_open ? "(" : "[") + core::shortText(lo) + ", " +
+           core::shortText(hi) + (hi_open ? ")" : "]");
   }
 };
 
@@ -85,7 +86,7 @@ void readOptions(const std::string& command, const po::variables_map& vm,
           if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
             if (!r.range.contains(static_cast<double>(v))) {
               throw ConfigError(command + ": --" + r.name + " must be " + r.range.text() +
-                                " (got " + shortText(static_cast<double>(v)) + ")");
+                                " (got " + core::shortText(static_cast<double>(v)) + ")");
             }
           }
           c.*member = v;
@@ -130,7 +131,7 @@ void readOptionsJson(const std::string& where, const nlohmann::json& j,
           if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
             if (!r.range.contains(static_cast<double>(v))) {
               throw ConfigError(where + ": \"" + key + "\" must be " + r.range.text() + " (got " +
-                                shortText(static_cast<double>(v)) + ")");
+                                core::shortText(static_cast<double>(v)) + ")");
             }
           }
           c.*member = v;

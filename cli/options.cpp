@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "cli/number_text.h"
+#include "core/number_text.h"
 #include "env/error.h"
 #include "env/io/text_file.h"
 
@@ -205,7 +205,7 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
 }
 
 po::typed_value<double>* numberOption(double v) {
-  return po::value<double>()->default_value(v, shortText(v));
+  return po::value<double>()->default_value(v, core::shortText(v));
 }
 
 std::string usageText(const std::string& synopsis, const po::options_description& own) {

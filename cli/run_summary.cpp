@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli/line_chart.h"
-#include "cli/number_text.h"
+#include "core/line_chart.h"
+#include "core/number_text.h"
 #include "env/io/durable_file.h"
 
 namespace morne::cli {
@@ -68,9 +68,9 @@ void writeRunSummary(const RunFolder& folder, const LoopConfig& config) {
                         {"cpu_hours", runCpuSeconds(folder) / 3600},
                         {"generations", history}};
   env::writeFileDurably(folder.path("summary.json"), summary.dump(2) + "\n");
-  ChartSeries by_gen{"Elo of the best network", {}, "#1f77b4", false};
-  ChartSeries low{"95% interval", {}, "#7f7f7f", true}, high{"", {}, "#7f7f7f", true};
-  ChartSeries by_cpu{"Elo of the best network", {}, "#d62728", false};
+  core::ChartSeries by_gen{"Elo of the best network", {}, "#1f77b4", false};
+  core::ChartSeries low{"95% interval", {}, "#7f7f7f", true}, high{"", {}, "#7f7f7f", true};
+  core::ChartSeries by_cpu{"Elo of the best network", {}, "#d62728", false};
   for (const json& e : history) {
     if (!e.contains("elo")) continue;
     const double g = e["generation"].get<double>(), elo = e["elo"].get<double>();
@@ -82,7 +82,7 @@ void writeRunSummary(const RunFolder& folder, const LoopConfig& config) {
   const std::string anchor = firstWord(config.loop.ladder_references);
   env::writeFileDurably(
       folder.path("elo.svg"),
-      lineChartSvg(
+      core::lineChartSvg(
           {{"Elo against " + anchor + " = 0, by generation", "generation", {by_gen, low, high}},
            {"Elo against " + anchor + " = 0, by CPU-hour", "CPU-hours", {by_cpu}}}));
 }
@@ -112,7 +112,7 @@ std::string loopStatus(const std::string& run_dir) {
         << generationName(latest.data_set) << ")\n";
   }
   out << "best:       " << (latest.network.empty() ? "none yet" : latest.network) << "\n"
-      << "time:       " << fixedText(runCpuSeconds(folder) / 3600, 2) << " CPU-hours\n"
+      << "time:       " << core::fixedText(runCpuSeconds(folder) / 3600, 2) << " CPU-hours\n"
       << "training:   " << learner.value("trained_steps", int64_t{0}) << " steps\n";
   std::error_code ec;
   if (fs::is_directory(folder.path("workers"), ec)) {
@@ -130,7 +130,7 @@ std::string loopStatus(const std::string& run_dir) {
   for (const json& e : runHistory(folder)) {
     char line[160];
     auto number = [&](const char* key, int digits) {
-      return e.contains(key) ? fixedText(e[key].get<double>(), digits) : std::string("-");
+      return e.contains(key) ? core::fixedText(e[key].get<double>(), digits) : std::string("-");
     };
     std::string verdict = "-";
     if (e.contains("gate")) {
@@ -144,8 +144,10 @@ std::string loopStatus(const std::string& run_dir) {
     std::string elo = "-";
     if (e.contains("elo")) {
       elo = number("elo", 0) + " [" +
-            (e["elo_low"].is_null() ? "-inf" : fixedText(e["elo_low"].get<double>(), 0)) + ", " +
-            (e["elo_high"].is_null() ? "inf" : fixedText(e["elo_high"].get<double>(), 0)) + "]";
+            (e["elo_low"].is_null() ? "-inf" : core::fixedText(e["elo_low"].get<double>(), 0)) +
+            ", " +
+            (e["elo_high"].is_null() ? "inf" : core::fixedText(e["elo_high"].get<double>(), 0)) +
+            "]";
     }
     std::snprintf(
         line, sizeof line, "%3d  %5s  %6s  %6s (%6s)  %5s (%5s)  %-15s  %s\n",

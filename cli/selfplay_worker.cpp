@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/commands.h"
-#include "cli/number_text.h"
-#include "cli/progress.h"
+#include "core/number_text.h"
+#include "core/progress.h"
+#include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/rng.h"
@@ -134,12 +134,12 @@ int SelfplayWorker::playChunk(int games) {
       {"generation", latest.data_set},
       {"worker", name_},
       {"agent", agent}}.dump();
-  sp.engine = versionLine();
+  sp.engine = core::versionLine();
   run_.say(set + ": " + std::to_string(games) + " games of " + agent + " (chunk " +
            std::to_string(chunk) + ")");
   playing_ = latest;
   const double cpu0 = processCpuSeconds();
-  Progress progress(games, "games", !run_.quiet);
+  core::Progress progress(games, "games", !run_.quiet);
   const training::SelfPlayResult r = training::runSelfPlay(
       sp, [&](const training::SelfPlayProgress& p) { progress.update(p.games_done); }, run_.stop);
   const training::SelfPlayProgress& p = r.progress;
@@ -149,8 +149,8 @@ int SelfplayWorker::playChunk(int games) {
   cpu_seconds_ += processCpuSeconds() - cpu0;
   saveTotals();
   run_.say(set + ": " + std::to_string(p.games_done) + " games, " + std::to_string(p.positions) +
-           " positions in " + fixedText(p.seconds, 1) + " s (" +
-           fixedText(static_cast<double>(p.positions) / std::max(p.seconds, 1e-9), 1) +
+           " positions in " + core::fixedText(p.seconds, 1) + " s (" +
+           core::fixedText(static_cast<double>(p.positions) / std::max(p.seconds, 1e-9), 1) +
            " positions/s)" +
            (p.resigned ? ", " + std::to_string(p.resigned) + " resigned, " +
                              std::to_string(p.false_resignations) + " of " +

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <vector>
 
-#include "cli/line_chart.h"
-#include "cli/number_text.h"
+#include "core/line_chart.h"
+#include "core/number_text.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
@@ -14,10 +14,11 @@
 namespace morne::cli {
 
 std::string lossReportText(const nn::LossReport& r) {
-  return "policy " + fixedText(r.policy_loss, 3) + " (uniform " + fixedText(r.policy_baseline, 3) +
-         ") top-1 " + fixedText(100 * r.policy_top1, 1) + "%, value " + fixedText(r.value_loss, 3) +
-         " (0: " + fixedText(r.value_baseline, 3) + ") sign " + fixedText(100 * r.value_sign, 1) +
-         "%";
+  return "policy " + core::fixedText(r.policy_loss, 3) + " (uniform " +
+         core::fixedText(r.policy_baseline, 3) + ") top-1 " +
+         core::fixedText(100 * r.policy_top1, 1) + "%, value " + core::fixedText(r.value_loss, 3) +
+         " (0: " + core::fixedText(r.value_baseline, 3) + ") sign " +
+         core::fixedText(100 * r.value_sign, 1) + "%";
 }
 
 namespace {
@@ -53,12 +54,12 @@ std::string trainingCurvesSvg(const std::string& metrics_csv) {
                     bool dashed = false) {
     const auto it = column.find(key);
     if (it == column.end()) throw ConfigError("metrics.csv has no column " + key);
-    ChartSeries s{name, {}, color, dashed};
+    core::ChartSeries s{name, {}, color, dashed};
     for (const auto& r : rows) s.points.emplace_back(r[column.at("step")], r[it->second]);
     return s;
   };
   const std::string train = "#1f77b4", validation = "#d62728", baseline = "#7f7f7f";
-  return lineChartSvg({
+  return core::lineChartSvg({
       {"policy loss (cross-entropy, nats)",
        "step",
        {series("training", "train_policy_loss", train),

@@ -1,19 +1,21 @@
 # The include rules of the tree, checked by a test (`ctest -R layering`):
 #   - each library includes only its own folder and the layers below it:
-#       env/ (the rules kernel) <- env/io/ <- mcts/ <- nn/, agents/ <- training/ <- cli/
-#   - the rules kernel (env/ outside env/io/) builds with the standard library alone;
+#       core/ (standard library only, shared by all) <- env/ (the rules kernel) <- env/io/
+#       <- mcts/ <- nn/, agents/ <- training/ <- cli/
+#   - the rules kernel (env/ outside env/io/) and core/ build with the standard library alone;
 #   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
 #   - LibTorch is included only under a torch/ folder (nn/torch/), and so are the headers of a
 #     torch/ folder (they include LibTorch).
 # Run as: cmake -DSOURCE_DIR=<top of the tree> -P cmake/check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
+set(allowed_core "core/")
 set(allowed_env "env/")
-set(allowed_env_io "env/")
-set(allowed_mcts "env/;mcts/")
-set(allowed_nn "env/;mcts/;nn/")
-set(allowed_agents "env/;mcts/;agents/")
-set(allowed_training "env/;mcts/;nn/;agents/;training/")
-set(allowed_cli "env/;mcts/;nn/;agents/;training/;cli/")
+set(allowed_env_io "core/;env/")
+set(allowed_mcts "core/;env/;mcts/")
+set(allowed_nn "core/;env/;mcts/;nn/")
+set(allowed_agents "core/;env/;mcts/;agents/")
+set(allowed_training "core/;env/;mcts/;nn/;agents/;training/")
+set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;cli/")
 
 set(problems "")
 file(GLOB_RECURSE env_headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/env/*.h")
@@ -25,7 +27,7 @@ foreach(header IN LISTS env_headers)
   endif()
 endforeach()
 file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
-  "${SOURCE_DIR}/env/*.h" "${SOURCE_DIR}/env/*.cpp" "${SOURCE_DIR}/mcts/*.h"
+  "${SOURCE_DIR}/core/*.h" "${SOURCE_DIR}/core/*.cpp" "${SOURCE_DIR}/env/*.h" "${SOURCE_DIR}/env/*.cpp" "${SOURCE_DIR}/mcts/*.h"
   "${SOURCE_DIR}/mcts/*.cpp" "${SOURCE_DIR}/nn/*.h" "${SOURCE_DIR}/nn/*.cpp"
   "${SOURCE_DIR}/agents/*.h" "${SOURCE_DIR}/agents/*.cpp" "${SOURCE_DIR}/training/*.h"
   "${SOURCE_DIR}/training/*.cpp" "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
@@ -67,6 +69,8 @@ foreach(file IN LISTS sources)
       endif()
     elseif(layer STREQUAL "env" AND line MATCHES "<nlohmann/")
       list(APPEND problems "${file}: the rules kernel includes ${line} (JSON belongs in env/io/)")
+    elseif(layer STREQUAL "core" AND line MATCHES "<[a-zA-Z0-9_]+/")
+      list(APPEND problems "${file}: core/ uses the standard library alone: ${line}")
     endif()
   endforeach()
 endforeach()

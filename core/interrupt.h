@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-namespace morne::cli {
+namespace morne::core {
 
 class InterruptFlag {
  public:
@@ -21,4 +21,4 @@ class InterruptFlag {
   bool raised() const { return *flag(); }
 };
 
-}  // namespace morne::cli
+}  // namespace morne::core

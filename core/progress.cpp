@@ -1,10 +1,10 @@
-#include "cli/progress.h"
+#include "core/progress.h"
 
 #include <unistd.h>
 
 #include <cstdio>
 
-namespace morne::cli {
+namespace morne::core {
 
 std::string clockText(double seconds) {
   const long s = static_cast<long>(seconds + 0.5);
@@ -39,4 +39,4 @@ void Progress::update(int done, const std::string& note, double eta_seconds) {
   std::fflush(stderr);
 }
 
-}  // namespace morne::cli
+}  // namespace morne::core

@@ -1,6 +1,6 @@
-// Line charts (cli/line_chart.h): every panel draws, whatever its values.
+// Line charts (core/line_chart.h): every panel draws, whatever its values.
 
-#include "cli/line_chart.h"
+#include "core/line_chart.h"
 
 #include <gtest/gtest.h>
 
@@ -20,15 +20,15 @@ TEST(LineChart, RangesThatDifferByRoundingAloneStillGetAFewTicks) {
   // tick step vanish against the values and the tick loop never end.
   const double elo = -293.0;
   for (const double other : {elo, std::nextafter(elo, 0.0), elo + 1e-12}) {
-    cli::ChartPanel panel{"Elo", "generation", {{"net", {{1, elo}, {2, other}}}}};
-    const std::string svg = cli::lineChartSvg({panel});
+    core::ChartPanel panel{"Elo", "generation", {{"net", {{1, elo}, {2, other}}}}};
+    const std::string svg = core::lineChartSvg({panel});
     EXPECT_LE(count(svg, "<line"), 20u) << other;
     EXPECT_GE(count(svg, "<line"), 2u) << other;
   }
 }
 
 TEST(LineChart, APanelWithoutPointsSaysSo) {
-  const std::string svg = cli::lineChartSvg({cli::ChartPanel{"loss", "step", {}}});
+  const std::string svg = core::lineChartSvg({core::ChartPanel{"loss", "step", {}}});
   EXPECT_NE(svg.find("no data yet"), std::string::npos);
 }
 

@@ -1,10 +1,10 @@
-#include "cli/number_text.h"
+#include "core/number_text.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-namespace morne::cli {
+namespace morne::core {
 
 std::string fixedText(double v, int digits) {
   char buf[64];
@@ -21,4 +21,4 @@ std::string shortText(double v) {
   return std::string(buf, r.ptr);
 }
 
-}  // namespace morne::cli
+}  // namespace morne::core

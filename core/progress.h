@@ -6,7 +6,7 @@
 #include <chrono>
 #include <string>
 
-namespace morne::cli {
+namespace morne::core {
 
 class Progress {
  public:
@@ -32,4 +32,4 @@ class Progress {
 // "h:mm:ss".
 std::string clockText(double seconds);
 
-}  // namespace morne::cli
+}  // namespace morne::core

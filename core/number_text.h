@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace morne::cli {
+namespace morne::core {
 
 // `v` with `digits` decimals ("17.77"); a value that rounds to zero prints without a sign.
 std::string fixedText(double v, int digits);
@@ -12,4 +12,4 @@ std::string fixedText(double v, int digits);
 // The shortest text that reads back as `v` ("0.1", "1.5", "800", "1e-05").
 std::string shortText(double v);
 
-}  // namespace morne::cli
+}  // namespace morne::core

@@ -1,10 +1,9 @@
-#include "cli/commands.h"
-#include "cli/version_info.h"
+#include "core/version.h"
 
-namespace morne::cli {
+namespace morne::core {
 
 std::string versionLine() {
   return std::string("morne ") + kVersion + " (git " + kGitRevision + ", " + kBuildType + ")";
 }
 
-}  // namespace morne::cli
+}  // namespace morne::core

@@ -1,8 +1,8 @@
-#include "cli/interrupt.h"
+#include "core/interrupt.h"
 
 #include <csignal>
 
-namespace morne::cli {
+namespace morne::core {
 
 namespace {
 
@@ -29,4 +29,4 @@ InterruptFlag::~InterruptFlag() {
 
 const std::atomic<bool>* InterruptFlag::flag() const { return &g_stop; }
 
-}  // namespace morne::cli
+}  // namespace morne::core

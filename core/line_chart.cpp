@@ -1,12 +1,12 @@
-#include "cli/line_chart.h"
+#include "core/line_chart.h"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "cli/number_text.h"
+#include "core/number_text.h"
 
-namespace morne::cli {
+namespace morne::core {
 
 namespace {
 
@@ -133,4 +133,4 @@ std::string lineChartSvg(const std::vector<ChartPanel>& panels) {
   return svg.str();
 }
 
-}  // namespace morne::cli
+}  // namespace morne::core

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace morne::cli {
+namespace morne::core {
 
 struct ChartSeries {
   std::string name;
@@ -28,4 +28,4 @@ std::string lineChartSvg(const std::vector<ChartPanel>& panels);
 // `text` with the five XML special characters escaped.
 std::string xmlEscape(const std::string& text);
 
-}  // namespace morne::cli
+}  // namespace morne::core
