@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "agents/agent_kinds.h"
-#include "agents/arena.h"
-#include "agents/arena_stats.h"
-#include "cli/arena_report.h"
-#include "cli/arena_results.h"
+#include "arena/arena.h"
+#include "arena/report.h"
+#include "arena/results.h"
+#include "arena/stats.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "core/interrupt.h"
@@ -65,22 +65,22 @@ std::string existingRunFiles(const std::string& dir) {
 }
 
 // Statistics per scenario, plus all scenarios together when there are several.
-std::vector<agents::ArenaStats> allScopes(const agents::ArenaLineup& lineup,
-                                          const std::vector<agents::ArenaGame>& games) {
-  std::vector<agents::ArenaStats> scopes;
+std::vector<arena::ArenaStats> allScopes(const arena::ArenaLineup& lineup,
+                                         const std::vector<arena::ArenaGame>& games) {
+  std::vector<arena::ArenaStats> scopes;
   for (int sc = 0; sc < static_cast<int>(lineup.scenarios.size()); ++sc)
-    scopes.push_back(agents::arenaStats(lineup, games, sc));
-  if (lineup.scenarios.size() > 1) scopes.push_back(agents::arenaStats(lineup, games, -1));
+    scopes.push_back(arena::arenaStats(lineup, games, sc));
+  if (lineup.scenarios.size() > 1) scopes.push_back(arena::arenaStats(lineup, games, -1));
   return scopes;
 }
 
 // The time the games left will take: each game's scenario's mean time per game so far (the
 // mean of all games for a scenario not seen yet), over the games played at once.
-double etaSeconds(const std::vector<agents::ArenaGame>& games, int jobs) {
+double etaSeconds(const std::vector<arena::ArenaGame>& games, int jobs) {
   std::map<int, std::pair<double, int>> per_scenario;  // seconds, games
   double all = 0;
   int played = 0;
-  for (const agents::ArenaGame& g : games) {
+  for (const arena::ArenaGame& g : games) {
     if (!g.played || g.seconds <= 0) continue;
     auto& [seconds, count] = per_scenario[g.scenario];
     seconds += g.seconds;
@@ -90,7 +90,7 @@ double etaSeconds(const std::vector<agents::ArenaGame>& games, int jobs) {
   }
   if (played == 0) return -1;
   double left = 0;
-  for (const agents::ArenaGame& g : games) {
+  for (const arena::ArenaGame& g : games) {
     if (g.played) continue;
     const auto it = per_scenario.find(g.scenario);
     left += it != per_scenario.end() ? it->second.first / it->second.second : all / played;
@@ -114,8 +114,8 @@ int runArenaRate(const Args& args) {
                  "and name).\n";
     return cmd.help ? 0 : 2;
   }
-  SavedGames saved;
-  for (const std::string& path : cmd.positional) readGamesCsv(path, saved);
+  arena::SavedGames saved;
+  for (const std::string& path : cmd.positional) arena::readGamesCsv(path, saved);
   if (saved.games.empty()) throw ConfigError("arena rate: the files hold no finished game");
   if (saved.lineup.agents.size() < 2)
     throw ConfigError("arena rate: the games name one agent only");
@@ -123,8 +123,8 @@ int runArenaRate(const Args& args) {
   std::cout << "arena rate: " << saved.games.size() << " games of " << saved.lineup.agents.size()
             << " agents on " << saved.lineup.scenarios.size() << " scenario(s) from "
             << cmd.positional.size() << " file(s)\n";
-  const std::vector<agents::ArenaStats> scopes = allScopes(saved.lineup, saved.games);
-  for (const agents::ArenaStats& st : scopes) printArenaStats(std::cout, saved.lineup, st);
+  const std::vector<arena::ArenaStats> scopes = allScopes(saved.lineup, saved.games);
+  for (const arena::ArenaStats& st : scopes) arena::printArenaStats(std::cout, saved.lineup, st);
   const std::string out_dir = cmd.vm["out"].as<std::string>();
   if (!out_dir.empty()) {
     std::error_code ec;
@@ -136,7 +136,7 @@ int runArenaRate(const Args& args) {
                           "; give --force to replace the reports, or another --out");
       }
     }
-    writeArenaReports(out_dir, saved.lineup, scopes);
+    arena::writeArenaReports(out_dir, saved.lineup, scopes);
     std::cout << "reports: " << out_dir << "/{ratings.csv,pairs.csv,summary.json,elo.svg}\n";
   }
   return 0;
@@ -145,8 +145,8 @@ int runArenaRate(const Args& args) {
 // Writes the record of finished game `g` to OUT/records/game-N.json, N its place in the
 // schedule. A game replayed after an interruption is the same game: its record is rewritten
 // with the same content.
-void writeGameRecord(const std::string& out_dir, const agents::ArenaConfig& config,
-                     const std::vector<agents::ArenaGame>& games, const agents::ArenaGame& g) {
+void writeGameRecord(const std::string& out_dir, const arena::ArenaConfig& config,
+                     const std::vector<arena::ArenaGame>& games, const arena::ArenaGame& g) {
   env::GameRecord record;
   record.scenario = config.scenarios[static_cast<size_t>(g.scenario)];
   record.seed = g.seed;
@@ -202,11 +202,11 @@ int runArena(const Args& args) {
     throw ConfigError("arena: give --resume or --force, not both");
   if (resume && out_dir.empty()) throw ConfigError("arena: --resume needs the run's --out folder");
 
-  ArenaRunFile run{splitList(vm["agents"].as<std::string>(), false),
-                   splitList(vm["scenarios"].as<std::string>(), true), vm["rounds"].as<int>(),
-                   vm["seed"].as<uint64_t>()};
+  arena::ArenaRunFile run{splitList(vm["agents"].as<std::string>(), false),
+                          splitList(vm["scenarios"].as<std::string>(), true),
+                          vm["rounds"].as<int>(), vm["seed"].as<uint64_t>()};
   if (resume) {  // the saved run, which options given on the command line must agree with
-    const ArenaRunFile saved = readRunFile(out_dir);
+    const arena::ArenaRunFile saved = arena::readRunFile(out_dir);
     auto check = [&](const char* key, bool same) {
       if (!vm[key].defaulted() && !same) {
         throw ConfigError(std::string("arena --resume: --") + key +
@@ -226,7 +226,7 @@ int runArena(const Args& args) {
     run.rounds = rounds;
   }
 
-  agents::ArenaConfig config;
+  arena::ArenaConfig config;
   config.agents = run.agents;
   if (config.agents.size() < 2) throw ConfigError("arena: --agents needs at least two agent specs");
   for (const std::string& name : run.scenarios) config.scenarios.push_back(env::loadScenario(name));
@@ -241,8 +241,8 @@ int runArena(const Args& args) {
     throw ConfigError("arena: --records writes into the --out folder; give one");
   for (const std::string& spec : config.agents)
     agents::makeAgent(spec, 0);  // check before any output
-  const agents::ArenaLineup lineup = agents::lineupOf(config);
-  std::vector<agents::ArenaGame> games = agents::scheduleArena(config);
+  const arena::ArenaLineup lineup = arena::lineupOf(config);
+  std::vector<arena::ArenaGame> games = arena::scheduleArena(config);
 
   // games.csv takes each game as it ends, one whole row per write: a kill or a full disk
   // leaves every finished game's row and no torn one.
@@ -256,9 +256,9 @@ int runArena(const Args& args) {
     const std::string found = existingRunFiles(out_dir);
     if (resume) {
       if (fs::exists(csv, ec)) {
-        SavedGames saved;
-        readGamesCsv(csv, saved);
-        resumed = markSavedGames(saved, lineup, games);
+        arena::SavedGames saved;
+        arena::readGamesCsv(csv, saved);
+        resumed = arena::markSavedGames(saved, lineup, games);
       }
     } else if (!found.empty()) {
       if (!vm["force"].as<bool>()) {
@@ -270,13 +270,13 @@ int runArena(const Args& args) {
       fs::remove_all(fs::path(out_dir) / "records", ec);
       if (ec) throw IoError("arena: cannot remove " + out_dir + "/records: " + ec.message());
     }
-    writeRunFile(out_dir, run);
+    arena::writeRunFile(out_dir, run);
     if (config.keep_plies) {
       fs::create_directories(fs::path(out_dir) / "records", ec);
       if (ec) throw IoError("arena: cannot create folder " + out_dir + "/records: " + ec.message());
     }
     games_csv.emplace(csv, false, true);
-    if (games_csv->size() == 0) games_csv->append(gamesCsvHeader() + "\n");
+    if (games_csv->size() == 0) games_csv->append(arena::gamesCsvHeader() + "\n");
   }
 
   std::cout << core::versionLine() << "\narena: " << config.agents.size() << " agents, "
@@ -288,17 +288,17 @@ int runArena(const Args& args) {
   core::Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
   progress.update(resumed);
   const core::InterruptFlag interrupt;
-  agents::runArena(
+  arena::runArena(
       config, games,
-      [&](const agents::ArenaGame& g, int finished) {
-        if (games_csv) games_csv->append(gamesCsvRow(lineup, g) + "\n");
+      [&](const arena::ArenaGame& g, int finished) {
+        if (games_csv) games_csv->append(arena::gamesCsvRow(lineup, g) + "\n");
         if (config.keep_plies) writeGameRecord(out_dir, config, games, g);
         progress.update(finished, "", etaSeconds(games, config.jobs));
       },
       interrupt.flag());
 
   int played = 0;
-  for (const agents::ArenaGame& g : games) played += g.played;
+  for (const arena::ArenaGame& g : games) played += g.played;
   const bool interrupted = played < static_cast<int>(games.size());
   if (interrupted) {
     std::cout << "interrupted: " << played << " of " << games.size()
@@ -307,12 +307,12 @@ int runArena(const Args& args) {
                                   : "; `morne arena --resume --out " + out_dir + "` plays the rest")
               << "\n";
   }
-  const std::vector<agents::ArenaStats> scopes = allScopes(lineup, games);
-  for (const agents::ArenaStats& st : scopes) printArenaStats(std::cout, lineup, st);
+  const std::vector<arena::ArenaStats> scopes = allScopes(lineup, games);
+  for (const arena::ArenaStats& st : scopes) arena::printArenaStats(std::cout, lineup, st);
   if (games_csv) {
     games_csv->sync();
     games_csv->close();
-    writeArenaReports(out_dir, lineup, scopes);
+    arena::writeArenaReports(out_dir, lineup, scopes);
     std::cout << "reports: " << out_dir
               << "/{games.csv,run.json,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
   }

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <thread>
 
-#include "agents/arena.h"
+#include "arena/arena.h"
 #include "cli/gate_rule.h"
 #include "cli/run_summary.h"
 #include "core/number_text.h"
@@ -33,11 +33,11 @@ std::vector<std::string> words(const std::string& text) {
 }
 
 // Plays the unplayed `games` of `config`; false when stopped.
-bool playArena(const RoleContext& run, const agents::ArenaConfig& config,
-               std::vector<agents::ArenaGame>& games, const std::string& what) {
+bool playArena(const RoleContext& run, const arena::ArenaConfig& config,
+               std::vector<arena::ArenaGame>& games, const std::string& what) {
   core::Progress progress(static_cast<int>(games.size()), what, !run.quiet);
-  agents::runArena(
-      config, games, [&](const agents::ArenaGame&, int finished) { progress.update(finished); },
+  arena::runArena(
+      config, games, [&](const arena::ArenaGame&, int finished) { progress.update(finished); },
       run.stop);
   return !run.stopping();
 }
@@ -138,17 +138,17 @@ bool GateRole::gate(int g) {
   if (state_.best.empty()) {
     run_.say(gen + ": the first network is promoted without a gate");
   } else {
-    agents::ArenaConfig arena;
+    arena::ArenaConfig arena;
     arena.agents = {withModel(loop.gate_agent, run_.folder.path(state_.best)),
                     withModel(loop.gate_agent, run_.folder.path(candidate))};
     arena.scenarios = {run_.scenario};
     arena.rounds = loop.gate_rounds;
     arena.seed = env::deriveSeed(run_.config.train.seed, kGateStream, g);
     arena.jobs = loop.jobs;
-    std::vector<agents::ArenaGame> games = agents::scheduleArena(arena);
+    std::vector<arena::ArenaGame> games = arena::scheduleArena(arena);
     if (!playArena(run_, arena, games, "gate games")) return false;
-    const agents::ArenaStats st = agents::arenaStats(agents::lineupOf(arena), games, -1);
-    const agents::WinDrawLoss best = st.pairs.at(0).total();
+    const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(arena), games, -1);
+    const arena::WinDrawLoss best = st.pairs.at(0).total();
     const GateDecision d = gateDecision({best.losses, best.draws, best.wins}, loop.gate_score);
     promoted = d.promoted;
     result["gate"] = {{"against", state_.best},
@@ -180,7 +180,7 @@ bool GateRole::gate(int g) {
 
 bool GateRole::ladder(int g, double cpu0) {
   const LoopSettings& loop = run_.config.loop;
-  agents::ArenaConfig arena;
+  arena::ArenaConfig arena;
   arena.agents = words(loop.ladder_references);
   const int net = static_cast<int>(arena.agents.size());
   arena.agents.push_back(withModel(loop.ladder_agent, run_.folder.path(state_.best)));
@@ -188,14 +188,14 @@ bool GateRole::ladder(int g, double cpu0) {
   arena.rounds = loop.ladder_rounds;
   arena.seed = env::deriveSeed(run_.config.train.seed, kLadderStream, g);
   arena.jobs = loop.jobs;
-  std::vector<agents::ArenaGame> games;
-  for (const agents::ArenaGame& game : agents::scheduleArena(arena)) {
+  std::vector<arena::ArenaGame> games;
+  for (const arena::ArenaGame& game : arena::scheduleArena(arena)) {
     if (game.blue == net || game.orange == net) games.push_back(game);
   }
   const std::string gen = "[" + generationName(g) + "] ladder";
   run_.say(gen + ": " + state_.best + " against " + loop.ladder_references);
   if (!playArena(run_, arena, games, "ladder games")) return false;
-  const agents::ArenaStats st = agents::arenaStats(agents::lineupOf(arena), games, -1);
+  const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(arena), games, -1);
   const auto n = static_cast<size_t>(net);
   json e = {{"generation", g}};
   e["elo"] = st.elo.rating[n];
@@ -203,8 +203,8 @@ bool GateRole::ladder(int g, double cpu0) {
   e["elo_high"] = std::isfinite(st.elo.high[n]) ? json(st.elo.high[n]) : json(nullptr);
   e["anchor"] = arena.agents.front();
   json scores = json::object();
-  for (const agents::PairRecord& p : st.pairs) {
-    const agents::WinDrawLoss t = p.total();
+  for (const arena::PairRecord& p : st.pairs) {
+    const arena::WinDrawLoss t = p.total();
     scores[arena.agents[static_cast<size_t>(p.a)]] = 1.0 - t.score();
   }
   e["scores"] = scores;

@@ -2,7 +2,7 @@
 
 namespace morne::cli {
 
-GateDecision gateDecision(const agents::WinDrawLoss& candidate, double gate_score) {
+GateDecision gateDecision(const arena::WinDrawLoss& candidate, double gate_score) {
   GateDecision d;
   d.candidate = candidate;
   d.score = candidate.score();

@@ -2,18 +2,18 @@
 // The gate of `morne loop` (cli/learning_loop.h): whether a candidate network replaces the
 // best one, from its results against it.
 
-#include "agents/arena_stats.h"
+#include "arena/stats.h"
 
 namespace morne::cli {
 
 struct GateDecision {
-  agents::WinDrawLoss candidate;  // its results against the best network
+  arena::WinDrawLoss candidate;  // its results against the best network
   double score = 0;
   bool promoted = false;
 };
 
 // The rule: promote when the candidate played and its score (wins plus half the draws, over
 // its games) is at least `gate_score`.
-GateDecision gateDecision(const agents::WinDrawLoss& candidate, double gate_score);
+GateDecision gateDecision(const arena::WinDrawLoss& candidate, double gate_score);
 
 }  // namespace morne::cli

@@ -27,7 +27,7 @@ class IoError : public Error {
   using Error::Error;
 };
 
-// Ratings or statistics that the data given cannot determine (agents/elo.h).
+// Ratings or statistics that the data given cannot determine (arena/elo.h).
 class UndeterminedError : public Error {
  public:
   using Error::Error;

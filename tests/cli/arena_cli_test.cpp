@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/arena_results.h"
+#include "arena/results.h"
 #include "env/error.h"
 #include "tests/cli/session_client.h"
 #include "tests/cli/test_process.h"
@@ -121,18 +121,18 @@ TEST_F(ArenaCli, RateRecomputesAndMergesRuns) {
 }
 
 TEST(ArenaResults, DamagedGamesCsvIsRefusedWithItsPlace) {
-  const std::string header = cli::gamesCsvHeader() + "\n";
+  const std::string header = arena::gamesCsvHeader() + "\n";
   const std::string good =
       "duel,0,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0.0010,0.0001,10,0,0,12,2,3\n";
-  cli::SavedGames saved;
-  cli::readGamesCsv(writeTempFile("good.csv", header + good), saved);
+  arena::SavedGames saved;
+  arena::readGamesCsv(writeTempFile("good.csv", header + good), saved);
   ASSERT_EQ(saved.games.size(), 1u);
   EXPECT_EQ(saved.lineup.agents, (std::vector<std::string>{"rule", "random"}));
   EXPECT_EQ(saved.games[0].steps[1].reversals, 2);
   auto error = [&](const std::string& text) {
-    cli::SavedGames s;
+    arena::SavedGames s;
     try {
-      cli::readGamesCsv(writeTempFile("bad.csv", text), s);
+      arena::readGamesCsv(writeTempFile("bad.csv", text), s);
     } catch (const Error& e) {
       return std::string(e.what());
     }

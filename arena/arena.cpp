@@ -1,4 +1,4 @@
-#include "agents/arena.h"
+#include "arena/arena.h"
 
 #include <chrono>
 #include <mutex>
@@ -9,7 +9,7 @@
 #include "env/rng.h"
 #include "mcts/workers.h"
 
-namespace morne::agents {
+namespace morne::arena {
 
 std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
   std::vector<ArenaGame> games;
@@ -37,7 +37,8 @@ std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
               const std::function<void(const ArenaGame&, int finished)>& on_finished,
               const std::atomic<bool>* stop) {
-  for (const std::string& spec : config.agents) makeAgent(spec, 0);  // fail early on a bad spec
+  for (const std::string& spec : config.agents)
+    agents::makeAgent(spec, 0);  // fail early on a bad spec
   std::mutex report;
   int finished = 0;
   for (const ArenaGame& g : games) finished += g.played;
@@ -45,10 +46,12 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
     ArenaGame& g = games[static_cast<size_t>(i)];
     if (g.played || (stop && *stop)) return;
     const auto t0 = std::chrono::steady_clock::now();
-    auto blue = makeAgent(config.agents[static_cast<size_t>(g.blue)], agentSeed(g.seed, 0));
-    auto orange = makeAgent(config.agents[static_cast<size_t>(g.orange)], agentSeed(g.seed, 1));
-    const GameSummary summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)], *blue,
-                                         *orange, g.seed, nullptr, stop);
+    auto blue =
+        agents::makeAgent(config.agents[static_cast<size_t>(g.blue)], agents::agentSeed(g.seed, 0));
+    auto orange = agents::makeAgent(config.agents[static_cast<size_t>(g.orange)],
+                                    agents::agentSeed(g.seed, 1));
+    const agents::GameSummary summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)],
+                                                 *blue, *orange, g.seed, nullptr, stop);
     if (summary.interrupted) return;
     g.result = summary.result;
     g.plies = static_cast<int>(summary.plies.size());
@@ -63,4 +66,4 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
   });
 }
 
-}  // namespace morne::agents
+}  // namespace morne::arena

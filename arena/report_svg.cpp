@@ -5,15 +5,15 @@
 #include <cstdio>
 #include <sstream>
 
-#include "cli/arena_report_forms.h"
+#include "arena/report_forms.h"
 #include "core/line_chart.h"
 #include "core/number_text.h"
 
-namespace morne::cli {
+namespace morne::arena {
 
-using agents::ArenaLineup;
-using agents::ArenaStats;
-using agents::WinDrawLoss;
+using arena::ArenaLineup;
+using arena::ArenaStats;
+using arena::WinDrawLoss;
 
 // A horizontal interval chart: one panel per scope, one row per agent, the rating as a dot and
 // its 95% interval as a line (an arrow where it is open), a dashed line at 0 (the anchor), and
@@ -98,4 +98,4 @@ std::string eloSvg(const ArenaLineup& lineup, const std::vector<ArenaStats>& sco
   return svg.str();
 }
 
-}  // namespace morne::cli
+}  // namespace morne::arena

@@ -1,15 +1,15 @@
 #pragma once
 // What an arena run measured: win/draw/loss per pair and per side, per-agent averages and the
-// Elo fit (agents/elo.h), for one scenario or for all of them together.
+// Elo fit (arena/elo.h), for one scenario or for all of them together.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "agents/arena.h"
-#include "agents/elo.h"
+#include "arena/arena.h"
+#include "arena/elo.h"
 
-namespace morne::agents {
+namespace morne::arena {
 
 struct WinDrawLoss {
   int wins = 0;
@@ -46,7 +46,7 @@ struct AgentRecord {
   double mean_plies = 0;            // length of its games
   double seconds_per_decision = 0;  // its own thinking time
   int decisions = 0;
-  StepCounts steps;  // its movement steps, reversals and revisits, all games
+  agents::StepCounts steps;  // its movement steps, reversals and revisits, all games
 };
 
 // Who played on what: what the statistics and reports need of a run, whether it was just
@@ -72,7 +72,7 @@ struct ArenaStats {
 
 // Statistics of the played games of one scenario (index), or of all of them (scenario = -1).
 // The two games of a duplicate round are found by their scenario, dice seed and pair of agents,
-// in any order. The Elo fit uses one virtual draw per pair as its prior (agents/elo.h).
+// in any order. The Elo fit uses one virtual draw per pair as its prior (arena/elo.h).
 ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& games, int scenario);
 
-}  // namespace morne::agents
+}  // namespace morne::arena

@@ -1,14 +1,14 @@
 // The arena's schedule (duplicate pairs on shared dice), its statistics, and the Elo fit against
 // examples whose answer is known in closed form.
 
-#include "agents/arena.h"
+#include "arena/arena.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "agents/arena_stats.h"
-#include "agents/elo.h"
+#include "arena/elo.h"
+#include "arena/stats.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 
@@ -17,8 +17,8 @@ namespace {
 
 double eloOf(double score) { return 400 * std::log10(score / (1 - score)); }
 
-std::vector<agents::EloGame> games(int blue, int orange, int wins, int draws, int losses) {
-  std::vector<agents::EloGame> out;
+std::vector<arena::EloGame> games(int blue, int orange, int wins, int draws, int losses) {
+  std::vector<arena::EloGame> out;
   for (int i = 0; i < wins; ++i) out.push_back({blue, orange, 1.0});
   for (int i = 0; i < draws; ++i) out.push_back({blue, orange, 0.5});
   for (int i = 0; i < losses; ++i) out.push_back({blue, orange, 0.0});
@@ -31,7 +31,7 @@ TEST(Elo, EvenSidesGiveTheLogisticDifference) {
   auto g = games(0, 1, 15, 0, 45);
   const auto more = games(1, 0, 45, 0, 15);
   g.insert(g.end(), more.begin(), more.end());
-  const agents::EloFit fit = agents::fitElo(2, g, 0, 0.0);
+  const arena::EloFit fit = arena::fitElo(2, g, 0, 0.0);
   ASSERT_TRUE(fit.converged);
   EXPECT_NEAR(fit.rating[1], eloOf(0.75), 1e-6);
   EXPECT_NEAR(fit.side, 0, 1e-6);
@@ -45,7 +45,7 @@ TEST(Elo, SideAdvantageInClosedForm) {
   auto g = games(0, 1, 45, 0, 5);
   const auto more = games(1, 0, 40, 0, 60);
   g.insert(g.end(), more.begin(), more.end());
-  const agents::EloFit fit = agents::fitElo(2, g, 1, 0.0);  // anchored on B
+  const arena::EloFit fit = arena::fitElo(2, g, 1, 0.0);  // anchored on B
   ASSERT_TRUE(fit.converged);
   EXPECT_NEAR(fit.rating[0], (eloOf(0.9) - eloOf(0.4)) / 2, 1e-6);
   EXPECT_NEAR(fit.side, (eloOf(0.9) + eloOf(0.4)) / 2, 1e-6);
@@ -78,7 +78,7 @@ TEST(Elo, ProfileIntervalsMatchTheBinomialLikelihoodRatioInterval) {
   auto g = games(0, 1, 14, 0, 6);
   const auto more = games(1, 0, 6, 0, 14);
   g.insert(g.end(), more.begin(), more.end());
-  const agents::EloFit fit = agents::fitElo(2, g, 1, 0.0);
+  const arena::EloFit fit = arena::fitElo(2, g, 1, 0.0);
   ASSERT_TRUE(fit.converged);
   EXPECT_NEAR(fit.rating[0], eloOf(0.7), 1e-6);
   EXPECT_NEAR(fit.low[0], eloOf(binomialBound(0.7, 40, 1e-9, 0.7)), 0.05);
@@ -92,7 +92,7 @@ TEST(Elo, OneSidedRecordGivesAnOpenEndedInterval) {
   auto g = games(0, 1, 10, 0, 0);
   const auto more = games(1, 0, 0, 0, 10);
   g.insert(g.end(), more.begin(), more.end());
-  const agents::EloFit fit = agents::fitElo(2, g, 1, 1.0);
+  const arena::EloFit fit = arena::fitElo(2, g, 1, 1.0);
   ASSERT_TRUE(fit.converged);
   EXPECT_EQ(fit.prior_draws, 1.0);
   // 20.5 of 21 points: the penalised maximum is elo(20.5 / 21).
@@ -105,27 +105,27 @@ TEST(Elo, DrawsCountHalfAndThePriorKeepsAPerfectScoreFinite) {
   auto draws = games(0, 1, 0, 10, 0);
   const auto back = games(1, 0, 0, 10, 0);
   draws.insert(draws.end(), back.begin(), back.end());
-  const agents::EloFit even = agents::fitElo(2, draws, 0, 0.0);
+  const arena::EloFit even = arena::fitElo(2, draws, 0, 0.0);
   EXPECT_NEAR(even.rating[1], 0, 1e-6);
   auto sweep = games(0, 1, 0, 0, 10);
   const auto more = games(1, 0, 10, 0, 0);
   sweep.insert(sweep.end(), more.begin(), more.end());
-  const agents::EloFit fit = agents::fitElo(2, sweep, 0, 1.0);
+  const arena::EloFit fit = arena::fitElo(2, sweep, 0, 1.0);
   ASSERT_TRUE(fit.converged);
   EXPECT_GT(fit.rating[1], 300);
   EXPECT_TRUE(std::isfinite(fit.high[1]));
-  EXPECT_THROW(agents::fitElo(3, sweep, 0, 1.0),
+  EXPECT_THROW(arena::fitElo(3, sweep, 0, 1.0),
                morne::UndeterminedError);  // player 2 never played
   // One side only and no prior: the side term and the ratings cannot be told apart.
-  EXPECT_THROW(agents::fitElo(2, games(0, 1, 0, 20, 0), 0, 0.0), morne::UndeterminedError);
+  EXPECT_THROW(arena::fitElo(2, games(0, 1, 0, 20, 0), 0, 0.0), morne::UndeterminedError);
 }
 
 TEST(Arena, ScheduleMirrorsEveryRoundOnTheSameDice) {
-  agents::ArenaConfig c;
+  arena::ArenaConfig c;
   c.agents = {"random", "rule", "mcts:sims=10"};
   c.scenarios = {env::loadScenario("duel"), env::loadScenario("pyramids")};
   c.rounds = 3;
-  const auto g = agents::scheduleArena(c);
+  const auto g = arena::scheduleArena(c);
   ASSERT_EQ(g.size(), 2u * 3 * 3 * 2);  // scenarios x pairs x rounds x 2
   for (size_t i = 0; i < g.size(); i += 2) {
     EXPECT_EQ(g[i].seed, g[i + 1].seed);
@@ -143,15 +143,15 @@ TEST(Arena, ScheduleMirrorsEveryRoundOnTheSameDice) {
 }
 
 TEST(Arena, ParallelRunMatchesSequentialAndCountsResults) {
-  agents::ArenaConfig c;
+  arena::ArenaConfig c;
   c.agents = {"rule", "random"};
   c.scenarios = {env::loadScenario("duel")};
   c.rounds = 4;
   auto run = [&](int jobs) {
     c.jobs = jobs;
-    auto games = agents::scheduleArena(c);
+    auto games = arena::scheduleArena(c);
     int calls = 0;
-    agents::runArena(c, games, [&](const agents::ArenaGame& g, int finished) {
+    arena::runArena(c, games, [&](const arena::ArenaGame& g, int finished) {
       EXPECT_TRUE(g.played);
       EXPECT_EQ(finished, ++calls);
     });
@@ -163,10 +163,10 @@ TEST(Arena, ParallelRunMatchesSequentialAndCountsResults) {
     EXPECT_EQ(seq[i].result.winner, par[i].result.winner);
     EXPECT_EQ(seq[i].plies, par[i].plies);
   }
-  const agents::ArenaStats st = agents::arenaStats(agents::lineupOf(c), seq, -1);
+  const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(c), seq, -1);
   EXPECT_EQ(st.games, 8);
   ASSERT_EQ(st.pairs.size(), 1u);
-  const agents::WinDrawLoss total = st.pairs[0].total();
+  const arena::WinDrawLoss total = st.pairs[0].total();
   EXPECT_EQ(total.games(), 8);
   EXPECT_EQ(st.pairs[0].a_as_blue.games(), 4);
   EXPECT_EQ(st.agents[0].results.wins, total.wins);
@@ -178,11 +178,11 @@ TEST(Arena, ParallelRunMatchesSequentialAndCountsResults) {
 }
 
 TEST(Arena, DuplicateRoundsNetTheTwoGamesOfARound) {
-  agents::ArenaConfig c;
+  arena::ArenaConfig c;
   c.agents = {"a", "b"};
   c.scenarios = {env::loadScenario("duel")};
   c.rounds = 4;
-  auto games = agents::scheduleArena(c);  // per round: a blue, then b blue
+  auto games = arena::scheduleArena(c);  // per round: a blue, then b blue
   // Round 0: blue wins both (split). Round 1: a wins both (won). Round 2: a wins as blue, draws
   // as orange (+0.5). Round 3: b wins both (lost).
   const int winners[8] = {0, 0, 0, 1, 0, env::kNoSide, 1, 0};
@@ -190,12 +190,12 @@ TEST(Arena, DuplicateRoundsNetTheTwoGamesOfARound) {
     games[i].played = true;
     games[i].result.winner = winners[i];
   }
-  const agents::DuplicateRecord d =
-      agents::arenaStats(agents::lineupOf(c), games, 0).pairs[0].duplicate;
+  const arena::DuplicateRecord d =
+      arena::arenaStats(arena::lineupOf(c), games, 0).pairs[0].duplicate;
   // The games of a round are found wherever they are (games.csv lists them as they finish).
-  std::vector<agents::ArenaGame> reversed(games.rbegin(), games.rend());
-  const agents::DuplicateRecord r =
-      agents::arenaStats(agents::lineupOf(c), reversed, 0).pairs[0].duplicate;
+  std::vector<arena::ArenaGame> reversed(games.rbegin(), games.rend());
+  const arena::DuplicateRecord r =
+      arena::arenaStats(arena::lineupOf(c), reversed, 0).pairs[0].duplicate;
   EXPECT_EQ(r.rounds, 4);
   EXPECT_DOUBLE_EQ(r.mean, (0 + 1 + 0.5 - 1) / 4.0);
   EXPECT_EQ(d.rounds, 4);

@@ -1,4 +1,4 @@
-#include "cli/arena_results.h"
+#include "arena/results.h"
 
 #include <charconv>
 #include <filesystem>
@@ -12,13 +12,13 @@
 #include "env/io/json_nesting.h"
 #include "env/io/text_file.h"
 
-namespace morne::cli {
+namespace morne::arena {
 
 namespace {
 
-using agents::ArenaGame;
-using agents::ArenaLineup;
 using agents::StepCounts;
+using arena::ArenaGame;
+using arena::ArenaLineup;
 
 // The columns of games.csv; the step columns came later and are optional when reading.
 constexpr const char* kColumns[] = {"scenario",
@@ -116,7 +116,7 @@ std::string csvQuote(const std::string& s) {
   return out + "\"";
 }
 
-std::string stepColumns(const StepCounts& c) {
+std::string stepColumns(const agents::StepCounts& c) {
   return std::to_string(c.steps) + "," + std::to_string(c.reversals) + "," +
          std::to_string(c.revisits);
 }
@@ -205,7 +205,7 @@ void readGamesCsv(const std::string& path, SavedGames& into) {
     if (columns == kAllColumns) {
       for (int side = 0; side < 2; ++side) {
         const size_t c = 14 + 3 * static_cast<size_t>(side);
-        StepCounts& s = g.steps[static_cast<size_t>(side)];
+        agents::StepCounts& s = g.steps[static_cast<size_t>(side)];
         s.steps = row.number<int>(c, 0, 100'000'000);
         s.reversals = row.number<int>(c + 1, 0, s.steps);
         s.revisits = row.number<int>(c + 2, s.reversals, s.steps);
@@ -299,4 +299,4 @@ int markSavedGames(const SavedGames& saved, const ArenaLineup& lineup,
   return marked;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::arena

@@ -3,15 +3,15 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "cli/arena_report_forms.h"
+#include "arena/report_forms.h"
 
-namespace morne::cli {
+namespace morne::arena {
 
 namespace {
 
-using agents::ArenaLineup;
-using agents::ArenaStats;
-using agents::WinDrawLoss;
+using arena::ArenaLineup;
+using arena::ArenaStats;
+using arena::WinDrawLoss;
 
 // A bound for JSON: a number, or null when the interval is open.
 nlohmann::json boundJson(double v) {
@@ -45,7 +45,7 @@ std::string summaryJson(const ArenaLineup& lineup, const std::vector<ArenaStats>
     }
     s["agents"] = nlohmann::json::array();
     for (size_t a = 0; a < lineup.agents.size(); ++a) {
-      const agents::AgentRecord& r = st.agents[a];
+      const arena::AgentRecord& r = st.agents[a];
       nlohmann::json aj = {
           {"spec", lineup.agents[a]},    {"results", wdlJson(r.results)},
           {"mean_plies", r.mean_plies},  {"ms_per_decision", 1000 * r.seconds_per_decision},
@@ -59,7 +59,7 @@ std::string summaryJson(const ArenaLineup& lineup, const std::vector<ArenaStats>
       s["agents"].push_back(aj);
     }
     s["pairs"] = nlohmann::json::array();
-    for (const agents::PairRecord& p : st.pairs) {
+    for (const arena::PairRecord& p : st.pairs) {
       s["pairs"].push_back({{"agent", p.a},
                             {"opponent", p.b},
                             {"as_blue", wdlJson(p.a_as_blue)},
@@ -78,4 +78,4 @@ std::string summaryJson(const ArenaLineup& lineup, const std::vector<ArenaStats>
   return j.dump(2) + "\n";
 }
 
-}  // namespace morne::cli
+}  // namespace morne::arena

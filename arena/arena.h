@@ -2,7 +2,7 @@
 // The arena: round robins between agent specs on one or more scenarios, played as duplicate
 // matches (each round is two games on the same dice seed with the sides swapped, so luck
 // cancels out between the two agents), many games at once with TBB. Statistics and the Elo fit
-// are in agents/arena_stats.h; the command line and reports in cli/cmd_arena.cpp.
+// are in arena/stats.h; the command line and reports in cli/cmd_arena.cpp.
 
 #include <array>
 #include <atomic>
@@ -17,7 +17,7 @@
 #include "env/rules.h"
 #include "env/scenario.h"
 
-namespace morne::agents {
+namespace morne::arena {
 
 struct ArenaConfig {
   std::vector<std::string> agents;  // agent specs, at least two
@@ -40,9 +40,9 @@ struct ArenaGame {
   int plies = 0;
   std::array<int, env::kNumSides> decisions = {};
   std::array<double, env::kNumSides> decision_seconds = {};
-  std::array<StepCounts, env::kNumSides> steps = {};  // per side
+  std::array<agents::StepCounts, env::kNumSides> steps = {};  // per side
   double seconds = 0;
-  std::vector<Ply> plies_played;  // every action and chance outcome, with keep_plies
+  std::vector<agents::Ply> plies_played;  // every action and chance outcome, with keep_plies
 };
 
 // The games of a round robin, in a fixed order: round, pair, scenario, then the mirror (so the
@@ -59,4 +59,4 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
               const std::function<void(const ArenaGame&, int finished)>& on_finished,
               const std::atomic<bool>* stop = nullptr);
 
-}  // namespace morne::agents
+}  // namespace morne::arena

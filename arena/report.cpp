@@ -1,13 +1,13 @@
-#include "cli/arena_report.h"
+#include "arena/report.h"
 
 #include <cmath>
 #include <filesystem>
 
-#include "cli/arena_report_forms.h"
+#include "arena/report_forms.h"
 #include "core/number_text.h"
 #include "env/io/durable_file.h"
 
-namespace morne::cli {
+namespace morne::arena {
 
 // An interval bound: fixed decimals, or "-inf"/"+inf" when the interval is open.
 std::string bound(double v, int digits) {
@@ -19,14 +19,14 @@ std::string intervalText(double lo, double hi, int digits) {
   return "[" + bound(lo, digits) + ", " + bound(hi, digits) + "]";
 }
 
-std::string wdl(const agents::WinDrawLoss& r) {
+std::string wdl(const arena::WinDrawLoss& r) {
   return std::to_string(r.wins) + "/" + std::to_string(r.draws) + "/" + std::to_string(r.losses);
 }
 
-bool hasElo(const agents::ArenaStats& st) { return !st.elo.rating.empty(); }
+bool hasElo(const arena::ArenaStats& st) { return !st.elo.rating.empty(); }
 
-void writeArenaReports(const std::string& dir, const agents::ArenaLineup& lineup,
-                       const std::vector<agents::ArenaStats>& scopes) {
+void writeArenaReports(const std::string& dir, const arena::ArenaLineup& lineup,
+                       const std::vector<arena::ArenaStats>& scopes) {
   const std::filesystem::path d(dir);
   env::writeFileDurably((d / "ratings.csv").string(), ratingsCsv(lineup, scopes));
   env::writeFileDurably((d / "pairs.csv").string(), pairsCsv(lineup, scopes));
@@ -34,4 +34,4 @@ void writeArenaReports(const std::string& dir, const agents::ArenaLineup& lineup
   env::writeFileDurably((d / "elo.svg").string(), eloSvg(lineup, scopes));
 }
 
-}  // namespace morne::cli
+}  // namespace morne::arena

@@ -1,10 +1,10 @@
-#include "agents/arena_stats.h"
+#include "arena/stats.h"
 
 #include <cmath>
 #include <map>
 #include <tuple>
 
-namespace morne::agents {
+namespace morne::arena {
 
 namespace {
 
@@ -58,7 +58,7 @@ ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& g
       plies[static_cast<size_t>(agent)] += g.plies;
       seconds[static_cast<size_t>(agent)] += g.decision_seconds[static_cast<size_t>(side)];
       r.decisions += g.decisions[static_cast<size_t>(side)];
-      const StepCounts& c = g.steps[static_cast<size_t>(side)];
+      const agents::StepCounts& c = g.steps[static_cast<size_t>(side)];
       r.steps.steps += c.steps;
       r.steps.reversals += c.reversals;
       r.steps.revisits += c.revisits;
@@ -114,4 +114,4 @@ ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& g
   return st;
 }
 
-}  // namespace morne::agents
+}  // namespace morne::arena

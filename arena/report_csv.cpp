@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "cli/arena_report_forms.h"
-#include "cli/arena_results.h"
+#include "arena/report_forms.h"
+#include "arena/results.h"
 #include "core/number_text.h"
 
-namespace morne::cli {
+namespace morne::arena {
 
 namespace {
 
@@ -15,9 +15,9 @@ std::string csvBound(double v) { return std::isinf(v) ? "" : core::fixedText(v, 
 
 }  // namespace
 
-using agents::ArenaLineup;
-using agents::ArenaStats;
-using agents::WinDrawLoss;
+using arena::ArenaLineup;
+using arena::ArenaStats;
+using arena::WinDrawLoss;
 
 std::string ratingsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>& scopes) {
   std::string out =
@@ -25,7 +25,7 @@ std::string ratingsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>&
       "steps,reversals,revisits\n";
   for (const ArenaStats& st : scopes) {
     for (size_t a = 0; a < lineup.agents.size(); ++a) {
-      const agents::AgentRecord& r = st.agents[a];
+      const arena::AgentRecord& r = st.agents[a];
       const bool elo = hasElo(st);
       out += st.scope + "," + csvQuote(lineup.agents[a]) + "," +
              (elo ? core::fixedText(st.elo.rating[a], 1) + "," + csvBound(st.elo.low[a]) + "," +
@@ -43,7 +43,7 @@ std::string ratingsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>&
 std::string pairsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>& scopes) {
   std::string out = "scope,agent,opponent,agent_side,wins,draws,losses\n";
   for (const ArenaStats& st : scopes) {
-    for (const agents::PairRecord& p : st.pairs) {
+    for (const arena::PairRecord& p : st.pairs) {
       const std::string a = csvQuote(lineup.agents[static_cast<size_t>(p.a)]);
       const std::string b = csvQuote(lineup.agents[static_cast<size_t>(p.b)]);
       for (const auto& [side, r] :
@@ -56,4 +56,4 @@ std::string pairsCsv(const ArenaLineup& lineup, const std::vector<ArenaStats>& s
   return out;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::arena

@@ -23,7 +23,7 @@
 #include <span>
 #include <vector>
 
-namespace morne::agents {
+namespace morne::arena {
 
 struct EloGame {
   int blue = 0;
@@ -50,4 +50,4 @@ struct EloFit {
 EloFit fitElo(int num_players, std::span<const EloGame> games, int anchor = 0,
               double prior_draws = 1.0);
 
-}  // namespace morne::agents
+}  // namespace morne::arena

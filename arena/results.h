@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "agents/arena.h"
-#include "agents/arena_stats.h"
+#include "arena/arena.h"
+#include "arena/stats.h"
 
-namespace morne::cli {
+namespace morne::arena {
 
 // `s` as one CSV field, quoted ("" for a quote inside).
 std::string csvQuote(const std::string& s);
@@ -20,13 +20,13 @@ std::string stepColumns(const agents::StepCounts& c);
 
 // The header line and one row of games.csv.
 std::string gamesCsvHeader();
-std::string gamesCsvRow(const agents::ArenaLineup& lineup, const agents::ArenaGame& g);
+std::string gamesCsvRow(const arena::ArenaLineup& lineup, const arena::ArenaGame& g);
 
 // The finished games of one or more games.csv files: the agents and scenarios they name (in
 // order of first appearance) and the games, indexing them.
 struct SavedGames {
-  agents::ArenaLineup lineup;
-  std::vector<agents::ArenaGame> games;
+  arena::ArenaLineup lineup;
+  std::vector<arena::ArenaGame> games;
 };
 
 // Reads a games.csv into `into`, adding its agents and scenarios. Throws IoError when the file
@@ -50,7 +50,7 @@ ArenaRunFile readRunFile(const std::string& dir);
 // Marks the games of `schedule` that `saved` holds as played, with their results. Each saved
 // game must be one of the schedule's (same scenario name, round, agents and dice seed) and
 // appear once; throws ConfigError naming the row otherwise. Returns the number marked.
-int markSavedGames(const SavedGames& saved, const agents::ArenaLineup& lineup,
-                   std::vector<agents::ArenaGame>& schedule);
+int markSavedGames(const SavedGames& saved, const arena::ArenaLineup& lineup,
+                   std::vector<arena::ArenaGame>& schedule);
 
-}  // namespace morne::cli
+}  // namespace morne::arena

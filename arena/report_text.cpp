@@ -1,28 +1,28 @@
-// The arena's text tables for the terminal (cli/arena_report.h).
+// The arena's text tables for the terminal (arena/report.h).
 
 #include <iomanip>
 #include <ostream>
 
-#include "cli/arena_report.h"
-#include "cli/arena_report_forms.h"
+#include "arena/report.h"
+#include "arena/report_forms.h"
 #include "core/number_text.h"
 
-namespace morne::cli {
+namespace morne::arena {
 
-using agents::ArenaLineup;
-using agents::ArenaStats;
-using agents::WinDrawLoss;
+using arena::ArenaLineup;
+using arena::ArenaStats;
+using arena::WinDrawLoss;
 
 void printArenaStats(std::ostream& out, const ArenaLineup& lineup, const ArenaStats& st) {
   out << "== " << st.scope << ": " << st.games << " games; blue won/drew/lost " << wdl(st.blue)
       << "\n";
   out << "  pairs (wins/draws/losses of the first agent, by the side it played):\n";
-  for (const agents::PairRecord& p : st.pairs) {
+  for (const arena::PairRecord& p : st.pairs) {
     out << "    " << lineup.agents[static_cast<size_t>(p.a)] << " vs "
         << lineup.agents[static_cast<size_t>(p.b)] << ": " << wdl(p.total()) << " (score "
         << core::fixedText(100 * p.total().score(), 1) << "%; as blue " << wdl(p.a_as_blue)
         << ", as orange " << wdl(p.a_as_orange) << ")\n";
-    const agents::DuplicateRecord& d = p.duplicate;
+    const arena::DuplicateRecord& d = p.duplicate;
     if (d.rounds > 0) {
       out << "      duplicate rounds: " << d.won << " won, " << d.split << " split, " << d.lost
           << " lost; net " << (d.mean >= 0 ? "+" : "") << core::fixedText(d.mean, 3) << " \xC2\xB1 "
@@ -31,7 +31,7 @@ void printArenaStats(std::ostream& out, const ArenaLineup& lineup, const ArenaSt
   }
   out << "  agents:\n";
   for (size_t a = 0; a < lineup.agents.size(); ++a) {
-    const agents::AgentRecord& r = st.agents[a];
+    const arena::AgentRecord& r = st.agents[a];
     out << "    " << std::left << std::setw(36) << lineup.agents[a] << std::right;
     if (hasElo(st)) {
       const std::string interval =
@@ -54,4 +54,4 @@ void printArenaStats(std::ostream& out, const ArenaLineup& lineup, const ArenaSt
   }
 }
 
-}  // namespace morne::cli
+}  // namespace morne::arena

@@ -1,4 +1,4 @@
-#include "agents/elo.h"
+#include "arena/elo.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "env/error.h"
 
-namespace morne::agents {
+namespace morne::arena {
 
 namespace {
 
@@ -209,4 +209,4 @@ EloFit fitElo(int num_players, std::span<const EloGame> games, int anchor, doubl
   return fit;
 }
 
-}  // namespace morne::agents
+}  // namespace morne::arena
