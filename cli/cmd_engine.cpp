@@ -5,8 +5,8 @@
 #include <string>
 
 #include "cli/commands.h"
-#include "cli/engine_session.h"
 #include "cli/options.h"
+#include "engine/session.h"
 
 namespace morne::cli {
 
@@ -29,14 +29,14 @@ int runEngine(const Args& args) {
     return 0;
   }
   // Replies are flushed line by line: a client waits for each one.
-  EngineSession session(cmd.vm["seed"].as<uint64_t>(),
-                        [](const std::string& reply) { std::cout << reply << std::endl; });
+  engine::EngineSession session(cmd.vm["seed"].as<uint64_t>(),
+                                [](const std::string& reply) { std::cout << reply << std::endl; });
   if (const std::string preload = cmd.vm["scenario"].as<std::string>(); !preload.empty()) {
     session.submit(nlohmann::json{{"cmd", "load"}, {"scenario", preload}}.dump());
   }
   // Reading goes on while a search runs, so that "stop" reaches it.
   std::string line;
-  while (!session.quitRequested() && readRequestLine(std::cin, line)) {
+  while (!session.quitRequested() && engine::readRequestLine(std::cin, line)) {
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     session.submit(line);
   }

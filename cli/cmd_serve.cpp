@@ -4,12 +4,12 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "cli/engine_session.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/web_server.h"
 #include "core/interrupt.h"
 #include "core/version.h"
+#include "engine/session.h"
 
 namespace morne::cli {
 
@@ -23,7 +23,7 @@ const OptionRow<ServeConfig> kServeRows[] = {
      "games open at once (one per browser tab); more are refused"},
     {"max-message-bytes",
      &ServeConfig::max_message_bytes,
-     {64, static_cast<double>(kMaxRequestBytes)},
+     {64, static_cast<double>(engine::kMaxRequestBytes)},
      "longest request (at most the engine's 4 MiB); a longer one is refused and the game goes "
      "on"},
     {"idle-timeout-s", &ServeConfig::idle_timeout_s, atLeast(0),

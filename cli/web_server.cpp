@@ -28,8 +28,8 @@
 #include <thread>
 #include <vector>
 
-#include "cli/engine_session.h"
-#include "cli/search_slots.h"
+#include "engine/search_slots.h"
+#include "engine/session.h"
 #include "env/error.h"
 
 namespace morne::cli {
@@ -153,8 +153,8 @@ struct WebServer::Impl {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - first).count();
     return std::max(1, static_cast<int>(std::ceil(left)));
   }
-  SessionLimits limits() {
-    SessionLimits l;
+  engine::SessionLimits limits() {
+    engine::SessionLimits l;
     l.max_search_ms = config.max_search_ms;
     l.max_search_threads = config.max_search_threads;
     l.max_search_bytes = int64_t{config.max_search_mb} << 20;
@@ -164,7 +164,7 @@ struct WebServer::Impl {
   }
 
   ServeConfig config;
-  SearchSlots slots;
+  engine::SearchSlots slots;
   mutable std::mutex counters_mutex;  // guards the three below
   ServerCounters counters;
   std::map<std::string, int> peers;  // open connections per remote address
@@ -226,7 +226,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
     // dropped.
     std::weak_ptr<GameSocket> weak = shared_from_this();
     auto executor = ws_.get_executor();
-    session_ = std::make_unique<EngineSession>(
+    session_ = std::make_unique<engine::EngineSession>(
         seed_,
         [weak, executor](const std::string& line) {
           net::post(executor, [weak, line] {
@@ -266,7 +266,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   // holds back (it stopped reading until they are answered), is not idle; one that does not
   // read its replies is.
   void closeIdle() {
-    const EngineSession::Backlog waiting = session_->backlog();
+    const engine::EngineSession::Backlog waiting = session_->backlog();
     if (waiting.searching || waiting.count > 0 || (paused_ && !paused_by_client_)) {
       heard();
       return;
@@ -298,7 +298,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   // Whether this connection holds as much as it may (replies unread by the client, requests
   // waiting for a search): then nothing more is read from it until they drain.
   bool backlogged() const {
-    const EngineSession::Backlog waiting = session_->backlog();
+    const engine::EngineSession::Backlog waiting = session_->backlog();
     return unsent_bytes_ > kMaxUnsentReplyBytes || waiting.bytes > kMaxWaitingRequestBytes ||
            waiting.count > kMaxWaitingRequests;
   }
@@ -389,7 +389,7 @@ class GameSocket : public std::enable_shared_from_this<GameSocket> {
   std::unique_ptr<PeerSlot> peer_;
   net::steady_timer idle_timer_;  // closes the game after idle_timeout_s without a message
   http::request<http::string_body> upgrade_;
-  std::unique_ptr<EngineSession> session_;
+  std::unique_ptr<engine::EngineSession> session_;
   beast::flat_buffer buffer_;
   std::string message_;
   bool oversized_ = false;

@@ -1,7 +1,7 @@
 # The include rules of the tree, checked by a test (`ctest -R layering`):
 #   - each library includes only its own folder and the layers below it:
 #       core/ (standard library only, shared by all) <- env/ (the rules kernel) <- env/io/
-#       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/ <- cli/
+#       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- cli/
 #   - the rules kernel (env/ outside env/io/) and core/ build with the standard library alone;
 #   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
 #   - LibTorch is included only under a torch/ folder (nn/torch/), and so are the headers of a
@@ -16,7 +16,8 @@ set(allowed_nn "core/;env/;mcts/;nn/")
 set(allowed_agents "core/;env/;mcts/;agents/")
 set(allowed_training "core/;env/;mcts/;nn/;agents/;training/")
 set(allowed_arena "core/;env/;mcts/;agents/;arena/")
-set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;cli/")
+set(allowed_engine "core/;env/;mcts/;agents/;engine/")
+set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;cli/")
 
 set(problems "")
 file(GLOB_RECURSE env_headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/env/*.h")
@@ -31,7 +32,8 @@ file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/core/*.h" "${SOURCE_DIR}/core/*.cpp" "${SOURCE_DIR}/env/*.h" "${SOURCE_DIR}/env/*.cpp" "${SOURCE_DIR}/mcts/*.h"
   "${SOURCE_DIR}/mcts/*.cpp" "${SOURCE_DIR}/nn/*.h" "${SOURCE_DIR}/nn/*.cpp"
   "${SOURCE_DIR}/agents/*.h" "${SOURCE_DIR}/agents/*.cpp" "${SOURCE_DIR}/training/*.h"
-  "${SOURCE_DIR}/training/*.cpp" "${SOURCE_DIR}/arena/*.h" "${SOURCE_DIR}/arena/*.cpp" "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
+  "${SOURCE_DIR}/training/*.cpp" "${SOURCE_DIR}/arena/*.h" "${SOURCE_DIR}/arena/*.cpp" "${SOURCE_DIR}/engine/*.h"
+  "${SOURCE_DIR}/engine/*.cpp" "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
   "${SOURCE_DIR}/tests/*.h" "${SOURCE_DIR}/tests/*.cpp")
 foreach(file IN LISTS sources)
   file(STRINGS "${SOURCE_DIR}/${file}" includes REGEX "^#include ")

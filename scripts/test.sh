@@ -42,7 +42,7 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -LE "scale|slurm" \
   -E "$sanitizer_release_only"
 
-tsan_tests=(mcts_tests agents_tests training_tests session_tests)
+tsan_tests=(mcts_tests agents_tests arena_tests training_tests session_tests)
 if [ ! -f build-tsan/build.ninja ]; then
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE=thread -DMORNE_STD_THREADS=ON

@@ -12,8 +12,8 @@
 
 #include "arena/results.h"
 #include "env/error.h"
-#include "tests/cli/session_client.h"
 #include "tests/cli/test_process.h"
+#include "tests/engine/session_client.h"
 
 namespace morne::test {
 namespace {

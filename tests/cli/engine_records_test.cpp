@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/cli/session_client.h"
 #include "tests/cli/test_process.h"
+#include "tests/engine/session_client.h"
 
 namespace morne::test {
 namespace {

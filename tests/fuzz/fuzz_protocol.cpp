@@ -4,13 +4,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/engine_session.h"
+#include "engine/session.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {
 
 // genmove and analyze search for as long as asked: a fuzzer that writes sims=10000000 finds a
-// slow search, not a bug. Their argument checks are tested in tests/cli/engine_limits_test.cpp.
+// slow search, not a bug. Their argument checks are tested in tests/engine/limits_test.cpp.
 bool slowSearch(std::string_view line) {
   if (line.find("analyze") != std::string_view::npos) return true;
   if (line.find("genmove") == std::string_view::npos) return false;
@@ -23,7 +23,7 @@ bool slowSearch(std::string_view line) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using morne::fuzz::fuzzRequire;
-  morne::cli::EngineSession session(1);
+  morne::engine::EngineSession session(1);
   bool quit = false;
   session.handle(R"({"cmd":"load","scenario":"duel"})", &quit);
   std::string_view in = morne::fuzz::text(data, size);

@@ -2,9 +2,9 @@
 // where a unit can go, zones of control, line of sight and the result. Each reads the request's
 // own "state" when it carries one (a what-if position), else the game's (docs/protocol.md).
 
-#include "cli/engine_json.h"
-#include "cli/engine_session.h"
-#include "cli/request_error.h"
+#include "engine/reply_json.h"
+#include "engine/request_error.h"
+#include "engine/session.h"
 #include "env/control.h"
 #include "env/io/notation.h"
 #include "env/io/scenario_library.h"
@@ -14,7 +14,7 @@
 #include "env/rules.h"
 #include "env/visibility.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 using nlohmann::json;
 
@@ -169,4 +169,4 @@ json EngineSession::lineOfSight(const json& req) const {
           {"blocking", blocking}};
 }
 
-}  // namespace morne::cli
+}  // namespace morne::engine

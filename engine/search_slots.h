@@ -8,7 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 
-namespace morne::cli {
+namespace morne::engine {
 
 class SearchSlots {
  public:
@@ -40,4 +40,4 @@ class SearchSlots {
   int free_;
 };
 
-}  // namespace morne::cli
+}  // namespace morne::engine

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/engine_session.h"
+#include "engine/session.h"
 
 namespace morne::test {
 
@@ -25,7 +25,7 @@ class SessionClient {
   }
 
  private:
-  cli::EngineSession session_{1};
+  engine::EngineSession session_{1};
   bool quit_ = false;
 };
 

@@ -1,11 +1,11 @@
-#include "cli/engine_json.h"
+#include "engine/reply_json.h"
 
-#include "cli/request_error.h"
+#include "engine/request_error.h"
 #include "env/io/event_text.h"
 #include "env/victory.h"
 #include "env/visibility.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 using nlohmann::json;
 
@@ -45,4 +45,4 @@ json resultJson(const env::GameState& s) {
           {"level_name", env::victoryLevelName(r.level)}};
 }
 
-}  // namespace morne::cli
+}  // namespace morne::engine

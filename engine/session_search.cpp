@@ -11,16 +11,16 @@
 #include "agents/agent_kinds.h"
 #include "agents/informed_decision.h"
 #include "agents/search_agent.h"
-#include "cli/engine_json.h"
-#include "cli/engine_session.h"
-#include "cli/request_error.h"
+#include "engine/reply_json.h"
+#include "engine/request_error.h"
+#include "engine/session.h"
 #include "env/crt.h"
 #include "env/io/notation.h"
 #include "env/preview.h"
 #include "env/rules.h"
 #include "env/visibility.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 using nlohmann::json;
 
@@ -375,4 +375,4 @@ agents::Agent& EngineSession::keptAgent(const std::string& spec) {
   return *kept.agent;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::engine

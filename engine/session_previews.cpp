@@ -1,14 +1,14 @@
 // The engine protocol's previews, what a player asks on screen before acting: a bombardment,
 // an attack, and a movement step with the reaction fire it draws (docs/protocol.md).
 
-#include "cli/engine_session.h"
-#include "cli/request_error.h"
+#include "engine/request_error.h"
+#include "engine/session.h"
 #include "env/crt.h"
 #include "env/io/notation.h"
 #include "env/preview.h"
 #include "env/rules.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 using nlohmann::json;
 
@@ -196,4 +196,4 @@ json EngineSession::previewStep(const json& req) const {
           {"reaction_fire", guns},      {"outcomes", outcomes}};
 }
 
-}  // namespace morne::cli
+}  // namespace morne::engine

@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "tests/cli/session_client.h"
+#include "tests/engine/session_client.h"
 
 namespace morne::test {
 namespace {

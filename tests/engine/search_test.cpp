@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "cli/engine_session.h"
+#include "engine/session.h"
 
 namespace morne::test {
 namespace {
@@ -48,7 +48,7 @@ class AsyncClient {
   std::mutex mutex_;
   std::condition_variable arrived_;
   std::vector<json> replies_;
-  cli::EngineSession session_;  // last: destroyed first, while the collector still lives
+  engine::EngineSession session_;  // last: destroyed first, while the collector still lives
 };
 
 TEST(EngineSearch, AnalyzeReportsUntilStopAndRequestsWaitInOrder) {
@@ -132,7 +132,7 @@ TEST(EngineSearch, ASessionDestroyedDuringASearchStopsIt) {
 }
 
 TEST(EngineSearch, HandleWaitsForASearchAndReturnsItsLastReply) {
-  cli::EngineSession session(1);
+  engine::EngineSession session(1);
   bool quit = false;
   session.handle(R"({"cmd":"load","scenario":"duel"})", &quit);
   const json r = json::parse(

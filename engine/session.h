@@ -28,7 +28,7 @@
 #include "env/rng.h"
 #include "env/scenario.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 // Version of the protocol; bumped only for changes that break existing clients. Version 2
 // refuses what the rules refuse with one code, "illegal_action", and a machine-readable reason;
@@ -248,4 +248,4 @@ class EngineSession {
   std::thread search_thread_;
 };
 
-}  // namespace morne::cli
+}  // namespace morne::engine

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/cli/session_client.h"
+#include "tests/engine/session_client.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {

@@ -11,7 +11,7 @@
 #include "env/error.h"
 #include "env/io/refusal.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 // what() is one precise sentence for the user.
 class RequestError : public Error {
@@ -47,4 +47,4 @@ inline void expectKeys(const nlohmann::json& req, std::span<const char* const> a
   }
 }
 
-}  // namespace morne::cli
+}  // namespace morne::engine

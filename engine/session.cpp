@@ -1,13 +1,13 @@
-#include "cli/engine_session.h"
+#include "engine/session.h"
 
 #include <cmath>
 #include <cstdint>
 #include <exception>
 
-#include "cli/engine_json.h"
-#include "cli/request_error.h"
-#include "cli/search_slots.h"
 #include "core/version.h"
+#include "engine/reply_json.h"
+#include "engine/request_error.h"
+#include "engine/search_slots.h"
 #include "env/error.h"
 #include "env/io/ascii_map.h"
 #include "env/io/json_nesting.h"
@@ -17,7 +17,7 @@
 #include "env/rules.h"
 #include "env/visibility.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 using nlohmann::json;
 
@@ -619,4 +619,4 @@ json EngineSession::bind(const json& req) {
   return {{"side", env::sideColor(side)}};
 }
 
-}  // namespace morne::cli
+}  // namespace morne::engine

@@ -1,7 +1,7 @@
 // The engine protocol, request by request, through EngineSession (the same object
 // `morne engine` serves). tests/cli/morne_binary_test.cpp drives the real process.
 
-#include "cli/engine_session.h"
+#include "engine/session.h"
 
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ class Session {
   bool quit = false;
 
  private:
-  cli::EngineSession session_{1};
+  engine::EngineSession session_{1};
 };
 
 std::string errorCode(const json& reply) {

@@ -8,7 +8,7 @@
 #include "env/game_state.h"
 #include "env/scenario.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 // The events of `log`, each as its JSON object plus "text", one line of English. With a
 // `viewer` side (>= 0), the events about units hidden from it in `after` are left out (S-4).
@@ -21,4 +21,4 @@ int64_t integerField(const nlohmann::json& req, const char* key, int64_t lo, int
 // The result of the game in `s`: vp per side, winner, level, level_name, final.
 nlohmann::json resultJson(const env::GameState& s);
 
-}  // namespace morne::cli
+}  // namespace morne::engine

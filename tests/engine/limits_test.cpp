@@ -7,7 +7,7 @@
 
 #include <sstream>
 
-#include "cli/engine_session.h"
+#include "engine/session.h"
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
 #include "env/rng.h"
@@ -30,7 +30,7 @@ class Session {
   bool alive() { return send({{"cmd", "protocol"}})["ok"].get<bool>(); }
   bool quit = false;
   size_t last_reply_bytes = 0;
-  cli::EngineSession session_{1};
+  engine::EngineSession session_{1};
 };
 
 std::string errorCode(const json& reply) {
@@ -63,17 +63,17 @@ TEST(EngineLimits, DeeplyNestedJsonIsRefused) {
 TEST(EngineLimits, OverlongLinesAreRefusedAndSkipped) {
   Session s;
   const std::string huge =
-      R"({"cmd":"protocol","id":")" + std::string(cli::kMaxRequestBytes, 'x') + R"("})";
+      R"({"cmd":"protocol","id":")" + std::string(engine::kMaxRequestBytes, 'x') + R"("})";
   EXPECT_EQ(errorCode(s.sendRaw(huge)), "bad_request");
 
   // The reader keeps at most one byte past the limit and goes on with the next line.
   std::istringstream in(huge + "\n" + R"({"cmd":"protocol"})" + "\r\n");
   std::string line;
-  ASSERT_TRUE(cli::readRequestLine(in, line));
-  EXPECT_EQ(line.size(), cli::kMaxRequestBytes + 1);
-  ASSERT_TRUE(cli::readRequestLine(in, line));
+  ASSERT_TRUE(engine::readRequestLine(in, line));
+  EXPECT_EQ(line.size(), engine::kMaxRequestBytes + 1);
+  ASSERT_TRUE(engine::readRequestLine(in, line));
   EXPECT_EQ(line, R"({"cmd":"protocol"})");
-  EXPECT_FALSE(cli::readRequestLine(in, line));
+  EXPECT_FALSE(engine::readRequestLine(in, line));
 }
 
 // An index of 2^32 + 50 applied index 50; 1e999 answered internal_error.
@@ -136,11 +136,11 @@ TEST(EngineLimits, GenmoveKeepsABoundedNumberOfAgents) {
     const json r = s.send(
         {{"cmd", "genmove"}, {"agent", "mcts:sims=5,cpuct=" + std::to_string(1 + k / 10.0)}});
     ASSERT_TRUE(r["ok"]) << r;
-    EXPECT_LE(s.session_.keptAgents(), cli::kMaxKeptAgents);
+    EXPECT_LE(s.session_.keptAgents(), engine::kMaxKeptAgents);
   }
-  EXPECT_EQ(s.session_.keptAgents(), cli::kMaxKeptAgents);
+  EXPECT_EQ(s.session_.keptAgents(), engine::kMaxKeptAgents);
   EXPECT_EQ(errorCode(s.send({{"cmd", "genmove"}, {"agent", "mcts:sims=0"}})), "invalid_input");
-  EXPECT_EQ(s.session_.keptAgents(), cli::kMaxKeptAgents) << "a bad spec keeps nothing";
+  EXPECT_EQ(s.session_.keptAgents(), engine::kMaxKeptAgents) << "a bad spec keeps nothing";
 }
 
 // Lines that are not JSON: a bare word gets the list of commands; an empty or blank line (as a

@@ -3,15 +3,15 @@
 // "replay"). Every ply goes into the session's record, from which undo and replay rebuild the
 // position exactly (docs/protocol.md).
 
-#include "cli/engine_json.h"
-#include "cli/engine_session.h"
-#include "cli/request_error.h"
+#include "engine/reply_json.h"
+#include "engine/request_error.h"
+#include "engine/session.h"
 #include "env/io/notation.h"
 #include "env/io/state_json.h"
 #include "env/rules.h"
 #include "env/visibility.h"
 
-namespace morne::cli {
+namespace morne::engine {
 
 using nlohmann::json;
 
@@ -207,4 +207,4 @@ json EngineSession::replay(const json& req) {
   return out;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::engine
