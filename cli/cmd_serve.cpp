@@ -6,51 +6,51 @@
 #include "cli/commands.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "cli/web_server.h"
 #include "core/interrupt.h"
 #include "core/version.h"
 #include "engine/session.h"
+#include "server/web_server.h"
 
 namespace morne::cli {
 
 namespace {
 
-const OptionRow<ServeConfig> kServeRows[] = {
-    {"host", &ServeConfig::host, anyValue(),
+const OptionRow<server::ServeConfig> kServeRows[] = {
+    {"host", &server::ServeConfig::host, anyValue(),
      "address to listen on (127.0.0.1: this machine only; 0.0.0.0: the network)"},
-    {"port", &ServeConfig::port, {0, 65535}, "port to listen on (0: any free port)"},
-    {"max-sessions", &ServeConfig::max_sessions, atLeast(1),
+    {"port", &server::ServeConfig::port, {0, 65535}, "port to listen on (0: any free port)"},
+    {"max-sessions", &server::ServeConfig::max_sessions, atLeast(1),
      "games open at once (one per browser tab); more are refused"},
     {"max-message-bytes",
-     &ServeConfig::max_message_bytes,
+     &server::ServeConfig::max_message_bytes,
      {64, static_cast<double>(engine::kMaxRequestBytes)},
      "longest request (at most the engine's 4 MiB); a longer one is refused and the game goes "
      "on"},
-    {"idle-timeout-s", &ServeConfig::idle_timeout_s, atLeast(0),
+    {"idle-timeout-s", &server::ServeConfig::idle_timeout_s, atLeast(0),
      "a game that sends no message for this long is closed, freeing its place (0: never)"},
-    {"max-connections-per-peer", &ServeConfig::max_connections_per_peer, atLeast(1),
+    {"max-connections-per-peer", &server::ServeConfig::max_connections_per_peer, atLeast(1),
      "connections (files and games) one address may hold at once; more are closed at once"},
-    {"allowed-hosts", &ServeConfig::allowed_hosts, anyValue(),
+    {"allowed-hosts", &server::ServeConfig::allowed_hosts, anyValue(),
      "host names, comma-separated, that browsers may use for this server besides its address "
      "and localhost (\"*\": any, for a proxy that checks them)"},
     {"max-search-ms",
-     &ServeConfig::max_search_ms,
+     &server::ServeConfig::max_search_ms,
      {1, 3'600'000},
      "longest genmove or analyze; a search is cut there"},
     {"max-search-threads",
-     &ServeConfig::max_search_threads,
+     &server::ServeConfig::max_search_threads,
      {1, 256},
      "threads of one search (agent specs asking more get this)"},
     {"max-search-mb",
-     &ServeConfig::max_search_mb,
+     &server::ServeConfig::max_search_mb,
      {1, 1 << 20},
      "memory of one search's trees (node pools are cut to fit)"},
-    {"search-workers", &ServeConfig::search_workers, atLeast(0),
+    {"search-workers", &server::ServeConfig::search_workers, atLeast(0),
      "searches at once across games; the others wait (0: one per core)"},
-    {"io-threads", &ServeConfig::io_threads, {1, 64}, "threads answering the sockets"},
-    {"web", &ServeConfig::web_dir, anyValue(),
+    {"io-threads", &server::ServeConfig::io_threads, {1, 64}, "threads answering the sockets"},
+    {"web", &server::ServeConfig::web_dir, anyValue(),
      "serve the client's files from this folder (\"\": the copy built into morne)"},
-    {"seed", &ServeConfig::seed, anyValue(),
+    {"seed", &server::ServeConfig::seed, anyValue(),
      "seed of the games' dice and agents (the k-th game opened gets seed + k)"},
 };
 
@@ -58,8 +58,8 @@ const OptionRow<ServeConfig> kServeRows[] = {
 
 int runServe(const Args& args) {
   po::options_description own("Options of `morne serve`");
-  const ServeConfig defaults;
-  addOptions<ServeConfig>(own, kServeRows, defaults);
+  const server::ServeConfig defaults;
+  addOptions<server::ServeConfig>(own, kServeRows, defaults);
   const ParsedCommand cmd = parseCommand("serve", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne serve [options]   (then open the address it prints)", own)
@@ -68,9 +68,9 @@ int runServe(const Args& args) {
                  "docs/protocol.md.\n";
     return 0;
   }
-  ServeConfig config;
-  readOptions<ServeConfig>("serve", cmd.vm, kServeRows, config);
-  WebServer server(config);
+  server::ServeConfig config;
+  readOptions<server::ServeConfig>("serve", cmd.vm, kServeRows, config);
+  server::WebServer server(config);
   const core::InterruptFlag interrupt;
   std::cout << core::versionLine() << "\n"
             << "serving the morne client at http://"
@@ -82,7 +82,7 @@ int runServe(const Args& args) {
             << " s\n"
             << std::flush;
   server.run(*interrupt.flag());
-  const ServerCounters c = server.counters();
+  const server::ServerCounters c = server.counters();
   std::cout << "stopped: " << c.sessions_served << " games served, " << c.sessions_refused
             << " refused (max-sessions), " << c.sessions_idle_closed << " closed idle, "
             << c.requests << " requests, " << c.http_requests << " HTTP requests, "

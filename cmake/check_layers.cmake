@@ -1,7 +1,8 @@
 # The include rules of the tree, checked by a test (`ctest -R layering`):
 #   - each library includes only its own folder and the layers below it:
 #       core/ (standard library only, shared by all) <- env/ (the rules kernel) <- env/io/
-#       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- cli/
+#       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- server/ <- cli/
+#   - Boost.Beast and Asio are included only in server/;
 #   - the rules kernel (env/ outside env/io/) and core/ build with the standard library alone;
 #   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
 #   - LibTorch is included only under a torch/ folder (nn/torch/), and so are the headers of a
@@ -17,7 +18,8 @@ set(allowed_agents "core/;env/;mcts/;agents/")
 set(allowed_training "core/;env/;mcts/;nn/;agents/;training/")
 set(allowed_arena "core/;env/;mcts/;agents/;arena/")
 set(allowed_engine "core/;env/;mcts/;agents/;engine/")
-set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;cli/")
+set(allowed_server "core/;env/;mcts/;agents/;engine/;server/")
+set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;server/;cli/")
 
 set(problems "")
 file(GLOB_RECURSE env_headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/env/*.h")
@@ -33,7 +35,8 @@ file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/mcts/*.cpp" "${SOURCE_DIR}/nn/*.h" "${SOURCE_DIR}/nn/*.cpp"
   "${SOURCE_DIR}/agents/*.h" "${SOURCE_DIR}/agents/*.cpp" "${SOURCE_DIR}/training/*.h"
   "${SOURCE_DIR}/training/*.cpp" "${SOURCE_DIR}/arena/*.h" "${SOURCE_DIR}/arena/*.cpp" "${SOURCE_DIR}/engine/*.h"
-  "${SOURCE_DIR}/engine/*.cpp" "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
+  "${SOURCE_DIR}/engine/*.cpp" "${SOURCE_DIR}/server/*.h" "${SOURCE_DIR}/server/*.cpp"
+  "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
   "${SOURCE_DIR}/tests/*.h" "${SOURCE_DIR}/tests/*.cpp")
 foreach(file IN LISTS sources)
   file(STRINGS "${SOURCE_DIR}/${file}" includes REGEX "^#include ")
@@ -45,6 +48,9 @@ foreach(file IN LISTS sources)
   foreach(line IN LISTS includes)
     if(line MATCHES "<(torch|ATen|c10)/" AND NOT file MATCHES "/torch/")
       list(APPEND problems "${file}: LibTorch outside a torch/ folder: ${line}")
+    endif()
+    if(line MATCHES "<boost/(beast|asio)" AND NOT top STREQUAL "server")
+      list(APPEND problems "${file}: Boost.Beast and Asio belong in server/: ${line}")
     endif()
     if(top STREQUAL "tests")
       continue()

@@ -1,13 +1,13 @@
 // `morne serve` on Boost.Beast: an acceptor, HTTP sessions that serve the browser client's
 // files, and WebSocket sessions that bridge one EngineSession each. The only file that includes
-// Beast (its compile is heavy); everything else sees cli/web_server.h.
+// Beast (its compile is heavy); everything else sees server/web_server.h.
 //
 // Threads: `io_threads` run the sockets; each game's searches run on its EngineSession's own
 // thread, at most `search_workers` at once (SearchSlots), so a socket is answered while an AI
 // thinks. Replies come from either kind of thread and are posted to the connection's strand,
 // which writes them one at a time, in order.
 
-#include "cli/web_server.h"
+#include "server/web_server.h"
 
 #include <malloc.h>
 
@@ -32,7 +32,7 @@
 #include "engine/session.h"
 #include "env/error.h"
 
-namespace morne::cli {
+namespace morne::server {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -609,4 +609,4 @@ void WebServer::run(const std::atomic<bool>& stop) {
   for (std::thread& t : threads) t.join();
 }
 
-}  // namespace morne::cli
+}  // namespace morne::server

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace morne::cli {
+namespace morne::server {
 
 // The server's settings, one row each in cmd_serve.cpp (options, config file, help).
 struct ServeConfig {
@@ -80,4 +80,4 @@ struct WebAsset {
 };
 const WebAsset* findWebAsset(const std::string& path);
 
-}  // namespace morne::cli
+}  // namespace morne::server
