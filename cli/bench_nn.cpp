@@ -17,7 +17,6 @@
 #include "env/rules.h"
 #include "nn/network.h"
 #include "nn/observation.h"
-#include "nn/policy_layout.h"
 
 namespace morne::cli {
 
@@ -66,11 +65,7 @@ int benchNn(const BenchConfig& bench) {
             << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
-    const nn::ObservationEncoder encoder(*sc);
-    nn::NetworkConfig c;
-    c.input = encoder.shape();
-    c.policy_planes = nn::PolicyLayout(*sc).planes();
-    c.scenario = sc->name();
+    const nn::NetworkConfig c = nn::networkConfigFor(*sc);
     const auto net = nn::Network::create(c, 1);
     std::vector<std::function<double()>> configs;
     std::vector<std::string> labels;

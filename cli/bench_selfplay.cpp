@@ -25,8 +25,6 @@
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
 #include "nn/network.h"
-#include "nn/observation.h"
-#include "nn/policy_layout.h"
 #include "training/row_encoder.h"
 #include "training/selfplay.h"
 #include "training/shard_reader.h"
@@ -116,10 +114,7 @@ int benchSelfplay(const BenchConfig& bench) {
   nn::configureTorchRuntime(1);
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
-    nn::NetworkConfig nc;
-    nc.input = nn::ObservationEncoder(*sc).shape();
-    nc.policy_planes = nn::PolicyLayout(*sc).planes();
-    nc.scenario = sc->name();
+    const nn::NetworkConfig nc = nn::networkConfigFor(*sc);
     const std::string model = (dir / (name + ".pt")).string();
     const auto net = nn::Network::create(nc, 1);
     net->save(model);

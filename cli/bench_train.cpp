@@ -89,10 +89,7 @@ int benchTrain(const BenchConfig& bench) {
             << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
-    nn::NetworkConfig c;
-    c.input = nn::ObservationEncoder(*sc).shape();
-    c.policy_planes = nn::PolicyLayout(*sc).planes();
-    c.scenario = sc->name();
+    const nn::NetworkConfig c = nn::networkConfigFor(*sc);
     const nn::TrainingBatch batch = nn::randomTrainingRows(*sc, kBatch, bench.seed);
     auto learner = nn::Learner::create(c, 1, config);
     std::vector<std::function<double()>> configs;

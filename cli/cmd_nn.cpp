@@ -11,8 +11,6 @@
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "nn/network.h"
-#include "nn/observation.h"
-#include "nn/policy_layout.h"
 
 namespace morne::cli {
 
@@ -71,13 +69,10 @@ int runNn(const Args& args) {
   }
   if (!vm.count("out")) throw ConfigError("nn init: give --out FILE");
   const auto sc = env::loadScenario(vm["scenario"].as<std::string>());
-  nn::NetworkConfig c;
-  c.input = nn::ObservationEncoder(*sc).shape();
-  c.policy_planes = nn::PolicyLayout(*sc).planes();
+  nn::NetworkConfig c = nn::networkConfigFor(*sc);
   c.blocks = vm["blocks"].as<int>();
   c.channels = vm["channels"].as<int>();
   c.value_hidden = vm["value-hidden"].as<int>();
-  c.scenario = sc->name();
   if (c.blocks < 0 || c.blocks > 64) throw ConfigError("nn init: --blocks must be in 0..64");
   if (c.channels < 1 || c.channels > 1024)
     throw ConfigError("nn init: --channels must be in 1..1024");

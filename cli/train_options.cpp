@@ -1,8 +1,7 @@
 #include "cli/train_options.h"
 
 #include "env/io/scenario_library.h"
-#include "nn/observation.h"
-#include "nn/policy_layout.h"
+#include "nn/network.h"
 
 namespace morne::cli {
 
@@ -74,13 +73,10 @@ std::unique_ptr<nn::Learner> makeLearner(const NetworkSource& source, const std:
                                          const nn::LearnerConfig& config) {
   if (!source.net.empty()) return nn::Learner::fromFile(source.net, config);
   const auto sc = env::loadScenario(scenario);
-  nn::NetworkConfig c;
-  c.input = nn::ObservationEncoder(*sc).shape();
-  c.policy_planes = nn::PolicyLayout(*sc).planes();
+  nn::NetworkConfig c = nn::networkConfigFor(*sc);
   c.blocks = source.blocks;
   c.channels = source.channels;
   c.value_hidden = source.value_hidden;
-  c.scenario = sc->name();
   return nn::Learner::create(c, source.net_seed, config);
 }
 

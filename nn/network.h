@@ -34,6 +34,10 @@ struct NetworkConfig {
   int policySize() const { return policy_planes * input.height * input.width + 2; }
 };
 
+// The config of a network for `scenario`: its observation shape, action planes and name, with
+// the default size (callers set blocks, channels and value_hidden after, when they differ).
+NetworkConfig networkConfigFor(const env::Scenario& scenario);
+
 class Network {
  public:
   // A freshly initialised network (weights drawn from `seed`).

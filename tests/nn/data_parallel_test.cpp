@@ -12,8 +12,6 @@
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "nn/learner.h"
-#include "nn/observation.h"
-#include "nn/policy_layout.h"
 #include "nn/process_group.h"
 #include "nn/random_rows.h"
 
@@ -34,13 +32,10 @@ class DataParallel : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   nn::NetworkConfig tinyNetwork() const {
-    nn::NetworkConfig c;
-    c.input = nn::ObservationEncoder(*sc_).shape();
-    c.policy_planes = nn::PolicyLayout(*sc_).planes();
+    nn::NetworkConfig c = nn::networkConfigFor(*sc_);
     c.blocks = 1;
     c.channels = 8;
     c.value_hidden = 16;
-    c.scenario = sc_->name();
     return c;
   }
 

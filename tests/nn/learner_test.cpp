@@ -25,13 +25,10 @@ struct Data {
   nn::PolicyLayout layout{*sc};
 
   nn::NetworkConfig tinyNetwork() const {
-    nn::NetworkConfig c;
-    c.input = encoder.shape();
-    c.policy_planes = layout.planes();
+    nn::NetworkConfig c = nn::networkConfigFor(*sc);
     c.blocks = 1;
     c.channels = 8;
     c.value_hidden = 16;
-    c.scenario = sc->name();
     return c;
   }
 

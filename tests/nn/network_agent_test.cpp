@@ -14,8 +14,6 @@
 #include "env/rules.h"
 #include "mcts/evaluator.h"
 #include "nn/network_evaluator.h"
-#include "nn/observation.h"
-#include "nn/policy_layout.h"
 #include "tests/agents/legality_checker.h"
 
 namespace morne::test {
@@ -31,12 +29,9 @@ void useNetworkFiles() {
 
 std::string randomNetworkFile(const std::string& scenario) {
   const auto sc = env::loadScenario(scenario);
-  nn::NetworkConfig c;
-  c.input = nn::ObservationEncoder(*sc).shape();
-  c.policy_planes = nn::PolicyLayout(*sc).planes();
+  nn::NetworkConfig c = nn::networkConfigFor(*sc);
   c.blocks = 1;
   c.channels = 8;
-  c.scenario = scenario;
   const auto dir =
       std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);

@@ -35,12 +35,9 @@ struct Fixture {
   nn::PolicyLayout layout{*sc};
 
   nn::NetworkConfig config(int blocks = 2, int channels = 16) const {
-    nn::NetworkConfig c;
-    c.input = encoder.shape();
-    c.policy_planes = layout.planes();
+    nn::NetworkConfig c = nn::networkConfigFor(*sc);
     c.blocks = blocks;
     c.channels = channels;
-    c.scenario = sc->name();
     return c;
   }
 
