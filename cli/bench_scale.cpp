@@ -29,10 +29,10 @@
 #include "cli/child_process.h"
 #include "cli/commands.h"
 #include "cli/openmp_policy.h"
-#include "cli/run_folder.h"
 #include "core/number_text.h"
 #include "core/version.h"
 #include "env/error.h"
+#include "loop/run_folder.h"
 
 namespace morne::cli {
 
@@ -58,7 +58,8 @@ void runToEnd(const std::vector<std::string>& args, const std::string& log) {
 
 // Self-play positions per second of `processes` workers of `threads` threads each, over
 // `seconds` from their start to their stop.
-double selfplayRate(const RunFolder& run, int processes, int threads, double seconds, int round) {
+double selfplayRate(const loop::RunFolder& run, int processes, int threads, double seconds,
+                    int round) {
   std::vector<std::string> names;
   std::vector<pid_t> pids;
   const auto t0 = std::chrono::steady_clock::now();
@@ -76,7 +77,8 @@ double selfplayRate(const RunFolder& run, int processes, int threads, double sec
   int64_t positions = 0;
   for (size_t k = 0; k < pids.size(); ++k) {
     waitForChild(pids[k]);
-    const json totals = readJsonFile(run.path("workers/" + names[k] + ".json"), json::object());
+    const json totals =
+        loop::readJsonFile(run.path("workers/" + names[k] + ".json"), json::object());
     positions += totals.value("positions_played", int64_t{0});
   }
   return static_cast<double>(positions) / elapsed;
@@ -84,7 +86,7 @@ double selfplayRate(const RunFolder& run, int processes, int threads, double sec
 
 // Learner samples per second of `ranks` ranks of `threads` LibTorch threads: the training of
 // generation 1 from scratch, between its first and last metrics rows.
-double learnerRate(const RunFolder& run, int ranks, int threads, int round) {
+double learnerRate(const loop::RunFolder& run, int ranks, int threads, int round) {
   for (const char* file : {"train/learner.json", "train/checkpoint.pt", "train/net.pt",
                            "train/metrics.csv", "train/gen-001.json"})
     fs::remove(run.path(file));
@@ -133,7 +135,7 @@ int benchScale(const BenchConfig& bench) {
   const fs::path dir =
       fs::temp_directory_path() / ("morne-bench-scale-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  const RunFolder run((dir / "run").string());
+  const loop::RunFolder run((dir / "run").string());
   std::cout << core::versionLine() << "\nbench scale: " << scenario
             << ", self-play az:sims=32,gumbel=1 with a fresh default network, learner batch 256; "
             << core::fixedText(bench.seconds, 1) << " s of self-play and " << kLearnerSteps
@@ -177,11 +179,11 @@ int benchScale(const BenchConfig& bench) {
              (dir / "bootstrap.txt").string());
     runToEnd({"morne", "nn", "init", "--scenario", scenario, "--out", run.path("nets/gen-001.pt")},
              (dir / "net.txt").string());
-    LatestNetwork latest;
+    loop::LatestNetwork latest;
     latest.data_set = 0;
     latest.network = "nets/gen-001.pt";
     latest.network_generation = 1;
-    RunFolder::measureNetwork(run.path(latest.network), latest);
+    loop::RunFolder::measureNetwork(run.path(latest.network), latest);
     run.writeLatest(latest);
 
     int round = 0;

@@ -1,4 +1,4 @@
-// `morne loop`: the generation loop (cli/learning_loop.h, docs/training.md) from a config
+// `morne loop`: the generation loop (loop/learning_loop.h, docs/training.md) from a config
 // file; `--resume RUN` continues a run, `morne loop status RUN` tells where it stands, and
 // `morne loop init|worker|train|gate RUN` make a run and run its roles one process each
 // (docs/scale-out.md).
@@ -14,21 +14,23 @@
 
 #include "agents/agent_kinds.h"
 #include "cli/commands.h"
-#include "cli/gate_role.h"
-#include "cli/learner_role.h"
-#include "cli/learning_loop.h"
+#include "cli/loop_processes.h"
 #include "cli/openmp_policy.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "cli/run_summary.h"
 #include "cli/selfplay_options.h"
-#include "cli/selfplay_worker.h"
+#include "cli/train_options.h"
 #include "core/interrupt.h"
 #include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/scenario_library.h"
 #include "env/io/text_file.h"
+#include "loop/gate_role.h"
+#include "loop/learner_role.h"
+#include "loop/learning_loop.h"
+#include "loop/run_summary.h"
+#include "loop/selfplay_worker.h"
 
 namespace morne::cli {
 
@@ -39,46 +41,47 @@ using nlohmann::json;
 // The loop's own options, one row each (cli/option_table.h); how self-play games are played is
 // as in `morne selfplay` (cli/selfplay_options.h), the training and network options are those
 // of `morne train` (cli/train_options.h).
-const OptionRow<LoopSettings> kLoopRows[] = {
-    {"scenario", &LoopSettings::scenario, anyValue(), "built-in scenario name or scenario file"},
-    {"mode", &LoopSettings::mode, anyValue(),
+const OptionRow<loop::LoopSettings> kLoopRows[] = {
+    {"scenario", &loop::LoopSettings::scenario, anyValue(),
+     "built-in scenario name or scenario file"},
+    {"mode", &loop::LoopSettings::mode, anyValue(),
      "alternate (self-play, training and gate in turn in one process, each with the whole "
      "machine) or processes (self-play workers, the learner and the gate as processes at once)"},
-    {"generations", &LoopSettings::generations, atLeast(1), "generations to train"},
-    {"bootstrap", &LoopSettings::bootstrap, anyValue(), "agent spec that plays generation 0"},
-    {"bootstrap-games", &LoopSettings::bootstrap_games, atLeast(1), "games of generation 0"},
-    {"agent", &LoopSettings::agent, anyValue(),
+    {"generations", &loop::LoopSettings::generations, atLeast(1), "generations to train"},
+    {"bootstrap", &loop::LoopSettings::bootstrap, anyValue(), "agent spec that plays generation 0"},
+    {"bootstrap-games", &loop::LoopSettings::bootstrap_games, atLeast(1), "games of generation 0"},
+    {"agent", &loop::LoopSettings::agent, anyValue(),
      "self-play agent spec of the best network (model= is added)"},
-    {"games", &LoopSettings::games, atLeast(1), "self-play games per generation"},
-    {"jobs", &LoopSettings::jobs, atLeast(1), "self-play threads and arena games at once"},
-    {"threads", &LoopSettings::threads, atLeast(1), "LibTorch threads of the learner"},
-    {"workers", &LoopSettings::workers, atLeast(0),
+    {"games", &loop::LoopSettings::games, atLeast(1), "self-play games per generation"},
+    {"jobs", &loop::LoopSettings::jobs, atLeast(1), "self-play threads and arena games at once"},
+    {"threads", &loop::LoopSettings::threads, atLeast(1), "LibTorch threads of the learner"},
+    {"workers", &loop::LoopSettings::workers, atLeast(0),
      "self-play processes the processes mode starts (more may join from anywhere)"},
-    {"chunk-games", &LoopSettings::chunk_games, atLeast(1),
+    {"chunk-games", &loop::LoopSettings::chunk_games, atLeast(1),
      "games a worker plays between two looks for a newer network"},
-    {"gate-agent", &LoopSettings::gate_agent, anyValue(),
+    {"gate-agent", &loop::LoopSettings::gate_agent, anyValue(),
      "agent spec of both networks in the gate (model= is added)"},
-    {"gate-rounds", &LoopSettings::gate_rounds, atLeast(1),
+    {"gate-rounds", &loop::LoopSettings::gate_rounds, atLeast(1),
      "duplicate rounds of the gate (2 games each)"},
     {"gate-score",
-     &LoopSettings::gate_score,
+     &loop::LoopSettings::gate_score,
      {0, 1},
      "the candidate is promoted when its gate score is at least this"},
-    {"ladder-every", &LoopSettings::ladder_every, atLeast(0),
+    {"ladder-every", &loop::LoopSettings::ladder_every, atLeast(0),
      "generations between ladders, each of the best network if it changed since the last "
      "(0: the last generation only)"},
-    {"ladder-rounds", &LoopSettings::ladder_rounds, atLeast(1),
+    {"ladder-rounds", &loop::LoopSettings::ladder_rounds, atLeast(1),
      "duplicate rounds against each reference"},
-    {"ladder-agent", &LoopSettings::ladder_agent, anyValue(),
+    {"ladder-agent", &loop::LoopSettings::ladder_agent, anyValue(),
      "agent spec of the best network on the ladder (model= is added)"},
-    {"ladder-references", &LoopSettings::ladder_references, anyValue(),
+    {"ladder-references", &loop::LoopSettings::ladder_references, anyValue(),
      "reference agent specs, separated by spaces; the first is the Elo anchor"},
 };
 
 constexpr const char* kRunFormat = "morne-loop/1";
 
 // Checks what can be checked before a long run starts.
-void checkConfig(const LoopConfig& c, const std::string& dir) {
+void checkConfig(const loop::LoopConfig& c, const std::string& dir) {
   if (c.loop.mode == "concurrent") {
     throw ConfigError(
         "loop: --mode concurrent gave way to --mode processes (the roles as processes at once, "
@@ -99,26 +102,26 @@ void checkConfig(const LoopConfig& c, const std::string& dir) {
   if (count == 0) throw ConfigError("loop: --ladder-references names no agent");
 }
 
-json configJson(const LoopConfig& c) {
+json configJson(const loop::LoopConfig& c) {
   return {{"format", kRunFormat},
-          {"loop", optionsJson<LoopSettings>(kLoopRows, c.loop)},
+          {"loop", optionsJson<loop::LoopSettings>(kLoopRows, c.loop)},
           {"selfplay", optionsJson<training::SelfPlayConfig>(selfplayPlayRows(), c.selfplay)},
           {"train", optionsJson<training::TrainSettings>(trainOptionRows(), c.train)},
-          {"network", optionsJson<NetworkSource>(networkOptionRows(), c.network)},
+          {"network", optionsJson<training::NetworkSource>(networkOptionRows(), c.network)},
           {"engine", core::versionLine()}};
 }
 
-LoopConfig readRunConfig(const std::string& dir) {
+loop::LoopConfig readRunConfig(const std::string& dir) {
   const std::string where = dir + "/loop.json";
   const json j = json::parse(env::readTextFile(where, "loop record"), nullptr, false);
   if (!j.is_object() || j.value("format", "") != kRunFormat)
     throw ConfigError(where + ": not the record of a learning loop");
-  LoopConfig c;
-  readOptionsJson<LoopSettings>(where, j.at("loop"), kLoopRows, c.loop);
+  loop::LoopConfig c;
+  readOptionsJson<loop::LoopSettings>(where, j.at("loop"), kLoopRows, c.loop);
   readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"), selfplayPlayRows(),
                                             c.selfplay);
   readOptionsJson<training::TrainSettings>(where, j.at("train"), trainOptionRows(), c.train);
-  readOptionsJson<NetworkSource>(where, j.at("network"), networkOptionRows(), c.network);
+  readOptionsJson<training::NetworkSource>(where, j.at("network"), networkOptionRows(), c.network);
   return c;
 }
 
@@ -177,16 +180,16 @@ std::string defaultWorkerName() {
 int runRole(const std::string& role, const std::string& dir_arg, const po::variables_map& vm,
             const RoleOptions& options) {
   const std::string dir = std::filesystem::absolute(dir_arg).lexically_normal().string();
-  LoopConfig c = readRunConfig(dir);
+  loop::LoopConfig c = readRunConfig(dir);
   if (!vm["jobs"].defaulted()) c.loop.jobs = vm["jobs"].as<int>();
   if (!vm["threads"].defaulted()) c.loop.threads = vm["threads"].as<int>();
   const bool quiet = vm["quiet"].as<bool>();
   const core::InterruptFlag interrupt;
-  const RoleContext run = openRun(c, dir, quiet, interrupt.flag());
+  const loop::RoleContext run = loop::openRun(c, dir, quiet, interrupt.flag());
   bool finished = false;
   if (role == "worker") {
-    runSelfplayWorker(run, options.worker.empty() ? defaultWorkerName() : options.worker,
-                      c.loop.jobs, options.max_games);
+    loop::runSelfplayWorker(run, options.worker.empty() ? defaultWorkerName() : options.worker,
+                            c.loop.jobs, options.max_games);
     finished = !interrupt.raised();
   } else if (role == "train") {
     if (c.loop.threads > 1) requirePassiveOpenMp();  // beside workers, spinning threads collapse
@@ -202,9 +205,9 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
       group = nn::ProcessGroup::connect(
           {options.rank, options.ranks, options.group, options.interface, options.group_timeout});
     }
-    finished = runLearnerRole(run, group.get());
+    finished = loop::runLearnerRole(run, group.get());
   } else {
-    finished = runGateRole(run);
+    finished = loop::runGateRole(run);
   }
   return finished ? 0 : 130;
 }
@@ -212,7 +215,7 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
 }  // namespace
 
 int runLoop(const Args& args) {
-  LoopConfig c;
+  loop::LoopConfig c;
   c.train.steps = 2000;  // per generation
   RoleOptions role;
   po::options_description own("Options of `morne loop`");
@@ -223,10 +226,10 @@ int runLoop(const Args& args) {
       ("quiet", po::bool_switch(), "no progress bars");
   // clang-format on
   addOptions<RoleOptions>(own, kRoleRows, role);
-  addOptions<LoopSettings>(own, kLoopRows, c.loop);
+  addOptions<loop::LoopSettings>(own, kLoopRows, c.loop);
   addOptions<training::SelfPlayConfig>(own, selfplayPlayRows(), c.selfplay);
   addOptions<training::TrainSettings>(own, trainOptionRows(), c.train);
-  addOptions<NetworkSource>(own, networkOptionRows(), c.network);
+  addOptions<training::NetworkSource>(own, networkOptionRows(), c.network);
   const ParsedCommand cmd = parseCommand("loop", args, own, 2);
   if (cmd.help) {
     std::cout << usageText(
@@ -263,7 +266,7 @@ int runLoop(const Args& args) {
   if (action == "status") {
     if (cmd.positional.size() != 2)
       throw ConfigError("loop: give the run folder: morne loop status RUN");
-    std::cout << loopStatus(cmd.positional[1]);
+    std::cout << loop::loopStatus(cmd.positional[1]);
     return 0;
   }
   if (!action.empty() && action != "init") {
@@ -286,10 +289,10 @@ int runLoop(const Args& args) {
   } else {
     if (!vm.count("out")) throw ConfigError("loop: give --out RUN (or --resume RUN)");
     dir = vm["out"].as<std::string>();
-    readOptions<LoopSettings>("loop", vm, kLoopRows, c.loop);
+    readOptions<loop::LoopSettings>("loop", vm, kLoopRows, c.loop);
     readOptions<training::SelfPlayConfig>("loop", vm, selfplayPlayRows(), c.selfplay);
     readOptions<training::TrainSettings>("loop", vm, trainOptionRows(), c.train);
-    readOptions<NetworkSource>("loop", vm, networkOptionRows(), c.network);
+    readOptions<training::NetworkSource>("loop", vm, networkOptionRows(), c.network);
     if (std::filesystem::exists(dir + "/loop.json")) {
       throw ConfigError("loop: " + dir + " already holds a run; continue it with --resume " + dir +
                         ", or choose another folder");
@@ -302,14 +305,15 @@ int runLoop(const Args& args) {
     env::writeFileDurably(dir + "/loop.json", configJson(c).dump(2) + "\n");
   std::cout << core::versionLine() << "\nloop: run folder " << dir << "\n" << std::flush;
   if (action == "init") {
-    openRun(c, dir, true, nullptr);  // its folders
+    loop::openRun(c, dir, true, nullptr);  // its folders
     std::cout << "loop: made; start its roles (docs/scale-out.md):\n  morne loop train " << dir
               << "\n  morne loop gate " << dir << "\n  morne loop worker " << dir
               << " --worker NAME   (as many as you like, anywhere the folder is)\n";
     return 0;
   }
   const core::InterruptFlag interrupt;
-  const bool finished = runLearningLoop(c, dir, vm["quiet"].as<bool>(), interrupt.flag());
+  const loop::RoleContext run = loop::openRun(c, dir, vm["quiet"].as<bool>(), interrupt.flag());
+  const bool finished = c.loop.mode == "processes" ? runProcesses(run) : loop::runRolesInTurn(run);
   if (!finished) std::cout << "interrupted; continue with: morne loop --resume " << dir << "\n";
   return finished && !interrupt.raised() ? 0 : 130;
 }

@@ -12,7 +12,6 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/train_options.h"
-#include "cli/training_curves.h"
 #include "core/interrupt.h"
 #include "core/number_text.h"
 #include "core/progress.h"
@@ -22,6 +21,7 @@
 #include "env/io/text_file.h"
 #include "nn/learner.h"
 #include "training/train_run.h"
+#include "training/training_curves.h"
 
 namespace morne::cli {
 
@@ -36,7 +36,7 @@ constexpr const char* kRunFormat = "morne-train-run/1";
 
 int runTrain(const Args& args) {
   TrainSettings s;
-  NetworkSource source;
+  training::NetworkSource source;
   po::options_description own("Options of `morne train`");
   // clang-format off
   own.add_options()
@@ -45,7 +45,7 @@ int runTrain(const Args& args) {
       ("out", po::value<std::string>(), "run folder to create")
       ("resume", po::value<std::string>(), "run folder to continue (its own settings)");
   // clang-format on
-  addOptions<NetworkSource>(own, networkOptionRows(), source);
+  addOptions<training::NetworkSource>(own, networkOptionRows(), source);
   addOptions<TrainSettings>(own, trainOptionRows(), s);
   // clang-format off
   own.add_options()
@@ -80,7 +80,8 @@ int runTrain(const Args& args) {
     if (!record.is_object() || record.value("format", "") != kRunFormat)
       throw ConfigError(record_path + ": not the record of a training run");
     readOptionsJson<TrainSettings>(record_path, record.at("settings"), trainOptionRows(), s);
-    readOptionsJson<NetworkSource>(record_path, record.at("network"), networkOptionRows(), source);
+    readOptionsJson<training::NetworkSource>(record_path, record.at("network"), networkOptionRows(),
+                                             source);
     s.data_dirs = record.at("settings").at("data").get<std::vector<std::string>>();
     if (!vm["steps"].defaulted()) s.steps = vm["steps"].as<int>();
   } else {
@@ -88,7 +89,7 @@ int runTrain(const Args& args) {
     if (!vm.count("data")) throw ConfigError("train: give --data DIR (a folder of shards)");
     dir = vm["out"].as<std::string>();
     readOptions<TrainSettings>("train", vm, trainOptionRows(), s);
-    readOptions<NetworkSource>("train", vm, networkOptionRows(), source);
+    readOptions<training::NetworkSource>("train", vm, networkOptionRows(), source);
     for (const std::string& d : vm["data"].as<std::vector<std::string>>())
       s.data_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
     if (!source.net.empty())
@@ -108,7 +109,7 @@ int runTrain(const Args& args) {
   const bool from_checkpoint = resume && std::filesystem::exists(dir + "/checkpoint.pt");
   const std::unique_ptr<nn::Learner> learner =
       from_checkpoint ? nn::Learner::fromFile(dir + "/net.pt", s.learnerConfig())
-                      : makeLearner(source, dataScenario(s), s.learnerConfig());
+                      : training::makeLearner(source, training::dataScenario(s), s.learnerConfig());
   const json provenance = {
       {"trained_by", core::versionLine()},
       {"from", source.net.empty() ? "a fresh network (seed " + std::to_string(source.net_seed) + ")"
@@ -121,10 +122,11 @@ int runTrain(const Args& args) {
   if (!resume) {
     json settings = optionsJson<TrainSettings>(trainOptionRows(), s);
     settings["data"] = s.data_dirs;
-    const json record = {{"format", kRunFormat},
-                         {"settings", settings},
-                         {"network", optionsJson<NetworkSource>(networkOptionRows(), source)},
-                         {"engine", core::versionLine()}};
+    const json record = {
+        {"format", kRunFormat},
+        {"settings", settings},
+        {"network", optionsJson<training::NetworkSource>(networkOptionRows(), source)},
+        {"engine", core::versionLine()}};
     env::writeFileDurably(dir + "/train.json", record.dump(2) + "\n");
   }
   const training::TrainOutcome& plan = run.plan();
@@ -159,10 +161,11 @@ int runTrain(const Args& args) {
                    core::fixedText(r.value_loss, 3);
           if (isatty(2)) std::cerr << "\r\033[K" << std::flush;
           std::cout << "step " << m.step << "  lr " << core::shortText(m.learning_rate)
-                    << "\n  training:   " << lossReportText(m.train) << "\n";
-          if (m.validation) std::cout << "  validation: " << lossReportText(*m.validation) << "\n";
+                    << "\n  training:   " << training::lossReportText(m.train) << "\n";
+          if (m.validation)
+            std::cout << "  validation: " << training::lossReportText(*m.validation) << "\n";
           std::cout << std::flush;
-          writeTrainingCurves(dir);
+          training::writeTrainingCurves(dir);
         }
         progress.update(static_cast<int>(p.step),
                         core::fixedText(p.samples_per_second, 0) + " samples/s, reader " +
@@ -170,7 +173,7 @@ int runTrain(const Args& args) {
                         eta);
       },
       interrupt.flag());
-  writeTrainingCurves(dir);
+  training::writeTrainingCurves(dir);
   std::cout << (out.interrupted ? "interrupted at step " : "done: step ") << out.step << " of "
             << out.target << "; checkpoint " << dir << "/checkpoint.pt, network " << dir
             << "/net.pt, curves " << dir << "/curves.svg\n";

@@ -1,12 +1,10 @@
 #include "cli/train_options.h"
 
-#include "env/io/scenario_library.h"
-#include "nn/network.h"
-
 namespace morne::cli {
 
 namespace {
 
+using training::NetworkSource;
 using training::TrainSettings;
 
 const OptionRow<TrainSettings> kTrainRows[] = {
@@ -68,20 +66,5 @@ const OptionRow<NetworkSource> kNetworkRows[] = {
 std::span<const OptionRow<TrainSettings>> trainOptionRows() { return kTrainRows; }
 
 std::span<const OptionRow<NetworkSource>> networkOptionRows() { return kNetworkRows; }
-
-std::unique_ptr<nn::Learner> makeLearner(const NetworkSource& source, const std::string& scenario,
-                                         const nn::LearnerConfig& config) {
-  if (!source.net.empty()) return nn::Learner::fromFile(source.net, config);
-  const auto sc = env::loadScenario(scenario);
-  nn::NetworkConfig c = nn::networkConfigFor(*sc);
-  c.blocks = source.blocks;
-  c.channels = source.channels;
-  c.value_hidden = source.value_hidden;
-  return nn::Learner::create(c, source.net_seed, config);
-}
-
-std::string dataScenario(const TrainSettings& settings) {
-  return training::indexShards(settings.data_dirs, settings.validation_permille, 1).scenario;
-}
 
 }  // namespace morne::cli

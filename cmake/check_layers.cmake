@@ -1,7 +1,8 @@
 # The include rules of the tree, checked by a test (`ctest -R layering`):
 #   - each library includes only its own folder and the layers below it:
 #       core/ (standard library only, shared by all) <- env/ (the rules kernel) <- env/io/
-#       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- server/ <- cli/
+#       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- server/;
+#       training/ and arena/ <- loop/; all of them <- cli/
 #   - Boost.Beast and Asio are included only in server/;
 #   - the rules kernel (env/ outside env/io/) and core/ build with the standard library alone;
 #   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
@@ -19,7 +20,8 @@ set(allowed_training "core/;env/;mcts/;nn/;agents/;training/")
 set(allowed_arena "core/;env/;mcts/;agents/;arena/")
 set(allowed_engine "core/;env/;mcts/;agents/;engine/")
 set(allowed_server "core/;env/;mcts/;agents/;engine/;server/")
-set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;server/;cli/")
+set(allowed_loop "core/;env/;mcts/;nn/;agents/;training/;arena/;loop/")
+set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;server/;loop/;cli/")
 
 set(problems "")
 file(GLOB_RECURSE env_headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/env/*.h")
@@ -36,7 +38,7 @@ file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/agents/*.h" "${SOURCE_DIR}/agents/*.cpp" "${SOURCE_DIR}/training/*.h"
   "${SOURCE_DIR}/training/*.cpp" "${SOURCE_DIR}/arena/*.h" "${SOURCE_DIR}/arena/*.cpp" "${SOURCE_DIR}/engine/*.h"
   "${SOURCE_DIR}/engine/*.cpp" "${SOURCE_DIR}/server/*.h" "${SOURCE_DIR}/server/*.cpp"
-  "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
+  "${SOURCE_DIR}/loop/*.h" "${SOURCE_DIR}/loop/*.cpp" "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
   "${SOURCE_DIR}/tests/*.h" "${SOURCE_DIR}/tests/*.cpp")
 foreach(file IN LISTS sources)
   file(STRINGS "${SOURCE_DIR}/${file}" includes REGEX "^#include ")

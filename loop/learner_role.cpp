@@ -1,20 +1,20 @@
-#include "cli/learner_role.h"
+#include "loop/learner_role.h"
 
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/training_curves.h"
 #include "core/number_text.h"
 #include "core/progress.h"
 #include "core/version.h"
 #include "env/error.h"
 #include "env/io/text_file.h"
 #include "env/rng.h"
+#include "training/training_curves.h"
 #include "training/training_data.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 namespace {
 
@@ -127,7 +127,7 @@ bool LearnerRole::train(const std::string& plan_text) {
   const std::unique_ptr<nn::Learner> learner =
       start != training::TrainStart::kFresh
           ? nn::Learner::fromFile(train_dir + "/net.pt", t.learnerConfig())
-          : makeLearner(c.network, run_.scenario->name(), t.learnerConfig());
+          : training::makeLearner(c.network, run_.scenario->name(), t.learnerConfig());
   const json provenance = {
       {"trained_by", core::versionLine()}, {"loop", run_.folder.dir()}, {"generation", g}};
   training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_, &known_);
@@ -147,7 +147,7 @@ bool LearnerRole::train(const std::string& plan_text) {
                           !run_.quiet && leads());
   const training::TrainOutcome out = training.run(
       [&](const training::TrainProgress& p) {
-        if (p.metrics) writeTrainingCurves(train_dir);
+        if (p.metrics) training::writeTrainingCurves(train_dir);
         progress.update(static_cast<int>(p.step - planned.step),
                         core::fixedText(p.samples_per_second, 0) + " samples/s");
       },
@@ -158,7 +158,7 @@ bool LearnerRole::train(const std::string& plan_text) {
     saveState();
     return false;
   }
-  writeTrainingCurves(train_dir);
+  training::writeTrainingCurves(train_dir);
   json result = {{"generation", g}, {"train_step", out.step}};
   if (out.last) {
     const nn::LossReport& v = out.last->validation ? *out.last->validation : out.last->train;
@@ -167,7 +167,7 @@ bool LearnerRole::train(const std::string& plan_text) {
     result["value_loss"] = v.value_loss;
     result["value_baseline"] = v.value_baseline;
     run_.say(gen + ": step " + std::to_string(out.step) + ", " +
-             (out.last->validation ? "validation " : "training ") + lossReportText(v));
+             (out.last->validation ? "validation " : "training ") + training::lossReportText(v));
   }
   // The candidate is complete before train/gen-NNN.json names it.
   const std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
@@ -228,4 +228,4 @@ bool runLearnerRole(const RoleContext& run, nn::ProcessGroup* group) {
   }
 }
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,4 +1,4 @@
-#include "cli/gate_role.h"
+#include "loop/gate_role.h"
 
 #include <chrono>
 #include <cmath>
@@ -8,15 +8,15 @@
 #include <thread>
 
 #include "arena/arena.h"
-#include "cli/gate_rule.h"
-#include "cli/run_summary.h"
 #include "core/number_text.h"
 #include "core/progress.h"
 #include "env/error.h"
 #include "env/io/text_file.h"
 #include "env/rng.h"
+#include "loop/gate_rule.h"
+#include "loop/run_summary.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 namespace {
 
@@ -242,4 +242,4 @@ bool runGateRole(const RoleContext& run) {
   return true;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,18 +1,18 @@
 #pragma once
 // The settings of a learning run (`morne loop`, docs/training.md) and what each of its roles
-// (cli/selfplay_worker.h, cli/learner_role.h, cli/gate_role.h) is given to work with.
+// (loop/selfplay_worker.h, loop/learner_role.h, loop/gate_role.h) is given to work with.
 
 #include <atomic>
 #include <memory>
 #include <string>
 
-#include "cli/run_folder.h"
-#include "cli/train_options.h"
 #include "env/scenario.h"
+#include "loop/run_folder.h"
+#include "training/network_source.h"
 #include "training/selfplay_config.h"
 #include "training/train_run.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 struct LoopSettings {
   std::string scenario = "duel";
@@ -42,7 +42,7 @@ struct LoopConfig {
   LoopSettings loop;
   training::SelfPlayConfig selfplay;
   training::TrainSettings train;
-  NetworkSource network;
+  training::NetworkSource network;
 };
 
 // Seed streams of a run: each role's draws come from its own.
@@ -69,4 +69,4 @@ struct RoleContext {
 // `spec` (an "az" spec) with its network: "az:sims=32" -> "az:sims=32,model=PATH".
 std::string withModel(const std::string& spec, const std::string& path);
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,6 +1,6 @@
-#include "cli/gate_rule.h"
+#include "loop/gate_rule.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 GateDecision gateDecision(const arena::WinDrawLoss& candidate, double gate_score) {
   GateDecision d;
@@ -10,4 +10,4 @@ GateDecision gateDecision(const arena::WinDrawLoss& candidate, double gate_score
   return d;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,5 +1,5 @@
 #pragma once
-// A self-play worker of a learning run (cli/run_folder.h): it plays games of the data set
+// A self-play worker of a learning run (loop/run_folder.h): it plays games of the data set
 // latest.json names, with the network it names (the bootstrap agent before the first
 // promotion), into selfplay/gen-NNN/ under its own name, and looks at latest.json again
 // between chunks of games. Any number of workers, on any machines sharing the run folder, may
@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "cli/loop_config.h"
+#include "loop/loop_config.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 class SelfplayWorker {
  public:
@@ -53,4 +53,4 @@ class SelfplayWorker {
 int64_t runSelfplayWorker(const RoleContext& run, const std::string& name, int jobs,
                           int64_t max_games);
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,14 +1,14 @@
 #pragma once
-// What a learning run has done, read from its folder (cli/run_folder.h) without changing it:
+// What a learning run has done, read from its folder (loop/run_folder.h) without changing it:
 // one entry per generation (self-play games, training losses, gate, ladder), the CPU time of
 // all its roles, summary.json and elo.svg, and the text of `morne loop status`.
 
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/loop_config.h"
+#include "loop/loop_config.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 // One entry per generation, from 0 to the last with anything in the folder: selfplay_games
 // (in complete shards), the training's figures (train/gen-NNN.json), the gate's
@@ -25,4 +25,4 @@ void writeRunSummary(const RunFolder& folder, const LoopConfig& config);
 // generations.
 std::string loopStatus(const std::string& run_dir);
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,10 +1,10 @@
 #pragma once
-// The gate of `morne loop` (cli/learning_loop.h): whether a candidate network replaces the
+// The gate of `morne loop` (loop/learning_loop.h): whether a candidate network replaces the
 // best one, from its results against it.
 
 #include "arena/stats.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 struct GateDecision {
   arena::WinDrawLoss candidate;  // its results against the best network
@@ -16,4 +16,4 @@ struct GateDecision {
 // its games) is at least `gate_score`.
 GateDecision gateDecision(const arena::WinDrawLoss& candidate, double gate_score);
 
-}  // namespace morne::cli
+}  // namespace morne::loop

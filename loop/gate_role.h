@@ -1,5 +1,5 @@
 #pragma once
-// The gate of a learning run (cli/run_folder.h). Once the learner has written candidate g, the
+// The gate of a learning run (loop/run_folder.h). Once the learner has written candidate g, the
 // gate plays it against the best network in duplicate rounds and promotes it when its score
 // reaches `gate_score` (the first candidate is promoted at once): the network is copied to
 // nets/gen-g.pt, then latest.json names it and data set g, so the workers play with it. On a
@@ -8,9 +8,9 @@
 // gates/state.json; a gate or ladder cut short is played again (the same seeds, the same
 // games).
 
-#include "cli/loop_config.h"
+#include "loop/loop_config.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 class GateRole {
  public:
@@ -56,4 +56,4 @@ class GateRole {
 // generation or a stop. Returns true when the last is gated.
 bool runGateRole(const RoleContext& run);
 
-}  // namespace morne::cli
+}  // namespace morne::loop

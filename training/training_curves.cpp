@@ -1,4 +1,4 @@
-#include "cli/training_curves.h"
+#include "training/training_curves.h"
 
 #include <cmath>
 #include <map>
@@ -11,7 +11,7 @@
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
 
-namespace morne::cli {
+namespace morne::training {
 
 std::string lossReportText(const nn::LossReport& r) {
   return "policy " + core::fixedText(r.policy_loss, 3) + " (uniform " +
@@ -91,4 +91,4 @@ void writeTrainingCurves(const std::string& run_dir) {
   env::writeFileDurably(run_dir + "/curves.svg", svg);
 }
 
-}  // namespace morne::cli
+}  // namespace morne::training

@@ -1,13 +1,14 @@
-#include "cli/run_summary.h"
+#include "loop/run_summary.h"
 
 #include <filesystem>
 #include <sstream>
 
 #include "core/line_chart.h"
 #include "core/number_text.h"
+#include "env/error.h"
 #include "env/io/durable_file.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 namespace {
 
@@ -162,4 +163,4 @@ std::string loopStatus(const std::string& run_dir) {
   return out.str();
 }
 
-}  // namespace morne::cli
+}  // namespace morne::loop

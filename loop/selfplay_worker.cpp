@@ -1,4 +1,4 @@
-#include "cli/selfplay_worker.h"
+#include "loop/selfplay_worker.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,7 +15,7 @@
 #include "env/rng.h"
 #include "training/selfplay.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 namespace {
 
@@ -202,4 +202,4 @@ int64_t runSelfplayWorker(const RoleContext& run, const std::string& name, int j
   return played;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,8 +1,8 @@
-#include "cli/loop_config.h"
+#include "loop/loop_config.h"
 
 #include <iostream>
 
-namespace morne::cli {
+namespace morne::loop {
 
 void RoleContext::say(const std::string& line) const {
   std::cout << line << "\n" << std::flush;
@@ -13,4 +13,4 @@ std::string withModel(const std::string& spec, const std::string& path) {
   return spec + (spec.find(':') == std::string::npos ? ":" : ",") + "model=" + path;
 }
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -27,7 +27,7 @@
 #include "env/io/durable_file.h"
 #include "training/training_data.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 // "gen-007".
 std::string generationName(int generation);
@@ -100,4 +100,4 @@ std::unique_ptr<env::FileLock> lockRole(const std::string& lock_path, const std:
 // CPU seconds this process has used.
 double processCpuSeconds();
 
-}  // namespace morne::cli
+}  // namespace morne::loop

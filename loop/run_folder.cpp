@@ -1,4 +1,4 @@
-#include "cli/run_folder.h"
+#include "loop/run_folder.h"
 
 #include <sys/resource.h>
 
@@ -12,7 +12,7 @@
 #include "training/shard_writer.h"
 #include "training/training_data.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 namespace {
 
@@ -153,4 +153,4 @@ double processCpuSeconds() {
          1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-}  // namespace morne::cli
+}  // namespace morne::loop

@@ -1,5 +1,5 @@
 #pragma once
-// The learner of a learning run (cli/run_folder.h). It trains generation g once data set
+// The learner of a learning run (loop/run_folder.h). It trains generation g once data set
 // g - 1 (played by the best network after gate g - 1) holds its games: on every data set so
 // far (the replay window keeps the recent rows), for at most `steps` steps and the reuse cap
 // (each generation credits `max_reuse` times the training rows added since the last), then
@@ -11,11 +11,11 @@
 // training and tells the other ranks, every rank trains on its share of each batch, and rank 0
 // alone writes files.
 
-#include "cli/loop_config.h"
+#include "loop/loop_config.h"
 #include "nn/process_group.h"
 #include "training/training_data.h"
 
-namespace morne::cli {
+namespace morne::loop {
 
 class LearnerRole {
  public:
@@ -62,4 +62,4 @@ class LearnerRole {
 // there, until the run's last generation or a stop. Returns true when the last is trained.
 bool runLearnerRole(const RoleContext& run, nn::ProcessGroup* group);
 
-}  // namespace morne::cli
+}  // namespace morne::loop

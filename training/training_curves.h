@@ -7,7 +7,7 @@
 
 #include "nn/learner.h"
 
-namespace morne::cli {
+namespace morne::training {
 
 // "policy 1.718 (uniform 2.267) top-1 56.0%, value 0.341 (0: 0.908) sign 89.3%".
 std::string lossReportText(const nn::LossReport& r);
@@ -18,4 +18,4 @@ std::string trainingCurvesSvg(const std::string& metrics_csv);
 // Redraws RUN/curves.svg from RUN/metrics.csv (durably). Throws IoError.
 void writeTrainingCurves(const std::string& run_dir);
 
-}  // namespace morne::cli
+}  // namespace morne::training

@@ -1,0 +1,52 @@
+#include "loop/learning_loop.h"
+
+#include <filesystem>
+
+#include "env/error.h"
+#include "env/io/scenario_library.h"
+#include "loop/gate_role.h"
+#include "loop/learner_role.h"
+#include "loop/selfplay_worker.h"
+
+namespace morne::loop {
+
+namespace fs = std::filesystem;
+
+bool runRolesInTurn(const RoleContext& run) {
+  const LoopSettings& loop = run.config.loop;
+  SelfplayWorker worker(run, "loop", loop.jobs);
+  const std::unique_ptr<env::FileLock> learner_lock =
+      lockRole(run.folder.path("train/role.lock"), "a learner");
+  const std::unique_ptr<env::FileLock> gate_lock =
+      lockRole(run.folder.path("gates/role.lock"), "a gate");
+  LearnerRole learner(run, nullptr);
+  GateRole gate(run);
+  run.say("loop: alternate, generations " + std::to_string(gate.generation()) + ".." +
+          std::to_string(loop.generations) + (gate.generation() > 1 ? " (resumed)" : ""));
+  if (!gate.ladderIfDue()) return false;
+  while (gate.generation() <= loop.generations) {
+    const int g = gate.generation();
+    if (learner.generation() == g) {  // not trained yet
+      const int games = g == 1 ? loop.bootstrap_games : loop.games;
+      if (!worker.fill(g - 1, games) || !learner.trainNext()) return false;
+    }
+    if (!gate.gateNext()) return false;
+  }
+  run.say("loop: done; best network " + run.folder.readLatest().network);
+  return true;
+}
+
+RoleContext openRun(const LoopConfig& config, const std::string& run_dir, bool quiet,
+                    const std::atomic<bool>* stop) {
+  const RunFolder folder(run_dir);
+  if (fs::exists(folder.path("state.json")) && !fs::exists(folder.path("gates/state.json"))) {
+    throw ConfigError(run_dir +
+                      " was made by an earlier version of `morne loop` (state.json, before the "
+                      "roles of docs/scale-out.md); start a new run");
+  }
+  for (const char* sub : {"selfplay", "train", "nets", "gates", "ladder", "workers"})
+    fs::create_directories(folder.path(sub));
+  return RoleContext{config, folder, env::loadScenario(config.loop.scenario), quiet, stop};
+}
+
+}  // namespace morne::loop
