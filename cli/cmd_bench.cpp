@@ -2,7 +2,7 @@
 // the engine's speed on each scenario, single-threaded: state copy against a memcpy of the same
 // bytes (with a deliberately slower copy as a check that the benchmark can see a difference),
 // legal-action generation, random-playout throughput and line-of-sight queries, each measured in
-// interleaved rounds (cli/bench_stats.h).
+// interleaved rounds (cli/bench/bench_stats.h).
 
 #include <algorithm>
 #include <chrono>
@@ -11,8 +11,8 @@
 #include <iostream>
 #include <vector>
 
-#include "cli/bench.h"
-#include "cli/bench_stats.h"
+#include "cli/bench/bench.h"
+#include "cli/bench/bench_stats.h"
 #include "cli/commands.h"
 #include "cli/option_table.h"
 #include "cli/options.h"

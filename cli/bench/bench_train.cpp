@@ -1,6 +1,6 @@
 // `morne bench train`: the learner's training throughput (nn/learner.h) against plain LibTorch
 // training at the same batch and thread count, on rows of random positions of each scenario
-// with a one-hot target on a random legal action, in interleaved rounds (cli/bench_stats.h);
+// with a one-hot target on a random legal action, in interleaved rounds (cli/bench/bench_stats.h);
 // and the shard reader's rows/s against the learner's.
 
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include <iostream>
 #include <vector>
 
-#include "cli/bench.h"
-#include "cli/bench_stats.h"
+#include "cli/bench/bench.h"
+#include "cli/bench/bench_stats.h"
 #include "cli/commands.h"
 #include "cli/openmp_policy.h"
 #include "core/number_text.h"

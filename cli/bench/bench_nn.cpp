@@ -6,8 +6,8 @@
 #include <iostream>
 #include <vector>
 
-#include "cli/bench.h"
-#include "cli/bench_stats.h"
+#include "cli/bench/bench.h"
+#include "cli/bench/bench_stats.h"
 #include "cli/commands.h"
 #include "cli/openmp_policy.h"
 #include "core/number_text.h"

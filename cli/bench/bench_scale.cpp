@@ -1,6 +1,6 @@
 // `morne bench scale`: what running a learning run's roles as processes costs on this machine
 // (docs/scale-out.md), against threads in one process, in interleaved rounds
-// (cli/bench_stats.h):
+// (cli/bench/bench_stats.h):
 //
 //   self-play   positions/s of `morne loop worker` processes playing the run's default agent
 //               (az:sims=32,gumbel=1) with a fresh default network: 1 process of `threads`
@@ -24,8 +24,8 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/bench.h"
-#include "cli/bench_stats.h"
+#include "cli/bench/bench.h"
+#include "cli/bench/bench_stats.h"
 #include "cli/child_process.h"
 #include "cli/commands.h"
 #include "cli/openmp_policy.h"

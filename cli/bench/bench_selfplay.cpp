@@ -1,9 +1,9 @@
 // `morne bench selfplay`: what self-play achieves with the default network (random weights):
 // positions/s on 1 and 2 worker threads (the same games), the batching evaluator's
 // evaluations/s against raw inference at the same batch size measured right after it, and the
-// HDF5 writer's rows/s on the rows self-play wrote, in interleaved rounds (cli/bench_stats.h).
-// The agent uses the Gumbel root: with PUCT and its first-play reduction an untrained network
-// ends every phase at once, and such games are no measure of real self-play.
+// HDF5 writer's rows/s on the rows self-play wrote, in interleaved rounds
+// (cli/bench/bench_stats.h). The agent uses the Gumbel root: with PUCT and its first-play reduction
+// an untrained network ends every phase at once, and such games are no measure of real self-play.
 
 #include <unistd.h>
 
@@ -16,8 +16,8 @@
 #include <mutex>
 #include <thread>
 
-#include "cli/bench.h"
-#include "cli/bench_stats.h"
+#include "cli/bench/bench.h"
+#include "cli/bench/bench_stats.h"
 #include "cli/commands.h"
 #include "core/number_text.h"
 #include "core/version.h"

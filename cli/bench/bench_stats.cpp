@@ -1,4 +1,4 @@
-#include "cli/bench_stats.h"
+#include "cli/bench/bench_stats.h"
 
 #include <algorithm>
 #include <chrono>
