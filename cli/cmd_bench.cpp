@@ -235,13 +235,13 @@ namespace {
 
 // The options of `morne bench`, one row each (cli/option_table.h); --scenario (repeatable) is
 // read apart.
-const OptionRow<BenchConfig> kOptions[] = {
+const env::OptionRow<BenchConfig> kOptions[] = {
     {"seconds",
      &BenchConfig::seconds,
      {0, 1e6, true, false},
      "measuring time per scenario (env: random playouts; mcts: per thread count; scale: per "
      "self-play measurement)"},
-    {"seed", &BenchConfig::seed, anyValue(), "seed of the games measured"},
+    {"seed", &BenchConfig::seed, env::anyValue(), "seed of the games measured"},
     {"threads",
      &BenchConfig::threads,
      {1, 256},

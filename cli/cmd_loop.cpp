@@ -9,7 +9,6 @@
 #include <cctype>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "agents/agent_kinds.h"
@@ -18,67 +17,21 @@
 #include "cli/openmp_policy.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "cli/selfplay_options.h"
-#include "cli/train_options.h"
 #include "core/interrupt.h"
 #include "core/version.h"
 #include "env/error.h"
-#include "env/io/durable_file.h"
 #include "env/io/scenario_library.h"
-#include "env/io/text_file.h"
 #include "loop/gate_role.h"
 #include "loop/learner_role.h"
 #include "loop/learning_loop.h"
 #include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
+#include "training/selfplay_options.h"
+#include "training/train_options.h"
 
 namespace morne::cli {
 
 namespace {
-
-using nlohmann::json;
-
-// The loop's own options, one row each (cli/option_table.h); how self-play games are played is
-// as in `morne selfplay` (cli/selfplay_options.h), the training and network options are those
-// of `morne train` (cli/train_options.h).
-const OptionRow<loop::LoopSettings> kLoopRows[] = {
-    {"scenario", &loop::LoopSettings::scenario, anyValue(),
-     "built-in scenario name or scenario file"},
-    {"mode", &loop::LoopSettings::mode, anyValue(),
-     "alternate (self-play, training and gate in turn in one process, each with the whole "
-     "machine) or processes (self-play workers, the learner and the gate as processes at once)"},
-    {"generations", &loop::LoopSettings::generations, atLeast(1), "generations to train"},
-    {"bootstrap", &loop::LoopSettings::bootstrap, anyValue(), "agent spec that plays generation 0"},
-    {"bootstrap-games", &loop::LoopSettings::bootstrap_games, atLeast(1), "games of generation 0"},
-    {"agent", &loop::LoopSettings::agent, anyValue(),
-     "self-play agent spec of the best network (model= is added)"},
-    {"games", &loop::LoopSettings::games, atLeast(1), "self-play games per generation"},
-    {"jobs", &loop::LoopSettings::jobs, atLeast(1), "self-play threads and arena games at once"},
-    {"threads", &loop::LoopSettings::threads, atLeast(1), "LibTorch threads of the learner"},
-    {"workers", &loop::LoopSettings::workers, atLeast(0),
-     "self-play processes the processes mode starts (more may join from anywhere)"},
-    {"chunk-games", &loop::LoopSettings::chunk_games, atLeast(1),
-     "games a worker plays between two looks for a newer network"},
-    {"gate-agent", &loop::LoopSettings::gate_agent, anyValue(),
-     "agent spec of both networks in the gate (model= is added)"},
-    {"gate-rounds", &loop::LoopSettings::gate_rounds, atLeast(1),
-     "duplicate rounds of the gate (2 games each)"},
-    {"gate-score",
-     &loop::LoopSettings::gate_score,
-     {0, 1},
-     "the candidate is promoted when its gate score is at least this"},
-    {"ladder-every", &loop::LoopSettings::ladder_every, atLeast(0),
-     "generations between ladders, each of the best network if it changed since the last "
-     "(0: the last generation only)"},
-    {"ladder-rounds", &loop::LoopSettings::ladder_rounds, atLeast(1),
-     "duplicate rounds against each reference"},
-    {"ladder-agent", &loop::LoopSettings::ladder_agent, anyValue(),
-     "agent spec of the best network on the ladder (model= is added)"},
-    {"ladder-references", &loop::LoopSettings::ladder_references, anyValue(),
-     "reference agent specs, separated by spaces; the first is the Elo anchor"},
-};
-
-constexpr const char* kRunFormat = "morne-loop/1";
 
 // Checks what can be checked before a long run starts.
 void checkConfig(const loop::LoopConfig& c, const std::string& dir) {
@@ -102,29 +55,6 @@ void checkConfig(const loop::LoopConfig& c, const std::string& dir) {
   if (count == 0) throw ConfigError("loop: --ladder-references names no agent");
 }
 
-json configJson(const loop::LoopConfig& c) {
-  return {{"format", kRunFormat},
-          {"loop", optionsJson<loop::LoopSettings>(kLoopRows, c.loop)},
-          {"selfplay", optionsJson<training::SelfPlayConfig>(selfplayPlayRows(), c.selfplay)},
-          {"train", optionsJson<training::TrainSettings>(trainOptionRows(), c.train)},
-          {"network", optionsJson<training::NetworkSource>(networkOptionRows(), c.network)},
-          {"engine", core::versionLine()}};
-}
-
-loop::LoopConfig readRunConfig(const std::string& dir) {
-  const std::string where = dir + "/loop.json";
-  const json j = json::parse(env::readTextFile(where, "loop record"), nullptr, false);
-  if (!j.is_object() || j.value("format", "") != kRunFormat)
-    throw ConfigError(where + ": not the record of a learning loop");
-  loop::LoopConfig c;
-  readOptionsJson<loop::LoopSettings>(where, j.at("loop"), kLoopRows, c.loop);
-  readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"), selfplayPlayRows(),
-                                            c.selfplay);
-  readOptionsJson<training::TrainSettings>(where, j.at("train"), trainOptionRows(), c.train);
-  readOptionsJson<training::NetworkSource>(where, j.at("network"), networkOptionRows(), c.network);
-  return c;
-}
-
 // The options of a role's process, beside its run folder.
 struct RoleOptions {
   std::string worker;
@@ -137,19 +67,20 @@ struct RoleOptions {
 };
 
 // One row each; the help begins with the role that takes the option.
-const OptionRow<RoleOptions> kRoleRows[] = {
-    {"worker", &RoleOptions::worker, anyValue(),
+const env::OptionRow<RoleOptions> kRoleRows[] = {
+    {"worker", &RoleOptions::worker, env::anyValue(),
      "worker: its name in the run, unique (default: HOST-PID)"},
-    {"max-games", &RoleOptions::max_games, atLeast(0),
+    {"max-games", &RoleOptions::max_games, env::atLeast(0),
      "worker: stop after this many games (0: when the run is done)"},
-    {"rank", &RoleOptions::rank, atLeast(0),
+    {"rank", &RoleOptions::rank, env::atLeast(0),
      "train: this process's rank in a data-parallel learner"},
-    {"ranks", &RoleOptions::ranks, atLeast(1), "train: processes of the data-parallel learner"},
-    {"group", &RoleOptions::group, anyValue(),
+    {"ranks", &RoleOptions::ranks, env::atLeast(1),
+     "train: processes of the data-parallel learner"},
+    {"group", &RoleOptions::group, env::anyValue(),
      "train: where the ranks meet: tcp://HOST:PORT (rank 0's host) or file://PATH"},
-    {"interface", &RoleOptions::interface, anyValue(),
+    {"interface", &RoleOptions::interface, env::anyValue(),
      "train: network interface of the ranks' connections (default: the host name's)"},
-    {"group-timeout", &RoleOptions::group_timeout, atLeast(1),
+    {"group-timeout", &RoleOptions::group_timeout, env::atLeast(1),
      "train: seconds for the ranks to meet and for any one exchange"},
 };
 
@@ -159,7 +90,7 @@ const std::pair<const char*, const char*> kRoleOverrides[] = {
 
 // The role that takes `option`, or "" when it is not a role's own option.
 std::string roleOf(const std::string& option) {
-  for (const OptionRow<RoleOptions>& r : kRoleRows) {
+  for (const env::OptionRow<RoleOptions>& r : kRoleRows) {
     if (option == r.name) return std::string(r.help).substr(0, std::string(r.help).find(':'));
   }
   return "";
@@ -180,7 +111,7 @@ std::string defaultWorkerName() {
 int runRole(const std::string& role, const std::string& dir_arg, const po::variables_map& vm,
             const RoleOptions& options) {
   const std::string dir = std::filesystem::absolute(dir_arg).lexically_normal().string();
-  loop::LoopConfig c = readRunConfig(dir);
+  loop::LoopConfig c = loop::readLoopRecord(dir);
   if (!vm["jobs"].defaulted()) c.loop.jobs = vm["jobs"].as<int>();
   if (!vm["threads"].defaulted()) c.loop.threads = vm["threads"].as<int>();
   const bool quiet = vm["quiet"].as<bool>();
@@ -226,10 +157,10 @@ int runLoop(const Args& args) {
       ("quiet", po::bool_switch(), "no progress bars");
   // clang-format on
   addOptions<RoleOptions>(own, kRoleRows, role);
-  addOptions<loop::LoopSettings>(own, kLoopRows, c.loop);
-  addOptions<training::SelfPlayConfig>(own, selfplayPlayRows(), c.selfplay);
-  addOptions<training::TrainSettings>(own, trainOptionRows(), c.train);
-  addOptions<training::NetworkSource>(own, networkOptionRows(), c.network);
+  addOptions<loop::LoopSettings>(own, loop::loopSettingRows(), c.loop);
+  addOptions<training::SelfPlayConfig>(own, training::selfplayPlayRows(), c.selfplay);
+  addOptions<training::TrainSettings>(own, training::trainOptionRows(), c.train);
+  addOptions<training::NetworkSource>(own, training::networkOptionRows(), c.network);
   const ParsedCommand cmd = parseCommand("loop", args, own, 2);
   if (cmd.help) {
     std::cout << usageText(
@@ -278,21 +209,16 @@ int runLoop(const Args& args) {
   std::string dir;
   if (vm.count("resume")) {
     dir = vm["resume"].as<std::string>();
-    for (const auto& [name, value] : vm) {
-      if (!value.defaulted() && name != "resume" && name != "generations" && name != "quiet") {
-        throw ConfigError("loop: --resume goes on with the run's own settings (" + dir +
-                          "/loop.json); only --generations may be given, not --" + name);
-      }
-    }
-    c = readRunConfig(dir);
+    refuseSettingsOnResume("loop", vm, "loop.json", {"generations"});
+    c = loop::readLoopRecord(dir);
     if (!vm["generations"].defaulted()) c.loop.generations = vm["generations"].as<int>();
   } else {
     if (!vm.count("out")) throw ConfigError("loop: give --out RUN (or --resume RUN)");
     dir = vm["out"].as<std::string>();
-    readOptions<loop::LoopSettings>("loop", vm, kLoopRows, c.loop);
-    readOptions<training::SelfPlayConfig>("loop", vm, selfplayPlayRows(), c.selfplay);
-    readOptions<training::TrainSettings>("loop", vm, trainOptionRows(), c.train);
-    readOptions<training::NetworkSource>("loop", vm, networkOptionRows(), c.network);
+    readOptions<loop::LoopSettings>("loop", vm, loop::loopSettingRows(), c.loop);
+    readOptions<training::SelfPlayConfig>("loop", vm, training::selfplayPlayRows(), c.selfplay);
+    readOptions<training::TrainSettings>("loop", vm, training::trainOptionRows(), c.train);
+    readOptions<training::NetworkSource>("loop", vm, training::networkOptionRows(), c.network);
     if (std::filesystem::exists(dir + "/loop.json")) {
       throw ConfigError("loop: " + dir + " already holds a run; continue it with --resume " + dir +
                         ", or choose another folder");
@@ -301,8 +227,7 @@ int runLoop(const Args& args) {
   dir = std::filesystem::absolute(dir).lexically_normal().string();
   checkConfig(c, dir);
   std::filesystem::create_directories(dir);
-  if (!vm.count("resume") || !vm["generations"].defaulted())
-    env::writeFileDurably(dir + "/loop.json", configJson(c).dump(2) + "\n");
+  if (!vm.count("resume") || !vm["generations"].defaulted()) loop::writeLoopRecord(dir, c);
   std::cout << core::versionLine() << "\nloop: run folder " << dir << "\n" << std::flush;
   if (action == "init") {
     loop::openRun(c, dir, true, nullptr);  // its folders

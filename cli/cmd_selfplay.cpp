@@ -12,7 +12,6 @@
 #include "cli/commands.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "cli/selfplay_options.h"
 #include "core/interrupt.h"
 #include "core/number_text.h"
 #include "core/progress.h"
@@ -20,6 +19,7 @@
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "training/selfplay.h"
+#include "training/selfplay_options.h"
 
 namespace morne::cli {
 
@@ -37,20 +37,21 @@ std::string defaultPrefix(const std::string& scenario) {
 }
 
 // The options of `morne selfplay` that say what is played and where it goes, one row each
-// (cli/option_table.h); how games are played is cli/selfplay_options.h. --scenario and --quiet
+// (cli/option_table.h); how games are played is training/selfplay_options.h. --scenario and --quiet
 // are read apart (a scenario is loaded, quiet is not part of the run).
-const OptionRow<training::SelfPlayConfig> kOptions[] = {
-    {"agent", &training::SelfPlayConfig::agent, anyValue(),
+const env::OptionRow<training::SelfPlayConfig> kOptions[] = {
+    {"agent", &training::SelfPlayConfig::agent, env::anyValue(),
      "agent spec playing both sides (mcts for generation 0, az:model=FILE later)"},
-    {"games", &training::SelfPlayConfig::games, atLeast(1), "games to play"},
-    {"jobs", &training::SelfPlayConfig::jobs, atLeast(1), "worker threads"},
-    {"seed", &training::SelfPlayConfig::seed, anyValue(), "base seed of the dice and the agents"},
-    {"out", &training::SelfPlayConfig::out_dir, anyValue(), "folder of the shards", false},
-    {"prefix", &training::SelfPlayConfig::prefix, anyValue(),
+    {"games", &training::SelfPlayConfig::games, env::atLeast(1), "games to play"},
+    {"jobs", &training::SelfPlayConfig::jobs, env::atLeast(1), "worker threads"},
+    {"seed", &training::SelfPlayConfig::seed, env::anyValue(),
+     "base seed of the dice and the agents"},
+    {"out", &training::SelfPlayConfig::out_dir, env::anyValue(), "folder of the shards", false},
+    {"prefix", &training::SelfPlayConfig::prefix, env::anyValue(),
      "shard names PREFIX-NNNN.h5 (default: scenario, time and a random suffix)", false},
-    {"rows-per-shard", &training::SelfPlayConfig::rows_per_shard, atLeast(1),
+    {"rows-per-shard", &training::SelfPlayConfig::rows_per_shard, env::atLeast(1),
      "positions per shard (whole games)"},
-    {"queue", &training::SelfPlayConfig::queue_games, atLeast(1),
+    {"queue", &training::SelfPlayConfig::queue_games, env::atLeast(1),
      "finished games waiting for the writer, at most", false},
 };
 
@@ -63,7 +64,7 @@ int runSelfplay(const Args& args) {
   own.add_options()("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
                     "built-in scenario name or scenario file");
   addOptions<training::SelfPlayConfig>(own, kOptions, c);
-  addOptions<training::SelfPlayConfig>(own, selfplayPlayRows(), c);
+  addOptions<training::SelfPlayConfig>(own, training::selfplayPlayRows(), c);
   own.add_options()("quiet", po::bool_switch(), "no progress bar");
   const ParsedCommand cmd = parseCommand("selfplay", args, own, 0);
   if (cmd.help) {
@@ -73,11 +74,11 @@ int runSelfplay(const Args& args) {
   }
   const auto& vm = cmd.vm;
   readOptions<training::SelfPlayConfig>("selfplay", vm, kOptions, c);
-  readOptions<training::SelfPlayConfig>("selfplay", vm, selfplayPlayRows(), c);
+  readOptions<training::SelfPlayConfig>("selfplay", vm, training::selfplayPlayRows(), c);
   c.scenario = env::loadScenario(vm["scenario"].as<std::string>());
   if (c.prefix.empty()) c.prefix = defaultPrefix(c.scenario->name());
-  nlohmann::json record = optionsJson<training::SelfPlayConfig>(kOptions, c);
-  record.update(optionsJson<training::SelfPlayConfig>(selfplayPlayRows(), c));
+  nlohmann::json record = env::optionsJson<training::SelfPlayConfig>(kOptions, c);
+  record.update(env::optionsJson<training::SelfPlayConfig>(training::selfplayPlayRows(), c));
   record["scenario"] = c.scenario->name();
   c.config_json = record.dump();
   c.engine = core::versionLine();

@@ -15,22 +15,22 @@ namespace morne::cli {
 
 namespace {
 
-const OptionRow<server::ServeConfig> kServeRows[] = {
-    {"host", &server::ServeConfig::host, anyValue(),
+const env::OptionRow<server::ServeConfig> kServeRows[] = {
+    {"host", &server::ServeConfig::host, env::anyValue(),
      "address to listen on (127.0.0.1: this machine only; 0.0.0.0: the network)"},
     {"port", &server::ServeConfig::port, {0, 65535}, "port to listen on (0: any free port)"},
-    {"max-sessions", &server::ServeConfig::max_sessions, atLeast(1),
+    {"max-sessions", &server::ServeConfig::max_sessions, env::atLeast(1),
      "games open at once (one per browser tab); more are refused"},
     {"max-message-bytes",
      &server::ServeConfig::max_message_bytes,
      {64, static_cast<double>(engine::kMaxRequestBytes)},
      "longest request (at most the engine's 4 MiB); a longer one is refused and the game goes "
      "on"},
-    {"idle-timeout-s", &server::ServeConfig::idle_timeout_s, atLeast(0),
+    {"idle-timeout-s", &server::ServeConfig::idle_timeout_s, env::atLeast(0),
      "a game that sends no message for this long is closed, freeing its place (0: never)"},
-    {"max-connections-per-peer", &server::ServeConfig::max_connections_per_peer, atLeast(1),
+    {"max-connections-per-peer", &server::ServeConfig::max_connections_per_peer, env::atLeast(1),
      "connections (files and games) one address may hold at once; more are closed at once"},
-    {"allowed-hosts", &server::ServeConfig::allowed_hosts, anyValue(),
+    {"allowed-hosts", &server::ServeConfig::allowed_hosts, env::anyValue(),
      "host names, comma-separated, that browsers may use for this server besides its address "
      "and localhost (\"*\": any, for a proxy that checks them)"},
     {"max-search-ms",
@@ -45,12 +45,12 @@ const OptionRow<server::ServeConfig> kServeRows[] = {
      &server::ServeConfig::max_search_mb,
      {1, 1 << 20},
      "memory of one search's trees (node pools are cut to fit)"},
-    {"search-workers", &server::ServeConfig::search_workers, atLeast(0),
+    {"search-workers", &server::ServeConfig::search_workers, env::atLeast(0),
      "searches at once across games; the others wait (0: one per core)"},
     {"io-threads", &server::ServeConfig::io_threads, {1, 64}, "threads answering the sockets"},
-    {"web", &server::ServeConfig::web_dir, anyValue(),
+    {"web", &server::ServeConfig::web_dir, env::anyValue(),
      "serve the client's files from this folder (\"\": the copy built into morne)"},
-    {"seed", &server::ServeConfig::seed, anyValue(),
+    {"seed", &server::ServeConfig::seed, env::anyValue(),
      "seed of the games' dice and agents (the k-th game opened gets seed + k)"},
 };
 

@@ -11,15 +11,14 @@
 #include "cli/commands.h"
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "cli/train_options.h"
 #include "core/interrupt.h"
 #include "core/number_text.h"
 #include "core/progress.h"
 #include "core/version.h"
 #include "env/error.h"
-#include "env/io/durable_file.h"
-#include "env/io/text_file.h"
 #include "nn/learner.h"
+#include "training/train_options.h"
+#include "training/train_record.h"
 #include "training/train_run.h"
 #include "training/training_curves.h"
 
@@ -29,8 +28,6 @@ namespace {
 
 using nlohmann::json;
 using training::TrainSettings;
-
-constexpr const char* kRunFormat = "morne-train-run/1";
 
 }  // namespace
 
@@ -45,8 +42,8 @@ int runTrain(const Args& args) {
       ("out", po::value<std::string>(), "run folder to create")
       ("resume", po::value<std::string>(), "run folder to continue (its own settings)");
   // clang-format on
-  addOptions<training::NetworkSource>(own, networkOptionRows(), source);
-  addOptions<TrainSettings>(own, trainOptionRows(), s);
+  addOptions<training::NetworkSource>(own, training::networkOptionRows(), source);
+  addOptions<TrainSettings>(own, training::trainOptionRows(), s);
   // clang-format off
   own.add_options()
       ("threads", po::value<int>()->default_value(1),
@@ -67,29 +64,15 @@ int runTrain(const Args& args) {
   std::string dir;
   if (resume) {
     dir = vm["resume"].as<std::string>();
-    for (const auto& [name, value] : vm) {
-      if (!value.defaulted() && name != "resume" && name != "steps" && name != "threads" &&
-          name != "quiet") {
-        throw ConfigError("train: --resume goes on with the run's own settings (" + dir +
-                          "/train.json); only --steps and --threads may be given, not --" + name);
-      }
-    }
-    const std::string record_path = dir + "/train.json";
-    const json record =
-        json::parse(env::readTextFile(record_path, "training run record"), nullptr, false);
-    if (!record.is_object() || record.value("format", "") != kRunFormat)
-      throw ConfigError(record_path + ": not the record of a training run");
-    readOptionsJson<TrainSettings>(record_path, record.at("settings"), trainOptionRows(), s);
-    readOptionsJson<training::NetworkSource>(record_path, record.at("network"), networkOptionRows(),
-                                             source);
-    s.data_dirs = record.at("settings").at("data").get<std::vector<std::string>>();
+    refuseSettingsOnResume("train", vm, "train.json", {"steps", "threads"});
+    training::readTrainRecord(dir, s, source);
     if (!vm["steps"].defaulted()) s.steps = vm["steps"].as<int>();
   } else {
     if (!vm.count("out")) throw ConfigError("train: give --out DIR (or --resume DIR)");
     if (!vm.count("data")) throw ConfigError("train: give --data DIR (a folder of shards)");
     dir = vm["out"].as<std::string>();
-    readOptions<TrainSettings>("train", vm, trainOptionRows(), s);
-    readOptions<training::NetworkSource>("train", vm, networkOptionRows(), source);
+    readOptions<TrainSettings>("train", vm, training::trainOptionRows(), s);
+    readOptions<training::NetworkSource>("train", vm, training::networkOptionRows(), source);
     for (const std::string& d : vm["data"].as<std::vector<std::string>>())
       s.data_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
     if (!source.net.empty())
@@ -119,16 +102,7 @@ int runTrain(const Args& args) {
       from_checkpoint ? training::TrainStart::kResume : training::TrainStart::kFresh,
       provenance.dump());
   // The record last: a run refused at its start (data that do not fit) leaves no run behind.
-  if (!resume) {
-    json settings = optionsJson<TrainSettings>(trainOptionRows(), s);
-    settings["data"] = s.data_dirs;
-    const json record = {
-        {"format", kRunFormat},
-        {"settings", settings},
-        {"network", optionsJson<training::NetworkSource>(networkOptionRows(), source)},
-        {"engine", core::versionLine()}};
-    env::writeFileDurably(dir + "/train.json", record.dump(2) + "\n");
-  }
+  if (!resume) training::writeTrainRecord(dir, s, source);
   const training::TrainOutcome& plan = run.plan();
   const nn::NetworkConfig& net = learner->networkConfig();
   std::cout << core::versionLine() << "\ntrain: " << net.scenario << " network " << net.blocks

@@ -1,5 +1,6 @@
 #include "cli/options.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -216,6 +217,25 @@ std::string usageText(const std::string& synopsis, const po::options_description
          "  --set key=value       override one option (repeatable; wins over the file and flags)\n"
          "  -h [ --help ]         show this help\n";
   return out.str();
+}
+
+void refuseSettingsOnResume(const std::string& command, const po::variables_map& vm,
+                            const std::string& record,
+                            std::initializer_list<const char*> may_change) {
+  std::string allowed;
+  size_t k = 0;
+  for (const char* name : may_change) {
+    allowed += std::string(k == 0 ? "" : k + 1 == may_change.size() ? " and " : ", ") + "--" + name;
+    ++k;
+  }
+  for (const auto& [name, value] : vm) {
+    if (value.defaulted() || name == "resume" || name == "quiet") continue;
+    if (std::any_of(may_change.begin(), may_change.end(), [&](const char* n) { return name == n; }))
+      continue;
+    throw ConfigError(command + ": --resume goes on with the run's own settings (" +
+                      vm["resume"].as<std::string>() + "/" + record + "); only " + allowed +
+                      " may be given, not --" + name);
+  }
 }
 
 }  // namespace morne::cli

@@ -10,6 +10,7 @@
 // command-line flags, the config file, built-in defaults.
 
 #include <boost/program_options.hpp>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,6 +39,12 @@ ParsedCommand parseCommand(const std::string& command, const std::vector<std::st
 
 // The usage text of a subcommand: its synopsis and every option with its help and default.
 std::string usageText(const std::string& synopsis, const po::options_description& own);
+
+// `--resume DIR` goes on with the run's own settings (DIR/RECORD): throws ConfigError naming
+// the first option given besides --resume, --quiet and those of `may_change`.
+void refuseSettingsOnResume(const std::string& command, const po::variables_map& vm,
+                            const std::string& record,
+                            std::initializer_list<const char*> may_change);
 
 // Reads `key = value` pairs from a config file. Each pair carries its origin "FILE:LINE".
 // Throws IoError or ConfigError (malformed line).

@@ -1,8 +1,95 @@
 #include "loop/loop_config.h"
 
 #include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "core/version.h"
+#include "env/error.h"
+#include "env/io/durable_file.h"
+#include "env/io/text_file.h"
+#include "training/selfplay_options.h"
+#include "training/train_options.h"
 
 namespace morne::loop {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kRecordFormat = "morne-loop/1";
+
+// The loop's own settings, one row each; how self-play games are played is as in `morne
+// selfplay` (training/selfplay_options.h), the training and network settings are those of
+// `morne train` (training/train_options.h).
+const env::OptionRow<LoopSettings> kLoopRows[] = {
+    {"scenario", &LoopSettings::scenario, env::anyValue(),
+     "built-in scenario name or scenario file"},
+    {"mode", &LoopSettings::mode, env::anyValue(),
+     "alternate (self-play, training and gate in turn in one process, each with the whole "
+     "machine) or processes (self-play workers, the learner and the gate as processes at once)"},
+    {"generations", &LoopSettings::generations, env::atLeast(1), "generations to train"},
+    {"bootstrap", &LoopSettings::bootstrap, env::anyValue(), "agent spec that plays generation 0"},
+    {"bootstrap-games", &LoopSettings::bootstrap_games, env::atLeast(1), "games of generation 0"},
+    {"agent", &LoopSettings::agent, env::anyValue(),
+     "self-play agent spec of the best network (model= is added)"},
+    {"games", &LoopSettings::games, env::atLeast(1), "self-play games per generation"},
+    {"jobs", &LoopSettings::jobs, env::atLeast(1), "self-play threads and arena games at once"},
+    {"threads", &LoopSettings::threads, env::atLeast(1), "LibTorch threads of the learner"},
+    {"workers", &LoopSettings::workers, env::atLeast(0),
+     "self-play processes the processes mode starts (more may join from anywhere)"},
+    {"chunk-games", &LoopSettings::chunk_games, env::atLeast(1),
+     "games a worker plays between two looks for a newer network"},
+    {"gate-agent", &LoopSettings::gate_agent, env::anyValue(),
+     "agent spec of both networks in the gate (model= is added)"},
+    {"gate-rounds", &LoopSettings::gate_rounds, env::atLeast(1),
+     "duplicate rounds of the gate (2 games each)"},
+    {"gate-score",
+     &LoopSettings::gate_score,
+     {0, 1},
+     "the candidate is promoted when its gate score is at least this"},
+    {"ladder-every", &LoopSettings::ladder_every, env::atLeast(0),
+     "generations between ladders, each of the best network if it changed since the last "
+     "(0: the last generation only)"},
+    {"ladder-rounds", &LoopSettings::ladder_rounds, env::atLeast(1),
+     "duplicate rounds against each reference"},
+    {"ladder-agent", &LoopSettings::ladder_agent, env::anyValue(),
+     "agent spec of the best network on the ladder (model= is added)"},
+    {"ladder-references", &LoopSettings::ladder_references, env::anyValue(),
+     "reference agent specs, separated by spaces; the first is the Elo anchor"},
+};
+
+}  // namespace
+
+std::span<const env::OptionRow<LoopSettings>> loopSettingRows() { return kLoopRows; }
+
+void writeLoopRecord(const std::string& dir, const LoopConfig& c) {
+  const json record = {
+      {"format", kRecordFormat},
+      {"loop", env::optionsJson<LoopSettings>(kLoopRows, c.loop)},
+      {"selfplay",
+       env::optionsJson<training::SelfPlayConfig>(training::selfplayPlayRows(), c.selfplay)},
+      {"train", env::optionsJson<training::TrainSettings>(training::trainOptionRows(), c.train)},
+      {"network",
+       env::optionsJson<training::NetworkSource>(training::networkOptionRows(), c.network)},
+      {"engine", core::versionLine()}};
+  env::writeFileDurably(dir + "/loop.json", record.dump(2) + "\n");
+}
+
+LoopConfig readLoopRecord(const std::string& dir) {
+  const std::string where = dir + "/loop.json";
+  const json j = json::parse(env::readTextFile(where, "loop record"), nullptr, false);
+  if (!j.is_object() || j.value("format", "") != kRecordFormat)
+    throw ConfigError(where + ": not the record of a learning loop");
+  LoopConfig c;
+  env::readOptionsJson<LoopSettings>(where, j.at("loop"), kLoopRows, c.loop);
+  env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),
+                                                 training::selfplayPlayRows(), c.selfplay);
+  env::readOptionsJson<training::TrainSettings>(where, j.at("train"), training::trainOptionRows(),
+                                                c.train);
+  env::readOptionsJson<training::NetworkSource>(where, j.at("network"),
+                                                training::networkOptionRows(), c.network);
+  return c;
+}
 
 void RoleContext::say(const std::string& line) const {
   std::cout << line << "\n" << std::flush;

@@ -4,8 +4,10 @@
 
 #include <atomic>
 #include <memory>
+#include <span>
 #include <string>
 
+#include "env/io/field_table.h"
 #include "env/scenario.h"
 #include "loop/run_folder.h"
 #include "training/network_source.h"
@@ -65,6 +67,19 @@ struct RoleContext {
   // Prints `line` and appends it to the run's log.
   void say(const std::string& line) const;
 };
+
+// The run's own settings, one row each (env/io/field_table.h): `morne loop`'s options and the
+// "loop" object of loop.json.
+std::span<const env::OptionRow<LoopSettings>> loopSettingRows();
+
+// RUN/loop.json, the record of a run (format morne-loop/1): its settings, written whole by
+// rename, and the engine that made it.
+void writeLoopRecord(const std::string& dir, const LoopConfig& config);
+
+// The settings of the run in `dir`. Throws ConfigError naming RUN/loop.json when it is not a
+// run's record or a setting is missing, of the wrong type or out of range; IoError when it
+// cannot be read.
+LoopConfig readLoopRecord(const std::string& dir);
 
 // `spec` (an "az" spec) with its network: "az:sims=32" -> "az:sims=32,model=PATH".
 std::string withModel(const std::string& spec, const std::string& path);

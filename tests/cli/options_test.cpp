@@ -33,12 +33,12 @@ struct DemoConfig {
   std::string out = "here";
 };
 
-const cli::OptionRow<DemoConfig> kDemoRows[] = {
-    {"games", &DemoConfig::games, cli::atLeast(1), "games"},
+const env::OptionRow<DemoConfig> kDemoRows[] = {
+    {"games", &DemoConfig::games, env::atLeast(1), "games"},
     {"share", &DemoConfig::share, {0, 1, true, false}, "share"},
-    {"fast", &DemoConfig::fast, cli::anyValue(), "fast"},
-    {"seed", &DemoConfig::seed, cli::anyValue(), "seed"},
-    {"out-dir", &DemoConfig::out, cli::anyValue(), "folder", false},
+    {"fast", &DemoConfig::fast, env::anyValue(), "fast"},
+    {"seed", &DemoConfig::seed, env::anyValue(), "seed"},
+    {"out-dir", &DemoConfig::out, env::anyValue(), "folder", false},
 };
 
 DemoConfig readDemo(const std::vector<std::string>& args) {
@@ -68,22 +68,22 @@ TEST(OptionTable, DefaultsRangesAndTheRecordComeFromTheRows) {
     EXPECT_STREQ(e.what(), "demo: --share must be in (0, 1] (got 0)");
   }
   EXPECT_THROW(readDemo({"--games", "0"}), ConfigError);
-  EXPECT_EQ(cli::optionsJson<DemoConfig>(kDemoRows, c).dump(),
+  EXPECT_EQ(env::optionsJson<DemoConfig>(kDemoRows, c).dump(),
             R"({"fast":false,"games":3,"seed":18446744073709551615,"share":1.0})");
 }
 
 TEST(OptionTable, TheRecordReadsBackWithTheSameChecks) {
   const DemoConfig c = readDemo({"--games", "3", "--share", "0.5", "--seed", "77"});
-  const nlohmann::json record = cli::optionsJson<DemoConfig>(kDemoRows, c);
+  const nlohmann::json record = env::optionsJson<DemoConfig>(kDemoRows, c);
   DemoConfig back;
-  cli::readOptionsJson<DemoConfig>("run.json", record, kDemoRows, back);
+  env::readOptionsJson<DemoConfig>("run.json", record, kDemoRows, back);
   EXPECT_EQ(back.games, 3);
   EXPECT_EQ(back.share, 0.5);
   EXPECT_EQ(back.seed, 77u);
   EXPECT_EQ(back.out, "here");  // not recorded: left alone
   auto refused = [&](nlohmann::json edited) {
     try {
-      cli::readOptionsJson<DemoConfig>("run.json", edited, kDemoRows, back);
+      env::readOptionsJson<DemoConfig>("run.json", edited, kDemoRows, back);
     } catch (const ConfigError& e) {
       return std::string(e.what());
     }
@@ -164,6 +164,34 @@ TEST(Options, RefusesWhatWasSilentlyAccepted) {
   EXPECT_NE(parseError({"--config", placeholder}, own).find("placeholder.cfg:1"),
             std::string::npos);
   EXPECT_EQ(parseError({"--name", "50% off, 100%"}, own), "") << "a lone % is fine";
+}
+
+// `--resume` goes on with the run's own settings: one rule for `morne train` and `morne loop`.
+TEST(Options, ResumeTakesOnlyTheSettingsThatMayChange) {
+  po::options_description own("demo");
+  own.add_options()("resume", po::value<std::string>(), "run")(
+      "steps", po::value<int>()->default_value(5), "steps")(
+      "threads", po::value<int>()->default_value(1), "threads")(
+      "lr", po::value<double>()->default_value(0.1), "lr")("quiet", po::bool_switch(), "quiet");
+  const auto ok = cli::parseCommand("demo", {"--resume", "run", "--steps", "9", "--quiet"}, own, 0);
+  EXPECT_NO_THROW(cli::refuseSettingsOnResume("train", ok.vm, "train.json", {"steps", "threads"}));
+  const auto bad = cli::parseCommand("demo", {"--resume", "run", "--lr", "0.2"}, own, 0);
+  try {
+    cli::refuseSettingsOnResume("train", bad.vm, "train.json", {"steps", "threads"});
+    ADD_FAILURE() << "--lr was taken on --resume";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "train: --resume goes on with the run's own settings (run/train.json); only "
+                 "--steps and --threads may be given, not --lr");
+  }
+  try {
+    cli::refuseSettingsOnResume("loop", ok.vm, "loop.json", {"generations"});
+    ADD_FAILURE() << "--steps was taken on a loop's --resume";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "loop: --resume goes on with the run's own settings (run/loop.json); only "
+                 "--generations may be given, not --steps");
+  }
 }
 
 TEST(Options, ErrorsNameThePlace) {

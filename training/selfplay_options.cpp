@@ -1,47 +1,47 @@
-#include "cli/selfplay_options.h"
+#include "training/selfplay_options.h"
 
-namespace morne::cli {
+namespace morne::training {
 
 namespace {
 
-const OptionRow<training::SelfPlayConfig> kPlayRows[] = {
-    {"games-per-thread", &training::SelfPlayConfig::games_per_thread, atLeast(1),
+const env::OptionRow<SelfPlayConfig> kPlayRows[] = {
+    {"games-per-thread", &SelfPlayConfig::games_per_thread, env::atLeast(1),
      "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)"},
-    {"batch-invariant", &training::SelfPlayConfig::batch_invariant, anyValue(),
+    {"batch-invariant", &SelfPlayConfig::batch_invariant, env::anyValue(),
      "pad network batches to --games-per-thread so that the data do not depend on --jobs "
      "(0: 10-25% faster, the same data only for the same --jobs)"},
-    {"lockstep", &training::SelfPlayConfig::lockstep, anyValue(),
+    {"lockstep", &SelfPlayConfig::lockstep, env::anyValue(),
      "play az agents in lock-step (0: one game at a time per worker: the same data, slower)",
      false},
     {"cache",
-     &training::SelfPlayConfig::cache_entries,
+     &SelfPlayConfig::cache_entries,
      {0, 1e9},
      "evaluation cache entries per worker (az agents; 0: none)",
      false},
-    {"temperature-moves", &training::SelfPlayConfig::temperature_moves, atLeast(0),
+    {"temperature-moves", &SelfPlayConfig::temperature_moves, env::atLeast(0),
      "first decisions of a game drawn in proportion to the search's visits"},
-    {"cheap-sims", &training::SelfPlayConfig::cheap_sims, atLeast(0),
+    {"cheap-sims", &SelfPlayConfig::cheap_sims, env::atLeast(0),
      "playout cap randomisation: simulations of the cheap searches (0: off)"},
     {"full-probability",
-     &training::SelfPlayConfig::full_search_probability,
+     &SelfPlayConfig::full_search_probability,
      {0, 1, true, false},
      "playout cap randomisation: share of full searches (recorded)"},
     {"resign-value",
-     &training::SelfPlayConfig::resign_value,
+     &SelfPlayConfig::resign_value,
      {0, 1, false, true},
      "resign when the search values the position below minus this (0: never resign)"},
-    {"resign-moves", &training::SelfPlayConfig::resign_moves, atLeast(1),
+    {"resign-moves", &SelfPlayConfig::resign_moves, env::atLeast(1),
      "... for this many decisions in a row"},
     {"resign-check",
-     &training::SelfPlayConfig::resign_check_fraction,
+     &SelfPlayConfig::resign_check_fraction,
      {0, 1},
      "share of games that never resign, to measure false resignations"},
-    {"adjudicate-after", &training::SelfPlayConfig::adjudicate_decisions, atLeast(0),
+    {"adjudicate-after", &SelfPlayConfig::adjudicate_decisions, env::atLeast(0),
      "stop a game after this many decisions and score it as it stands (0: never)"},
 };
 
 }  // namespace
 
-std::span<const OptionRow<training::SelfPlayConfig>> selfplayPlayRows() { return kPlayRows; }
+std::span<const env::OptionRow<SelfPlayConfig>> selfplayPlayRows() { return kPlayRows; }
 
-}  // namespace morne::cli
+}  // namespace morne::training

@@ -1,56 +1,53 @@
-#include "cli/train_options.h"
+#include "training/train_options.h"
 
-namespace morne::cli {
+namespace morne::training {
 
 namespace {
 
-using training::NetworkSource;
-using training::TrainSettings;
-
-const OptionRow<TrainSettings> kTrainRows[] = {
-    {"batch", &TrainSettings::batch, atLeast(1), "rows per optimizer step"},
-    {"steps", &TrainSettings::steps, atLeast(0),
+const env::OptionRow<TrainSettings> kTrainRows[] = {
+    {"batch", &TrainSettings::batch, env::atLeast(1), "rows per optimizer step"},
+    {"steps", &TrainSettings::steps, env::atLeast(0),
      "optimizer steps in all (0: as many as --max-reuse allows)"},
-    {"max-reuse", &TrainSettings::max_reuse, atLeast(0),
+    {"max-reuse", &TrainSettings::max_reuse, env::atLeast(0),
      "training rows seen per row of the window, at most (KataGo: about 4; 0: no cap)"},
-    {"metrics-every", &TrainSettings::metrics_every, atLeast(1),
+    {"metrics-every", &TrainSettings::metrics_every, env::atLeast(1),
      "steps between rows of metrics.csv (validation measured then)"},
-    {"checkpoint-every", &TrainSettings::checkpoint_every, atLeast(1),
+    {"checkpoint-every", &TrainSettings::checkpoint_every, env::atLeast(1),
      "steps between checkpoints (and exports of net.pt)"},
-    {"seed", &TrainSettings::seed, anyValue(), "seed of the data order"},
-    {"optimizer", &TrainSettings::optimizer, anyValue(), "sgd (Nesterov momentum) or adamw"},
+    {"seed", &TrainSettings::seed, env::anyValue(), "seed of the data order"},
+    {"optimizer", &TrainSettings::optimizer, env::anyValue(), "sgd (Nesterov momentum) or adamw"},
     {"lr", &TrainSettings::learning_rate, {0, 10, true, false}, "learning rate after warm-up"},
     {"momentum", &TrainSettings::momentum, {0, 1, false, true}, "SGD momentum"},
     {"weight-decay", &TrainSettings::weight_decay, {0, 1}, "L2 (SGD) or decoupled (AdamW)"},
-    {"warmup", &TrainSettings::warmup_steps, atLeast(0),
+    {"warmup", &TrainSettings::warmup_steps, env::atLeast(0),
      "steps over which the learning rate rises from 0"},
-    {"decay-steps", &TrainSettings::decay_steps, atLeast(0),
+    {"decay-steps", &TrainSettings::decay_steps, env::atLeast(0),
      "then the rate is multiplied by --decay every this many steps (0: never)"},
     {"decay", &TrainSettings::decay, {0, 1, true, false}, "factor of each decay"},
-    {"max-grad-norm", &TrainSettings::max_grad_norm, atLeast(0),
+    {"max-grad-norm", &TrainSettings::max_grad_norm, env::atLeast(0),
      "gradients clipped to this global norm (0: no clipping)"},
-    {"value-weight", &TrainSettings::value_weight, atLeast(0), "weight of the value loss"},
+    {"value-weight", &TrainSettings::value_weight, env::atLeast(0), "weight of the value loss"},
     {"window-c",
      &TrainSettings::window_c,
      {0, 1e15, true, false},
      "replay window: rows before it starts to lag behind the data"},
     {"window-a", &TrainSettings::window_a, {0, 1, true, false}, "replay window: growth exponent"},
-    {"window-b", &TrainSettings::window_b, atLeast(0), "replay window: growth scale"},
+    {"window-b", &TrainSettings::window_b, env::atLeast(0), "replay window: growth scale"},
     {"validation",
      &TrainSettings::validation_permille,
      {0, 1000},
      "share of games never trained on (validation), per mille"},
-    {"validation-rows", &TrainSettings::validation_rows, atLeast(0),
+    {"validation-rows", &TrainSettings::validation_rows, env::atLeast(0),
      "most recent validation rows measured at each metrics row, at most"},
-    {"calibration-rows", &TrainSettings::calibration_rows, atLeast(0),
+    {"calibration-rows", &TrainSettings::calibration_rows, env::atLeast(0),
      "most recent training rows whose batch-norm statistics the measured and exported network "
      "uses (0: the running averages of training, which lag behind the weights)"},
-    {"shuffle-rows", &TrainSettings::shuffle_rows, atLeast(1),
+    {"shuffle-rows", &TrainSettings::shuffle_rows, env::atLeast(1),
      "rows read and shuffled together (memory: about 40 KB a row on duel, 130 on crossing)"},
 };
 
-const OptionRow<NetworkSource> kNetworkRows[] = {
-    {"net", &NetworkSource::net, anyValue(),
+const env::OptionRow<NetworkSource> kNetworkRows[] = {
+    {"net", &NetworkSource::net, env::anyValue(),
      "network to train on (default: a fresh one for the data's scenario)"},
     {"blocks", &NetworkSource::blocks, {0, 64}, "fresh network: residual blocks"},
     {"channels", &NetworkSource::channels, {1, 1024}, "fresh network: channels of the trunk"},
@@ -58,13 +55,13 @@ const OptionRow<NetworkSource> kNetworkRows[] = {
      &NetworkSource::value_hidden,
      {1, 4096},
      "fresh network: hidden units of the value head"},
-    {"net-seed", &NetworkSource::net_seed, anyValue(), "fresh network: seed of its weights"},
+    {"net-seed", &NetworkSource::net_seed, env::anyValue(), "fresh network: seed of its weights"},
 };
 
 }  // namespace
 
-std::span<const OptionRow<TrainSettings>> trainOptionRows() { return kTrainRows; }
+std::span<const env::OptionRow<TrainSettings>> trainOptionRows() { return kTrainRows; }
 
-std::span<const OptionRow<NetworkSource>> networkOptionRows() { return kNetworkRows; }
+std::span<const env::OptionRow<NetworkSource>> networkOptionRows() { return kNetworkRows; }
 
-}  // namespace morne::cli
+}  // namespace morne::training

@@ -1,15 +1,15 @@
 #pragma once
 // How self-play games are played (lock-step batches, exploration, playout caps, resignation,
 // adjudication): the options that `morne selfplay` and `morne loop` share, one row each
-// (cli/option_table.h).
+// (env/io/field_table.h).
 
 #include <span>
 
-#include "cli/option_table.h"
+#include "env/io/field_table.h"
 #include "training/selfplay_config.h"
 
-namespace morne::cli {
+namespace morne::training {
 
-std::span<const OptionRow<training::SelfPlayConfig>> selfplayPlayRows();
+std::span<const env::OptionRow<SelfPlayConfig>> selfplayPlayRows();
 
-}  // namespace morne::cli
+}  // namespace morne::training
