@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "agents/agent.h"
-#include "agents/agent_kinds.h"
+#include "agents/agent_spec.h"
+#include "agents/batched_search.h"
+#include "agents/spec_params.h"
 #include "mcts/evaluator.h"
 #include "mcts/search_params.h"
 

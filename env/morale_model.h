@@ -5,8 +5,8 @@
 
 #include <string_view>
 
+#include "env/chance.h"
 #include "env/game_state.h"
-#include "env/rules.h"
 #include "env/tactics.h"
 
 namespace morne::env {

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "env/action.h"
+#include "env/chance.h"
 #include "env/events.h"
 #include "env/game_state.h"
 #include "env/rng.h"
@@ -42,16 +43,6 @@ int nextUnitToPlace(const GameState& s);
 
 // Applies a legal action. Precondition: isLegal(s, a).
 void applyAction(GameState& s, Action a, EventLog* log = nullptr);
-
-// One possible outcome of a chance event: the value drawn (the die face) and its exact
-// probability num/den.
-struct ChanceOutcome {
-  int value = 0;
-  int num = 0;
-  int den = 1;
-  double probability() const { return static_cast<double>(num) / den; }
-};
-using ChanceList = FixedVector<ChanceOutcome, 16>;
 
 // The outcomes of the pending chance event, in increasing value; their probabilities sum to
 // exactly 1. Precondition: s.isChanceNode().

@@ -1,25 +1,18 @@
 #pragma once
-// The scenarios built into the binary (configs/scenarios/*.json, embedded at build time) and
-// the one loader the CLI and the protocol use: a built-in name or a file path.
+// The one scenario loader the CLI and the protocol use: a built-in name
+// (env/io/builtin_scenarios.h) or a file path.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "env/io/builtin_scenarios.h"
 #include "env/scenario.h"
 
 namespace morne::env {
 
 // The scenario every command uses when none is named.
 inline constexpr const char* kDefaultScenario = "crossing";
-
-struct BuiltinScenario {
-  const char* name;
-  const char* json;
-};
-
-// All built-in scenarios, sorted by name.
-const std::vector<BuiltinScenario>& builtinScenarios();
 
 // Loads a built-in scenario by name ("crossing"), or else a scenario file by path. Throws
 // IoError or ValidationError.

@@ -2,8 +2,9 @@
 
 #include <string>
 
+#include "env/io/builtin_scenarios.h"
 #include "env/io/json_reader.h"
-#include "env/io/scenario_library.h"
+#include "env/types.h"
 
 namespace morne::env {
 
