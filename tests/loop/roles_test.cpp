@@ -1,0 +1,71 @@
+// The loop's roles from the library, in-process and without the binary (loop/learning_loop.h):
+// a run of a tiny network takes its roles in turn to generation 1, is resumed to generation 2,
+// and `loop status` reads it.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+
+#include "agents/network_agent.h"
+#include "loop/learning_loop.h"
+#include "loop/run_summary.h"
+#include "nn/network.h"
+#include "nn/network_evaluator.h"
+
+namespace morne::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+loop::LoopConfig tinyRun(int generations) {
+  loop::LoopConfig c;
+  c.loop.scenario = "duel";
+  c.loop.generations = generations;
+  c.loop.bootstrap = "mcts:sims=8";
+  c.loop.bootstrap_games = 8;
+  c.loop.games = 8;
+  c.loop.jobs = 1;
+  c.loop.agent = "az:sims=4,gumbel=1";
+  c.loop.gate_agent = "az:sims=2";
+  c.loop.gate_rounds = 1;
+  c.loop.ladder_rounds = 1;
+  c.loop.ladder_agent = "az:sims=2";
+  c.loop.ladder_references = "rule random";
+  c.network.blocks = 1;
+  c.network.channels = 8;
+  c.network.value_hidden = 8;
+  c.train.steps = 20;
+  c.train.batch = 32;
+  c.train.metrics_every = 10;
+  c.train.validation_rows = 64;
+  return c;
+}
+
+TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
+  nn::configureTorchRuntime(1);
+  agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
+    return nn::makeNetworkEvaluator(nn::Network::load(model), fixed_batch);
+  });
+  const fs::path dir =
+      fs::temp_directory_path() / ("morne_loop_roles_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::atomic<bool> stop{false};
+  for (int generations : {1, 2}) {
+    const loop::LoopConfig c = tinyRun(generations);
+    loop::writeLoopRecord(dir.string(), c);
+    const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
+    ASSERT_TRUE(loop::runRolesInTurn(run)) << "generations " << generations;
+    EXPECT_TRUE(fs::exists(dir / ("gates/gen-00" + std::to_string(generations) + ".json")));
+    EXPECT_FALSE(run.folder.readLatest().network.empty());
+  }
+  EXPECT_TRUE(fs::exists(dir / "selfplay/gen-001"));
+  const std::string status = loop::loopStatus(dir.string());
+  EXPECT_NE(status.find("gen-002"), std::string::npos) << status;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace morne::test
