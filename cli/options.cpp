@@ -228,7 +228,9 @@ void refuseSettingsOnResume(const std::string& command, const po::variables_map&
     allowed += std::string(k == 0 ? "" : k + 1 == may_change.size() ? " and " : ", ") + "--" + name;
     ++k;
   }
-  for (const auto& [name, value] : vm) {
+  for (const auto& [given, value] : vm) {
+    // A name of its own for the lambda: clang 14 cannot capture a structured binding.
+    const std::string& name = given;
     if (value.defaulted() || name == "resume" || name == "quiet") continue;
     if (std::any_of(may_change.begin(), may_change.end(), [&](const char* n) { return name == n; }))
       continue;
