@@ -2,7 +2,8 @@
 // The arena: round robins between agent specs on one or more scenarios, played as duplicate
 // matches (each round is two games on the same dice seed with the sides swapped, so luck
 // cancels out between the two agents), many games at once with TBB. Statistics and the Elo fit
-// are in arena/stats.h; the command line and reports in cli/cmd_arena.cpp.
+// are in arena/stats.h, the run folder in arena/results.h, the reports in arena/report.h; the
+// command line in cli/cmd_arena.cpp.
 
 #include <array>
 #include <atomic>

@@ -1,8 +1,8 @@
 #pragma once
 // The report forms of `morne arena` (arena/report.h), one file each: text tables
-// (arena_report_text.cpp), ratings.csv and pairs.csv (arena_report_csv.cpp), summary.json
-// (arena_report_json.cpp), elo.svg (arena_report_svg.cpp), and the number forms they share
-// (arena_report.cpp). Internal to cli/.
+// (report_text.cpp), ratings.csv and pairs.csv (report_csv.cpp), summary.json
+// (report_json.cpp), elo.svg (report_svg.cpp), and the number forms they share (report.cpp).
+// Internal to arena/.
 
 #include <string>
 #include <vector>

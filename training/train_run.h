@@ -23,8 +23,8 @@
 
 namespace morne::training {
 
-// The settings of a training run, flat so that one option table (cli/cmd_train.cpp) declares
-// them all.
+// The settings of a training run, flat so that one table of rows (training/train_options.h)
+// declares them all.
 struct TrainSettings {
   std::vector<std::string> data_dirs;  // shard folders, oldest first
   // When set, exactly these shards of the folders, not all those there now (the ranks of a
