@@ -106,9 +106,9 @@ bool GateRole::gateNext() {
   const bool done = gate(g);
   state_.cpu_seconds += processCpuSeconds() - cpu0;
   if (!done) return false;
-  const LoopSettings& loop = run_.config.loop;
+  const LoopSettings& settings = run_.config.loop;
   const bool scheduled =
-      g == loop.generations || (loop.ladder_every > 0 && g % loop.ladder_every == 0);
+      g == settings.generations || (settings.ladder_every > 0 && g % settings.ladder_every == 0);
   state_.ladder_due = scheduled && state_.best_generation > state_.laddered_generation ? g : -1;
   ++state_.generation;
   saveState();  // then latest.json: a gate killed between the two writes publishes at start
@@ -130,7 +130,7 @@ bool GateRole::ladderIfDue() {
 }
 
 bool GateRole::gate(int g) {
-  const LoopSettings& loop = run_.config.loop;
+  const LoopSettings& settings = run_.config.loop;
   const std::string gen = "[" + generationName(g) + "] gate";
   const std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
   json result = {{"generation", g}};
@@ -139,17 +139,17 @@ bool GateRole::gate(int g) {
     run_.say(gen + ": the first network is promoted without a gate");
   } else {
     arena::ArenaConfig arena;
-    arena.agents = {withModel(loop.gate_agent, run_.folder.path(state_.best)),
-                    withModel(loop.gate_agent, run_.folder.path(candidate))};
+    arena.agents = {withModel(settings.gate_agent, run_.folder.path(state_.best)),
+                    withModel(settings.gate_agent, run_.folder.path(candidate))};
     arena.scenarios = {run_.scenario};
-    arena.rounds = loop.gate_rounds;
+    arena.rounds = settings.gate_rounds;
     arena.seed = env::deriveSeed(run_.config.train.seed, kGateStream, g);
-    arena.jobs = loop.jobs;
+    arena.jobs = settings.jobs;
     std::vector<arena::ArenaGame> games = arena::scheduleArena(arena);
     if (!playArena(run_, arena, games, "gate games")) return false;
     const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(arena), games, -1);
     const arena::WinDrawLoss best = st.pairs.at(0).total();
-    const GateDecision d = gateDecision({best.losses, best.draws, best.wins}, loop.gate_score);
+    const GateDecision d = gateDecision({best.losses, best.draws, best.wins}, settings.gate_score);
     promoted = d.promoted;
     result["gate"] = {{"against", state_.best},
                       {"wins", d.candidate.wins},
@@ -158,7 +158,7 @@ bool GateRole::gate(int g) {
                       {"score", d.score},
                       {"duplicate_mean", -st.pairs.at(0).duplicate.mean},
                       {"duplicate_margin95", st.pairs.at(0).duplicate.margin95},
-                      {"rule", "score >= " + core::shortText(loop.gate_score)},
+                      {"rule", "score >= " + core::shortText(settings.gate_score)},
                       {"promoted", d.promoted}};
     run_.say(gen + ": candidate " + std::to_string(d.candidate.wins) + "-" +
              std::to_string(d.candidate.draws) + "-" + std::to_string(d.candidate.losses) +
@@ -179,21 +179,21 @@ bool GateRole::gate(int g) {
 }
 
 bool GateRole::ladder(int g, double cpu0) {
-  const LoopSettings& loop = run_.config.loop;
+  const LoopSettings& settings = run_.config.loop;
   arena::ArenaConfig arena;
-  arena.agents = words(loop.ladder_references);
+  arena.agents = words(settings.ladder_references);
   const int net = static_cast<int>(arena.agents.size());
-  arena.agents.push_back(withModel(loop.ladder_agent, run_.folder.path(state_.best)));
+  arena.agents.push_back(withModel(settings.ladder_agent, run_.folder.path(state_.best)));
   arena.scenarios = {run_.scenario};
-  arena.rounds = loop.ladder_rounds;
+  arena.rounds = settings.ladder_rounds;
   arena.seed = env::deriveSeed(run_.config.train.seed, kLadderStream, g);
-  arena.jobs = loop.jobs;
+  arena.jobs = settings.jobs;
   std::vector<arena::ArenaGame> games;
   for (const arena::ArenaGame& game : arena::scheduleArena(arena)) {
     if (game.blue == net || game.orange == net) games.push_back(game);
   }
   const std::string gen = "[" + generationName(g) + "] ladder";
-  run_.say(gen + ": " + state_.best + " against " + loop.ladder_references);
+  run_.say(gen + ": " + state_.best + " against " + settings.ladder_references);
   if (!playArena(run_, arena, games, "ladder games")) return false;
   const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(arena), games, -1);
   const auto n = static_cast<size_t>(net);

@@ -72,9 +72,9 @@ void LearnerRole::saveState() {
 
 bool LearnerRole::dataReady() const {
   const int g = state_.generation;
-  const LoopSettings& loop = run_.config.loop;
+  const LoopSettings& settings = run_.config.loop;
   return run_.folder.readLatest().data_set >= g - 1 &&
-         run_.folder.gamesIn(g - 1) >= (g == 1 ? loop.bootstrap_games : loop.games);
+         run_.folder.gamesIn(g - 1) >= (g == 1 ? settings.bootstrap_games : settings.games);
 }
 
 std::string LearnerRole::planNext() {

@@ -13,8 +13,8 @@ namespace morne::loop {
 namespace fs = std::filesystem;
 
 bool runRolesInTurn(const RoleContext& run) {
-  const LoopSettings& loop = run.config.loop;
-  SelfplayWorker worker(run, "loop", loop.jobs);
+  const LoopSettings& settings = run.config.loop;
+  SelfplayWorker worker(run, "loop", settings.jobs);
   const std::unique_ptr<env::FileLock> learner_lock =
       lockRole(run.folder.path("train/role.lock"), "a learner");
   const std::unique_ptr<env::FileLock> gate_lock =
@@ -22,12 +22,12 @@ bool runRolesInTurn(const RoleContext& run) {
   LearnerRole learner(run, nullptr);
   GateRole gate(run);
   run.say("loop: alternate, generations " + std::to_string(gate.generation()) + ".." +
-          std::to_string(loop.generations) + (gate.generation() > 1 ? " (resumed)" : ""));
+          std::to_string(settings.generations) + (gate.generation() > 1 ? " (resumed)" : ""));
   if (!gate.ladderIfDue()) return false;
-  while (gate.generation() <= loop.generations) {
+  while (gate.generation() <= settings.generations) {
     const int g = gate.generation();
     if (learner.generation() == g) {  // not trained yet
-      const int games = g == 1 ? loop.bootstrap_games : loop.games;
+      const int games = g == 1 ? settings.bootstrap_games : settings.games;
       if (!worker.fill(g - 1, games) || !learner.trainNext()) return false;
     }
     if (!gate.gateNext()) return false;
