@@ -1,4 +1,5 @@
-// `morne data inspect [--check] FILE...`: what a self-play shard holds (docs/training-data.md).
+// `morne data inspect [--check] FILE...`: what a self-play shard holds (docs/training-data.md);
+// `morne data schema`: the shard format itself (training/shard_schema.h), as JSON.
 // Each file is read in a child process of its own: a file damaged so that the HDF5 library
 // itself crashes reading it is reported as damaged, and the other files are still inspected.
 
@@ -18,6 +19,7 @@
 #include "env/error.h"
 #include "training/shard_check.h"
 #include "training/shard_reader.h"
+#include "training/shard_schema.h"
 
 namespace morne::cli {
 
@@ -127,13 +129,21 @@ int runData(const Args& args) {
   // clang-format on
   const ParsedCommand cmd = parseCommand("data", args, own, -1);
   if (cmd.help || cmd.positional.empty()) {
-    std::cout << usageText("morne data inspect [--check] FILE...", own)
+    std::cout << usageText("morne data inspect [--check] FILE...\n       morne data schema", own)
+              << "\n`schema` prints the shard format (attributes and datasets) as JSON.\n"
               << "\nExit status: 0 when every file is whole (and passes the checks), 1 when one "
                  "is damaged or fails a check.\n";
     return cmd.help ? 0 : 1;
   }
-  if (cmd.positional[0] != "inspect")
-    throw ConfigError("data: unknown action \"" + cmd.positional[0] + "\" (available: inspect)");
+  if (cmd.positional[0] == "schema") {
+    if (cmd.positional.size() > 1) throw ConfigError("data schema: takes no file");
+    std::cout << training::shardSchemaJson().dump(2) << "\n";
+    return 0;
+  }
+  if (cmd.positional[0] != "inspect") {
+    throw ConfigError("data: unknown action \"" + cmd.positional[0] +
+                      "\" (available: inspect, schema)");
+  }
   if (cmd.positional.size() < 2) throw ConfigError("data inspect: give one or more shard files");
   const double seconds = cmd.vm["file-seconds"].as<double>();
   if (!(seconds > 0)) throw ConfigError("data inspect: --file-seconds must be positive");

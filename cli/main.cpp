@@ -39,7 +39,9 @@ constexpr Command kCommands[] = {
      morne::cli::runTrain},
     {"loop", "the generation loop: self-play, training, gate and Elo ladder, resumable",
      morne::cli::runLoop},
-    {"data", "describe and check self-play shards: `morne data inspect [--check] FILE...`",
+    {"data",
+     "describe and check self-play shards: `morne data inspect [--check] FILE...`, `morne data "
+     "schema`",
      morne::cli::runData},
     {"nn", "create a policy-value network for a scenario (`nn init`), or describe one (`nn info`)",
      morne::cli::runNn},

@@ -4,13 +4,40 @@ needs: the attributes, the shapes, and a few checks on the targets. The schema i
 docs/training-data.md.
 
     /usr/bin/python3 scripts/read_shard.py selfplay/duel-20261130-071721-676f-0000.h5
+
+`--expectations` prints the datasets this script expects as JSON; the tests compare them with
+the schema morne declares (`morne data schema`).
 """
+import json
 import sys
 
 import h5py
 import numpy as np
 
 FORMAT, VERSION = "morne-selfplay", 1
+
+# Every dataset: its element type and its number of dimensions (rows first).
+DATASETS = {
+    "positions/planes": ("float32", 4),   # [rows, planes, height, width]
+    "positions/globals": ("float32", 2),  # [rows, globals]
+    "positions/policy": ("float32", 2),   # [rows, policy size]: the search's target
+    "positions/legal": ("uint8", 2),      # [rows, policy size]
+    "positions/value": ("float32", 1),    # [rows]: final result for the side to move
+    "positions/game": ("uint64", 1),      # [rows]: game id of each row
+    "positions/move": ("int32", 1),
+    "positions/phase": ("uint8", 1),
+    "positions/side": ("uint8", 1),
+    "games/id": ("uint64", 1),
+    "games/seed": ("uint64", 1),
+    "games/winner": ("int8", 1),
+    "games/vp_blue": ("int16", 1),
+    "games/vp_orange": ("int16", 1),
+    "games/level": ("int8", 1),
+    "games/end": ("uint8", 1),
+    "games/plies": ("int32", 1),
+    "games/decisions": ("int32", 1),
+    "games/positions": ("int32", 1),
+}
 
 
 def read(path):
@@ -19,6 +46,10 @@ def read(path):
             raise SystemExit(f"{path}: not a morne self-play shard")
         if int(f.attrs["format_version"]) != VERSION:
             raise SystemExit(f"{path}: format version {f.attrs['format_version']}, this script reads {VERSION}")
+        for name, (dtype, rank) in DATASETS.items():
+            d = f[name]
+            if d.dtype != np.dtype(dtype) or d.ndim != rank:
+                raise SystemExit(f"{path}: {name} is {d.dtype} of {d.ndim} dimensions, expected {dtype} of {rank}")
         pos, games = f["positions"], f["games"]
         planes = pos["planes"][:]      # float32 [rows, planes, height, width]
         globals_ = pos["globals"][:]   # float32 [rows, globals]
@@ -43,5 +74,8 @@ def read(path):
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
+    if sys.argv[1] == "--expectations":
+        print(json.dumps({name: {"type": t, "rank": r} for name, (t, r) in DATASETS.items()}))
+        sys.exit(0)
     for p in sys.argv[1:]:
         read(p)

@@ -6,9 +6,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <type_traits>
 
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "training/shard_schema.h"
 
 namespace morne::training {
 
@@ -57,12 +59,24 @@ class Reader {
   std::string_view in_;
 };
 
+// A game record holds the game's own values (the /games datasets, in the schema's order), then
+// its rows (the /positions datasets of the schema that are vectors, in order).
+bool inGames(const ShardDataset& d) { return d.group == std::string(kGamesGroup); }
+
 std::string serialize(const GameData& g) {
   Bytes b;
-  b.put(g.id), b.put(g.seed), b.put(g.winner), b.put(g.vp_blue), b.put(g.vp_orange);
-  b.put(g.level), b.put(g.end), b.put(g.plies), b.put(g.decisions), b.put(g.rows);
-  b.put(g.planes), b.put(g.globals), b.put(g.policy), b.put(g.legal), b.put(g.value);
-  b.put(g.move), b.put(g.phase), b.put(g.side);
+  for (const bool games_first : {true, false}) {
+    for (const ShardDataset& d : shardDatasets()) {
+      if (inGames(d) != games_first) continue;
+      std::visit(
+          [&](auto member) {
+            using T = typename ShardElement<decltype(member)>::type;
+            constexpr bool rows = std::is_same_v<decltype(member), std::vector<T> GameData::*>;
+            if (rows != games_first) b.put(g.*member);
+          },
+          d.field);
+    }
+  }
   return std::move(b.out);
 }
 
@@ -70,31 +84,39 @@ std::string serialize(const GameData& g) {
 std::optional<GameData> deserialize(std::string_view raw, const RowShape& shape) {
   Reader r(raw);
   GameData g;
-  bool ok = r.get(g.id) && r.get(g.seed) && r.get(g.winner) && r.get(g.vp_blue) &&
-            r.get(g.vp_orange) && r.get(g.level) && r.get(g.end) && r.get(g.plies) &&
-            r.get(g.decisions) && r.get(g.rows);
-  if (!ok || g.rows < 0) return std::nullopt;
-  const auto n = static_cast<size_t>(g.rows);
-  ok = r.get(g.planes, n * static_cast<size_t>(shape.planeSize())) &&
-       r.get(g.globals, n * static_cast<size_t>(shape.globals)) &&
-       r.get(g.policy, n * static_cast<size_t>(shape.policy)) &&
-       r.get(g.legal, n * static_cast<size_t>(shape.policy)) && r.get(g.value, n) &&
-       r.get(g.move, n) && r.get(g.phase, n) && r.get(g.side, n) && r.done();
-  if (!ok) return std::nullopt;
+  bool ok = true;
+  for (const bool games_first : {true, false}) {
+    for (const ShardDataset& d : shardDatasets()) {
+      if (inGames(d) != games_first || !ok) continue;
+      std::visit(
+          [&](auto member) {
+            using T = typename ShardElement<decltype(member)>::type;
+            if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+              if (games_first) return;
+              size_t n = static_cast<size_t>(g.rows);
+              for (uint64_t dim : rowDims(d, shape))
+                if (__builtin_mul_overflow(n, static_cast<size_t>(dim), &n)) ok = false;
+              ok = ok && r.get(g.*member, n);
+            } else if (games_first) {
+              ok = r.get(g.*member);
+            }
+          },
+          d.field);
+    }
+    if (!ok || g.rows < 0) return std::nullopt;
+  }
+  if (!r.done()) return std::nullopt;
   return g;
 }
 
 nlohmann::json infoJson(const ShardInfo& info) {
   const RowShape& s = info.shape;
-  return {{"format", kShardFormat},
-          {"format_version", kShardFormatVersion},
-          {"scenario", info.scenario},
-          {"blue_agent", info.blue_agent},
-          {"orange_agent", info.orange_agent},
-          {"config", info.config},
-          {"engine", info.engine},
-          {"encoder_version", info.encoder_version},
-          {"shape", {s.planes, s.height, s.width, s.globals, s.policy}}};
+  nlohmann::json j = {{"format", kShardFormat},
+                      {"format_version", kShardFormatVersion},
+                      {"shape", {s.planes, s.height, s.width, s.globals, s.policy}}};
+  for (const ShardAttribute& a : shardAttributes())
+    std::visit([&](auto member) { j[a.name] = info.*member; }, a.field);
+  return j;
 }
 
 std::optional<ShardInfo> infoFromJson(std::string_view text) {
@@ -104,12 +126,9 @@ std::optional<ShardInfo> infoFromJson(std::string_view text) {
         j.at("format_version") != kShardFormatVersion)
       return std::nullopt;
     ShardInfo info;
-    info.scenario = j.at("scenario").get<std::string>();
-    info.blue_agent = j.at("blue_agent").get<std::string>();
-    info.orange_agent = j.at("orange_agent").get<std::string>();
-    info.config = j.at("config").get<std::string>();
-    info.engine = j.at("engine").get<std::string>();
-    info.encoder_version = j.at("encoder_version").get<int>();
+    for (const ShardAttribute& a : shardAttributes()) {
+      std::visit([&](auto member) { j.at(a.name).get_to(info.*member); }, a.field);
+    }
     const auto& s = j.at("shape");
     info.shape = {s.at(0).get<int>(), s.at(1).get<int>(), s.at(2).get<int>(), s.at(3).get<int>(),
                   s.at(4).get<int>()};

@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "training/shard_h5_types.h"
+#include "training/shard_schema.h"
 
 namespace morne::training {
 
@@ -79,20 +83,13 @@ std::string memoryName() {
 
 struct ShardFile::Datasets {
   H5::H5File file;
-  H5::Group positions, games;
-  H5::DataSet planes, globals, policy, legal, value, game, move, phase, side;
-  H5::DataSet game_id, game_seed, winner, vp_blue, vp_orange, level, end, plies, decisions,
-      game_rows;
+  std::vector<H5::Group> groups;  // positions, games
+  std::vector<H5::DataSet> sets;  // one per shardDatasets() entry, in its order
 
   // Closes every dataset and group (each close is checked), before the file's image is taken.
   void closeObjects() {
-    for (H5::DataSet* set : {&planes, &globals, &policy, &legal, &value, &game, &move, &phase,
-                             &side, &game_id, &game_seed, &winner, &vp_blue, &vp_orange, &level,
-                             &end, &plies, &decisions, &game_rows}) {
-      set->close();
-    }
-    positions.close();
-    games.close();
+    for (H5::DataSet& set : sets) set.close();
+    for (H5::Group& group : groups) group.close();
   }
 };
 
@@ -105,37 +102,23 @@ ShardFile::ShardFile(const ShardInfo& info) : sets_(std::make_unique<Datasets>()
     o.file = H5::H5File(memoryName(), H5F_ACC_TRUNC, H5::FileCreatPropList::DEFAULT, in_memory);
     stringAttribute(o.file, "format", kShardFormat);
     intAttribute(o.file, "format_version", kShardFormatVersion);
-    intAttribute(o.file, "encoder_version", info.encoder_version);
-    stringAttribute(o.file, "scenario", info.scenario);
-    stringAttribute(o.file, "blue_agent", info.blue_agent);
-    stringAttribute(o.file, "orange_agent", info.orange_agent);
-    stringAttribute(o.file, "config", info.config);
-    stringAttribute(o.file, "engine", info.engine);
-    const RowShape& r = info.shape;
-    const auto P = static_cast<hsize_t>(r.planes), H = static_cast<hsize_t>(r.height),
-               W = static_cast<hsize_t>(r.width), G = static_cast<hsize_t>(r.globals),
-               A = static_cast<hsize_t>(r.policy);
-    o.positions = o.file.createGroup("positions");
-    o.games = o.file.createGroup("games");
-    o.planes = makeRows(o.positions, "planes", H5::PredType::NATIVE_FLOAT, {P, H, W});
-    o.globals = makeRows(o.positions, "globals", H5::PredType::NATIVE_FLOAT, {G});
-    o.policy = makeRows(o.positions, "policy", H5::PredType::NATIVE_FLOAT, {A});
-    o.legal = makeRows(o.positions, "legal", H5::PredType::NATIVE_UINT8, {A});
-    o.value = makeRows(o.positions, "value", H5::PredType::NATIVE_FLOAT, {});
-    o.game = makeRows(o.positions, "game", H5::PredType::NATIVE_UINT64, {});
-    o.move = makeRows(o.positions, "move", H5::PredType::NATIVE_INT32, {});
-    o.phase = makeRows(o.positions, "phase", H5::PredType::NATIVE_UINT8, {});
-    o.side = makeRows(o.positions, "side", H5::PredType::NATIVE_UINT8, {});
-    o.game_id = makeRows(o.games, "id", H5::PredType::NATIVE_UINT64, {});
-    o.game_seed = makeRows(o.games, "seed", H5::PredType::NATIVE_UINT64, {});
-    o.winner = makeRows(o.games, "winner", H5::PredType::NATIVE_INT8, {});
-    o.vp_blue = makeRows(o.games, "vp_blue", H5::PredType::NATIVE_INT16, {});
-    o.vp_orange = makeRows(o.games, "vp_orange", H5::PredType::NATIVE_INT16, {});
-    o.level = makeRows(o.games, "level", H5::PredType::NATIVE_INT8, {});
-    o.end = makeRows(o.games, "end", H5::PredType::NATIVE_UINT8, {});
-    o.plies = makeRows(o.games, "plies", H5::PredType::NATIVE_INT32, {});
-    o.decisions = makeRows(o.games, "decisions", H5::PredType::NATIVE_INT32, {});
-    o.game_rows = makeRows(o.games, "positions", H5::PredType::NATIVE_INT32, {});
+    for (const ShardAttribute& a : shardAttributes()) {
+      std::visit(
+          [&](auto member) {
+            if constexpr (std::is_same_v<decltype(member), int ShardInfo::*>)
+              intAttribute(o.file, a.name, info.*member);
+            else
+              stringAttribute(o.file, a.name, info.*member);
+          },
+          a.field);
+    }
+    o.groups.push_back(o.file.createGroup(kPositionsGroup));
+    o.groups.push_back(o.file.createGroup(kGamesGroup));
+    for (const ShardDataset& d : shardDatasets()) {
+      H5::Group& group = d.group == std::string(kPositionsGroup) ? o.groups[0] : o.groups[1];
+      const std::vector<uint64_t> dims = rowDims(d, info.shape);
+      o.sets.push_back(makeRows(group, d.name, h5Type(d), {dims.begin(), dims.end()}));
+    }
   } catch (const H5::Exception& e) {
     throw IoError("cannot create a shard in memory: " + e.getDetailMsg());
   }
@@ -148,26 +131,25 @@ void ShardFile::append(const GameData& g) {
   Datasets& o = *sets_;
   const auto n = static_cast<hsize_t>(g.rows);
   try {
-    appendRows(o.planes, g.planes.data(), n, H5::PredType::NATIVE_FLOAT);
-    appendRows(o.globals, g.globals.data(), n, H5::PredType::NATIVE_FLOAT);
-    appendRows(o.policy, g.policy.data(), n, H5::PredType::NATIVE_FLOAT);
-    appendRows(o.legal, g.legal.data(), n, H5::PredType::NATIVE_UINT8);
-    appendRows(o.value, g.value.data(), n, H5::PredType::NATIVE_FLOAT);
-    const std::vector<uint64_t> ids(static_cast<size_t>(g.rows), g.id);
-    appendRows(o.game, ids.data(), n, H5::PredType::NATIVE_UINT64);
-    appendRows(o.move, g.move.data(), n, H5::PredType::NATIVE_INT32);
-    appendRows(o.phase, g.phase.data(), n, H5::PredType::NATIVE_UINT8);
-    appendRows(o.side, g.side.data(), n, H5::PredType::NATIVE_UINT8);
-    appendRows(o.game_id, &g.id, 1, H5::PredType::NATIVE_UINT64);
-    appendRows(o.game_seed, &g.seed, 1, H5::PredType::NATIVE_UINT64);
-    appendRows(o.winner, &g.winner, 1, H5::PredType::NATIVE_INT8);
-    appendRows(o.vp_blue, &g.vp_blue, 1, H5::PredType::NATIVE_INT16);
-    appendRows(o.vp_orange, &g.vp_orange, 1, H5::PredType::NATIVE_INT16);
-    appendRows(o.level, &g.level, 1, H5::PredType::NATIVE_INT8);
-    appendRows(o.end, &g.end, 1, H5::PredType::NATIVE_UINT8);
-    appendRows(o.plies, &g.plies, 1, H5::PredType::NATIVE_INT32);
-    appendRows(o.decisions, &g.decisions, 1, H5::PredType::NATIVE_INT32);
-    appendRows(o.game_rows, &g.rows, 1, H5::PredType::NATIVE_INT32);
+    const std::span<const ShardDataset> datasets = shardDatasets();
+    for (size_t i = 0; i < datasets.size(); ++i) {
+      const ShardDataset& d = datasets[i];
+      const bool per_position = d.group == std::string(kPositionsGroup);
+      std::visit(
+          [&](auto member) {
+            const auto& value = g.*member;
+            using Value = std::decay_t<decltype(value)>;
+            if constexpr (requires { value.data(); }) {
+              appendRows(o.sets[i], value.data(), n, h5Type(d));
+            } else if (per_position) {  // the game's value on each of its rows
+              const std::vector<Value> repeated(static_cast<size_t>(g.rows), value);
+              appendRows(o.sets[i], repeated.data(), n, h5Type(d));
+            } else {
+              appendRows(o.sets[i], &value, 1, h5Type(d));
+            }
+          },
+          d.field);
+    }
   } catch (const H5::Exception& e) {
     throw IoError("cannot add a game to a shard in memory: " + e.getDetailMsg());
   }

@@ -6,9 +6,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
+#include <type_traits>
 
 #include "env/error.h"
+#include "training/shard_h5_types.h"
 #include "training/shard_info.h"
+#include "training/shard_schema.h"
 
 namespace morne::training {
 
@@ -149,6 +154,25 @@ constexpr uint64_t kMaxShardMemory = uint64_t{8} << 30;
 
 }  // namespace
 
+namespace {
+
+// The dataset of the schema entry `d`, opened and checked for its element type and rank.
+Dataset openDataset(const H5::Group& group, const ShardDataset& d) {
+  const bool real = elementTypeName(d).starts_with("float");
+  return Dataset(group, d.group, d.name, real ? H5T_FLOAT : H5T_INTEGER, elementBytes(d),
+                 1 + rowDims(d, RowShape{}).size());
+}
+
+hsize_t product(const std::vector<uint64_t>& dims) {
+  hsize_t n = 1;
+  for (uint64_t d : dims) n *= d;
+  return n;
+}
+
+bool inPositions(const ShardDataset& d) { return d.group == std::string(kPositionsGroup); }
+
+}  // namespace
+
 ShardContents readShard(const std::string& path, bool positions) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -172,62 +196,53 @@ ShardContents readShard(const std::string& path, bool positions) {
       throw ConfigError("shard format version " + std::to_string(c.format_version) +
                         ", this morne reads " + std::to_string(kShardFormatVersion));
     }
-    c.encoder_version = intAttribute(file, "encoder_version");
-    c.scenario = stringAttribute(file, "scenario");
-    c.blue_agent = stringAttribute(file, "blue_agent");
-    c.orange_agent = stringAttribute(file, "orange_agent");
-    c.config = stringAttribute(file, "config");
-    c.engine = stringAttribute(file, "engine");
-    if (!file.nameExists("positions") || !file.nameExists("games"))
+    ShardInfo& info = c;
+    for (const ShardAttribute& a : shardAttributes()) {
+      std::visit(
+          [&](auto member) {
+            if constexpr (std::is_same_v<decltype(member), int ShardInfo::*>)
+              info.*member = intAttribute(file, a.name);
+            else
+              info.*member = stringAttribute(file, a.name);
+          },
+          a.field);
+    }
+    if (!file.nameExists(kPositionsGroup) || !file.nameExists(kGamesGroup))
       throw ConfigError("missing group /positions or /games");
-    const H5::Group pos = file.openGroup("positions");
-    const H5::Group games = file.openGroup("games");
+    const H5::Group groups[2] = {file.openGroup(kPositionsGroup), file.openGroup(kGamesGroup)};
 
-    const Dataset planes(pos, "positions", "planes", H5T_FLOAT, 4, 4);
-    c.rows = static_cast<int64_t>(planes.dims[0]);
-    c.shape.planes = static_cast<int>(planes.dims[1]);
-    c.shape.height = static_cast<int>(planes.dims[2]);
-    c.shape.width = static_cast<int>(planes.dims[3]);
-    const Dataset globals(pos, "positions", "globals", H5T_FLOAT, 4, 2);
-    const Dataset policy(pos, "positions", "policy", H5T_FLOAT, 4, 2);
-    c.shape.globals = static_cast<int>(globals.dims[1]);
-    c.shape.policy = static_cast<int>(policy.dims[1]);
-    const Dataset legal(pos, "positions", "legal", H5T_INTEGER, 1, 2);
-    const Dataset value(pos, "positions", "value", H5T_FLOAT, 4, 1);
-    const Dataset game(pos, "positions", "game", H5T_INTEGER, 8, 1);
-    const Dataset move(pos, "positions", "move", H5T_INTEGER, 4, 1);
-    const Dataset phase(pos, "positions", "phase", H5T_INTEGER, 1, 1);
-    const Dataset side(pos, "positions", "side", H5T_INTEGER, 1, 1);
-    const auto rows = static_cast<hsize_t>(c.rows);
-    const auto A = static_cast<hsize_t>(c.shape.policy);
-    globals.expectRows(rows, static_cast<hsize_t>(c.shape.globals), planes.name);
-    policy.expectRows(rows, A, planes.name);
-    legal.expectRows(rows, A, planes.name);
-    for (const Dataset* d : {&value, &game, &move, &phase, &side})
-      d->expectRows(rows, 1, planes.name);
-
-    const Dataset ids(games, "games", "id", H5T_INTEGER, 8, 1);
-    const Dataset seeds(games, "games", "seed", H5T_INTEGER, 8, 1);
-    const Dataset winners(games, "games", "winner", H5T_INTEGER, 1, 1);
-    const Dataset vp_blue(games, "games", "vp_blue", H5T_INTEGER, 2, 1);
-    const Dataset vp_orange(games, "games", "vp_orange", H5T_INTEGER, 2, 1);
-    const Dataset levels(games, "games", "level", H5T_INTEGER, 1, 1);
-    const Dataset ends(games, "games", "end", H5T_INTEGER, 1, 1);
-    const Dataset plies(games, "games", "plies", H5T_INTEGER, 4, 1);
-    const Dataset decisions(games, "games", "decisions", H5T_INTEGER, 4, 1);
-    const Dataset game_rows(games, "games", "positions", H5T_INTEGER, 4, 1);
-    for (const Dataset* d :
-         {&seeds, &winners, &vp_blue, &vp_orange, &levels, &ends, &plies, &decisions, &game_rows})
-      d->expectRows(ids.dims[0], 1, ids.name);
+    // Every dataset, checked for its type and rank; then the shapes, from the datasets that
+    // carry them; then every dataset's rows against the first of its group.
+    const std::span<const ShardDataset> schema = shardDatasets();
+    std::vector<Dataset> sets;
+    for (const ShardDataset& d : schema)
+      sets.push_back(openDataset(groups[inPositions(d) ? 0 : 1], d));
+    for (size_t i = 0; i < schema.size(); ++i) {
+      const std::vector<hsize_t>& dims = sets[i].dims;
+      if (schema[i].extent == RowExtent::kPlanes) {
+        c.shape.planes = static_cast<int>(dims[1]);
+        c.shape.height = static_cast<int>(dims[2]);
+        c.shape.width = static_cast<int>(dims[3]);
+      } else if (schema[i].extent == RowExtent::kGlobals) {
+        c.shape.globals = static_cast<int>(dims[1]);
+      } else if (schema[i].extent == RowExtent::kPolicy) {
+        c.shape.policy = static_cast<int>(dims[1]);
+      }
+    }
+    const Dataset* first_of[2] = {nullptr, nullptr};
+    for (size_t i = 0; i < schema.size(); ++i) {
+      const Dataset*& first = first_of[inPositions(schema[i]) ? 0 : 1];
+      if (!first) first = &sets[i];
+      sets[i].expectRows(first->dims[0], product(rowDims(schema[i], c.shape)), first->name);
+    }
+    c.rows = static_cast<int64_t>(first_of[0]->dims[0]);
 
     // Sizes before allocations.
     uint64_t declared = 0;
-    for (const Dataset* d :
-         {&planes, &globals, &policy, &legal, &value, &game, &move, &phase, &side, &ids, &seeds,
-          &winners, &vp_blue, &vp_orange, &levels, &ends, &plies, &decisions, &game_rows}) {
-      const uint64_t bytes = d->elements() * d->set.getDataType().getSize();
-      if (d->elements() > kMaxShardMemory || bytes / kMaxCompression > file_bytes) {
-        throw ConfigError(d->name + " declares " + std::to_string(d->elements()) +
+    for (const Dataset& d : sets) {
+      const uint64_t bytes = d.elements() * d.set.getDataType().getSize();
+      if (d.elements() > kMaxShardMemory || bytes / kMaxCompression > file_bytes) {
+        throw ConfigError(d.name + " declares " + std::to_string(d.elements()) +
                           " values, more than a file of " + std::to_string(file_bytes) +
                           " bytes can hold");
       }
@@ -239,68 +254,63 @@ ShardContents readShard(const std::string& path, bool positions) {
                     " are allowed");
     }
 
-    const auto id = ids.read<uint64_t>(H5::PredType::NATIVE_UINT64);
-    const auto seed = seeds.read<uint64_t>(H5::PredType::NATIVE_UINT64);
-    const auto winner = winners.read<int8_t>(H5::PredType::NATIVE_INT8);
-    const auto blue = vp_blue.read<int16_t>(H5::PredType::NATIVE_INT16);
-    const auto orange = vp_orange.read<int16_t>(H5::PredType::NATIVE_INT16);
-    const auto level = levels.read<int8_t>(H5::PredType::NATIVE_INT8);
-    const auto end = ends.read<uint8_t>(H5::PredType::NATIVE_UINT8);
-    const auto ply = plies.read<int32_t>(H5::PredType::NATIVE_INT32);
-    const auto decision = decisions.read<int32_t>(H5::PredType::NATIVE_INT32);
-    const auto rows_of_game = game_rows.read<int32_t>(H5::PredType::NATIVE_INT32);
+    // The games' own records; each game's rows as it declares them.
+    c.games.resize(static_cast<size_t>(first_of[1]->dims[0]));
+    for (size_t i = 0; i < schema.size(); ++i) {
+      if (inPositions(schema[i])) continue;
+      std::visit(
+          [&](auto member) {
+            using T = typename ShardElement<decltype(member)>::type;
+            if constexpr (!std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+              const std::vector<T> values = sets[i].read<T>(h5TypeOf<T>());
+              for (size_t k = 0; k < values.size(); ++k) c.games[k].*member = values[k];
+            }
+          },
+          schema[i].field);
+    }
     std::map<uint64_t, size_t> index;
-    for (size_t i = 0; i < id.size(); ++i) {
-      GameData g;
-      g.id = id[i];
-      g.seed = seed[i];
-      g.winner = winner[i];
-      g.vp_blue = blue[i];
-      g.vp_orange = orange[i];
-      g.level = level[i];
-      g.end = end[i];
-      g.plies = ply[i];
-      g.decisions = decision[i];
-      g.rows = positions ? 0 : rows_of_game[i];
-      if (!index.emplace(g.id, i).second)
+    for (size_t k = 0; k < c.games.size(); ++k) {
+      GameData& g = c.games[k];
+      if (!index.emplace(g.id, k).second)
         throw ConfigError("game id " + std::to_string(g.id) + " appears twice in games/id");
-      c.games.push_back(std::move(g));
-      c.declared_rows.push_back(rows_of_game[i]);
+      c.declared_rows.push_back(g.rows);
+      if (positions) g.rows = 0;
     }
     if (!positions) return c;
 
-    const auto all_planes = planes.read<float>(H5::PredType::NATIVE_FLOAT);
-    const auto all_globals = globals.read<float>(H5::PredType::NATIVE_FLOAT);
-    const auto all_policy = policy.read<float>(H5::PredType::NATIVE_FLOAT);
-    const auto all_legal = legal.read<uint8_t>(H5::PredType::NATIVE_UINT8);
-    const auto all_value = value.read<float>(H5::PredType::NATIVE_FLOAT);
-    const auto all_game = game.read<uint64_t>(H5::PredType::NATIVE_UINT64);
-    const auto all_move = move.read<int32_t>(H5::PredType::NATIVE_INT32);
-    const auto all_phase = phase.read<uint8_t>(H5::PredType::NATIVE_UINT8);
-    const auto all_side = side.read<uint8_t>(H5::PredType::NATIVE_UINT8);
-    const auto P = static_cast<size_t>(c.shape.planeSize()),
-               G = static_cast<size_t>(c.shape.globals), N = static_cast<size_t>(A);
-    auto slice = [](const auto& all, size_t r, size_t n, auto& into) {
-      into.insert(into.end(), all.begin() + static_cast<std::ptrdiff_t>(r * n),
-                  all.begin() + static_cast<std::ptrdiff_t>((r + 1) * n));
-    };
-    for (size_t r = 0; r < static_cast<size_t>(c.rows); ++r) {
-      const auto it = index.find(all_game[r]);
-      if (it == index.end()) {
-        throw ConfigError("positions/game row " + std::to_string(r) + " names game " +
-                          std::to_string(all_game[r]) + ", which games/id does not list");
+    // Each row goes to the game its key (the scalar member in /positions) names.
+    std::vector<size_t> game_of_row;
+    for (size_t i = 0; i < schema.size() && game_of_row.empty(); ++i) {
+      if (!inPositions(schema[i]) || !std::holds_alternative<uint64_t GameData::*>(schema[i].field))
+        continue;
+      const std::vector<uint64_t> keys = sets[i].read<uint64_t>(H5::PredType::NATIVE_UINT64);
+      for (size_t r = 0; r < keys.size(); ++r) {
+        const auto it = index.find(keys[r]);
+        if (it == index.end()) {
+          throw ConfigError(sets[i].name + " row " + std::to_string(r) + " names game " +
+                            std::to_string(keys[r]) + ", which games/id does not list");
+        }
+        game_of_row.push_back(it->second);
       }
-      GameData& g = c.games[it->second];
-      slice(all_planes, r, P, g.planes);
-      slice(all_globals, r, G, g.globals);
-      slice(all_policy, r, N, g.policy);
-      slice(all_legal, r, N, g.legal);
-      g.value.push_back(all_value[r]);
-      g.move.push_back(all_move[r]);
-      g.phase.push_back(all_phase[r]);
-      g.side.push_back(all_side[r]);
-      ++g.rows;
     }
+    for (size_t i = 0; i < schema.size(); ++i) {
+      if (!inPositions(schema[i])) continue;
+      std::visit(
+          [&](auto member) {
+            using T = typename ShardElement<decltype(member)>::type;
+            if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+              const std::vector<T> all = sets[i].read<T>(h5TypeOf<T>());
+              const size_t n = static_cast<size_t>(product(rowDims(schema[i], c.shape)));
+              for (size_t r = 0; r < game_of_row.size(); ++r) {
+                std::vector<T>& into = c.games[game_of_row[r]].*member;
+                const auto from = all.begin() + static_cast<std::ptrdiff_t>(r * n);
+                into.insert(into.end(), from, from + static_cast<std::ptrdiff_t>(n));
+              }
+            }
+          },
+          schema[i].field);
+    }
+    for (size_t g : game_of_row) ++c.games[g].rows;
   } catch (const ConfigError& e) {
     abandon();
     throw ConfigError(path + ": damaged or not a morne shard: " + e.what());
@@ -321,30 +331,29 @@ void readShardRows(const std::string& path, int64_t first, int64_t count, const 
   std::unique_ptr<H5::H5File> opened;
   try {
     opened = std::make_unique<H5::H5File>(path, H5F_ACC_RDONLY);
-    const H5::Group pos = opened->openGroup("positions");
-    const Dataset planes(pos, "positions", "planes", H5T_FLOAT, 4, 4);
-    const Dataset globals(pos, "positions", "globals", H5T_FLOAT, 4, 2);
-    const Dataset policy(pos, "positions", "policy", H5T_FLOAT, 4, 2);
-    const Dataset legal(pos, "positions", "legal", H5T_INTEGER, 1, 2);
-    const Dataset value(pos, "positions", "value", H5T_FLOAT, 4, 1);
-    const auto rows = static_cast<hsize_t>(planes.dims[0]);
-    if (first < 0 || count < 0 || static_cast<hsize_t>(first + count) > rows) {
-      throw ConfigError("rows " + std::to_string(first) + ".." + std::to_string(first + count) +
-                        " asked of a shard of " + std::to_string(rows));
+    const H5::Group pos = opened->openGroup(kPositionsGroup);
+    std::optional<hsize_t> rows;
+    for (const ShardDataset& d : shardDatasets()) {
+      if (std::holds_alternative<std::monostate>(d.batch)) continue;
+      const Dataset set = openDataset(pos, d);
+      if (!rows) {
+        rows = set.dims[0];
+        if (first < 0 || count < 0 || static_cast<hsize_t>(first + count) > *rows) {
+          throw ConfigError("rows " + std::to_string(first) + ".." + std::to_string(first + count) +
+                            " asked of a shard of " + std::to_string(*rows));
+        }
+      }
+      const hsize_t per_row = product(rowDims(d, shape));
+      set.expectRows(*rows, per_row, "the shard");
+      std::visit(
+          [&](auto member) {
+            if constexpr (!std::is_same_v<decltype(member), std::monostate>) {
+              appendRows(set, static_cast<hsize_t>(first), static_cast<hsize_t>(count), per_row,
+                         h5Type(d), into.*member);
+            }
+          },
+          d.batch);
     }
-    const auto P = static_cast<hsize_t>(shape.planeSize()), G = static_cast<hsize_t>(shape.globals),
-               A = static_cast<hsize_t>(shape.policy);
-    planes.expectRows(rows, P, planes.name);
-    globals.expectRows(rows, G, planes.name);
-    policy.expectRows(rows, A, planes.name);
-    legal.expectRows(rows, A, planes.name);
-    value.expectRows(rows, 1, planes.name);
-    const auto at = static_cast<hsize_t>(first), n = static_cast<hsize_t>(count);
-    appendRows(planes, at, n, P, H5::PredType::NATIVE_FLOAT, into.planes);
-    appendRows(globals, at, n, G, H5::PredType::NATIVE_FLOAT, into.globals);
-    appendRows(policy, at, n, A, H5::PredType::NATIVE_FLOAT, into.policy);
-    appendRows(legal, at, n, A, H5::PredType::NATIVE_UINT8, into.legal);
-    appendRows(value, at, n, 1, H5::PredType::NATIVE_FLOAT, into.value);
     into.size += static_cast<int>(count);
   } catch (const ConfigError& e) {
     abandonFile(std::move(opened));

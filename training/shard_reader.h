@@ -7,19 +7,14 @@
 
 #include "nn/learner.h"
 #include "training/record.h"
+#include "training/shard_info.h"
 
 namespace morne::training {
 
-struct ShardContents {
+// A shard's attributes (ShardInfo, its shape read from the datasets), its rows and its games.
+struct ShardContents : ShardInfo {
   std::string format;
   int format_version = 0;
-  int encoder_version = 0;
-  std::string scenario;
-  std::string blue_agent;
-  std::string orange_agent;
-  std::string config;
-  std::string engine;
-  RowShape shape;
   int64_t rows = 0;
   std::vector<GameData> games;         // rows filled in only when read with positions
   std::vector<int32_t> declared_rows;  // games/positions: the rows each game says it has

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "tests/cli/test_process.h"
 #include "training/game_journal.h"
@@ -214,6 +216,30 @@ TEST(SelfplayCli, PythonExampleReadsAShard) {
   EXPECT_EQ(py.exit_code, 0) << py.output;
   EXPECT_NE(py.output.find("  ok"), std::string::npos) << py.output;
   fs::remove_all(dir);
+}
+
+// scripts/read_shard.py expects of every dataset what the schema morne writes declares.
+TEST(SelfplayCli, PythonExampleExpectsTheDeclaredSchema) {
+  if (std::system("/usr/bin/python3 -c 'import h5py, numpy' >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "no /usr/bin/python3 with h5py and numpy (Debian: python3-h5py)";
+  }
+  const ProcessResult schema = runMorne("data schema");
+  ASSERT_EQ(schema.exit_code, 0) << schema.output;
+  const ProcessResult py = runShell("/usr/bin/python3 '" + std::string(MORNE_SOURCE_DIR) +
+                                    "/scripts/read_shard.py' --expectations");
+  ASSERT_EQ(py.exit_code, 0) << py.output;
+  const nlohmann::json declared = nlohmann::json::parse(schema.output);
+  const nlohmann::json expected = nlohmann::json::parse(py.output);
+  ASSERT_EQ(expected.size(), declared.at("datasets").size()) << py.output;
+  for (const nlohmann::json& d : declared.at("datasets")) {
+    const std::string path = d.at("path");
+    const std::string shape = d.at("shape");
+    ASSERT_TRUE(expected.contains(path)) << path << " is not in read_shard.py's DATASETS";
+    EXPECT_EQ(expected[path].at("type"), d.at("type")) << path;
+    EXPECT_EQ(expected[path].at("rank").get<long>(),
+              1 + std::count(shape.begin(), shape.end(), ','))
+        << path;
+  }
 }
 
 }  // namespace

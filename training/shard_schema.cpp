@@ -1,0 +1,181 @@
+#include "training/shard_schema.h"
+
+#include <type_traits>
+
+namespace morne::training {
+
+namespace {
+
+using nn::TrainingBatch;
+
+constexpr ShardDataset kDatasets[] = {
+    {kPositionsGroup, "planes", &GameData::planes, RowExtent::kPlanes, &TrainingBatch::planes,
+     "the observation from the side to move"},
+    {kPositionsGroup, "globals", &GameData::globals, RowExtent::kGlobals, &TrainingBatch::globals,
+     "its global features"},
+    {kPositionsGroup, "policy", &GameData::policy, RowExtent::kPolicy, &TrainingBatch::policy,
+     "the policy target: the share of the root visits (PUCT), or the improved policy of a "
+     "Gumbel search; one-hot on the action played for agents that do not search; 0 on illegal "
+     "entries; sums to 1"},
+    {kPositionsGroup, "legal", &GameData::legal, RowExtent::kPolicy, &TrainingBatch::legal,
+     "1 at the actions agents choose from (the legal actions less the steps back, "
+     "`env/agent_actions.h`)"},
+    {kPositionsGroup, "value", &GameData::value, RowExtent::kOne, &TrainingBatch::value,
+     "the game's final result for the side to move: +1 won, 0 drawn, -1 lost"},
+    {kPositionsGroup, "game", &GameData::id, RowExtent::kOne, {}, "the game's id"},
+    {kPositionsGroup,
+     "move",
+     &GameData::move,
+     RowExtent::kOne,
+     {},
+     "the decision's number in its game, from 0 (unrecorded cheap decisions count)"},
+    {kPositionsGroup,
+     "phase",
+     &GameData::phase,
+     RowExtent::kOne,
+     {},
+     "0 set-up, 1 bombardment, 2 movement, 3 combat, 4 game over"},
+    {kPositionsGroup,
+     "side",
+     &GameData::side,
+     RowExtent::kOne,
+     {},
+     "side to move: 0 blue, 1 orange"},
+    {kGamesGroup, "id", &GameData::id, RowExtent::kOne, {}, "the game's number in the run"},
+    {kGamesGroup,
+     "seed",
+     &GameData::seed,
+     RowExtent::kOne,
+     {},
+     "the game's seed (dice and agents)"},
+    {kGamesGroup, "winner", &GameData::winner, RowExtent::kOne, {}, "0 blue, 1 orange, -1 draw"},
+    {kGamesGroup,
+     "vp_blue",
+     &GameData::vp_blue,
+     RowExtent::kOne,
+     {},
+     "blue's victory points at the end"},
+    {kGamesGroup,
+     "vp_orange",
+     &GameData::vp_orange,
+     RowExtent::kOne,
+     {},
+     "orange's victory points at the end"},
+    {kGamesGroup,
+     "level",
+     &GameData::level,
+     RowExtent::kOne,
+     {},
+     "victory level (0 draw .. 4 total victory; 0 for a resignation)"},
+    {kGamesGroup,
+     "end",
+     &GameData::end,
+     RowExtent::kOne,
+     {},
+     "0 the rules ended it, 1 resignation, 2 adjudication"},
+    {kGamesGroup, "plies", &GameData::plies, RowExtent::kOne, {}, "decisions and chance outcomes"},
+    {kGamesGroup, "decisions", &GameData::decisions, RowExtent::kOne, {}, "decisions alone"},
+    {kGamesGroup, "positions", &GameData::rows, RowExtent::kOne, {}, "its recorded rows"},
+};
+
+const ShardAttribute kAttributes[] = {
+    {"encoder_version", &ShardInfo::encoder_version,
+     "the observation and policy encoding (nn/observation.h)"},
+    {"scenario", &ShardInfo::scenario, "built-in scenario name (or the scenario file's name)"},
+    {"blue_agent", &ShardInfo::blue_agent, "blue's agent spec"},
+    {"orange_agent", &ShardInfo::orange_agent, "orange's agent spec"},
+    {"config", &ShardInfo::config, "the run's settings as JSON"},
+    {"engine", &ShardInfo::engine, "morne version and git revision"},
+};
+
+template <typename T>
+const char* numpyName() {
+  if constexpr (std::is_same_v<T, float>) {
+    return "float32";
+  } else if constexpr (std::is_same_v<T, uint8_t>) {
+    return "uint8";
+  } else if constexpr (std::is_same_v<T, int8_t>) {
+    return "int8";
+  } else if constexpr (std::is_same_v<T, int16_t>) {
+    return "int16";
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return "int32";
+  } else {
+    static_assert(std::is_same_v<T, uint64_t>, "an element type the shard schema does not use");
+    return "uint64";
+  }
+}
+
+}  // namespace
+
+std::span<const ShardDataset> shardDatasets() { return kDatasets; }
+
+std::span<const ShardAttribute> shardAttributes() { return kAttributes; }
+
+std::string elementTypeName(const ShardDataset& d) {
+  return std::visit(
+      [](auto member) {
+        return std::string(numpyName<typename ShardElement<decltype(member)>::type>());
+      },
+      d.field);
+}
+
+size_t elementBytes(const ShardDataset& d) {
+  return std::visit(
+      [](auto member) { return sizeof(typename ShardElement<decltype(member)>::type); }, d.field);
+}
+
+std::vector<uint64_t> rowDims(const ShardDataset& d, const RowShape& s) {
+  switch (d.extent) {
+    case RowExtent::kOne:
+      return {};
+    case RowExtent::kPlanes:
+      return {static_cast<uint64_t>(s.planes), static_cast<uint64_t>(s.height),
+              static_cast<uint64_t>(s.width)};
+    case RowExtent::kGlobals:
+      return {static_cast<uint64_t>(s.globals)};
+    case RowExtent::kPolicy:
+      return {static_cast<uint64_t>(s.policy)};
+  }
+  return {};
+}
+
+std::string shapeText(const ShardDataset& d) {
+  const std::string rows = d.group == std::string(kGamesGroup) ? "games" : "rows";
+  switch (d.extent) {
+    case RowExtent::kOne:
+      return "[" + rows + "]";
+    case RowExtent::kPlanes:
+      return "[" + rows + ", C, H, W]";
+    case RowExtent::kGlobals:
+      return "[" + rows + ", G]";
+    case RowExtent::kPolicy:
+      return "[" + rows + ", P]";
+  }
+  return "";
+}
+
+nlohmann::json shardSchemaJson() {
+  nlohmann::json attributes = nlohmann::json::array();
+  attributes.push_back({{"name", "format"}, {"type", "string"}, {"value", kShardFormat}});
+  attributes.push_back(
+      {{"name", "format_version"}, {"type", "integer"}, {"value", kShardFormatVersion}});
+  for (const ShardAttribute& a : kAttributes) {
+    const bool text = std::holds_alternative<std::string ShardInfo::*>(a.field);
+    attributes.push_back(
+        {{"name", a.name}, {"type", text ? "string" : "integer"}, {"meaning", a.meaning}});
+  }
+  nlohmann::json datasets = nlohmann::json::array();
+  for (const ShardDataset& d : kDatasets) {
+    datasets.push_back({{"path", std::string(d.group) + "/" + d.name},
+                        {"type", elementTypeName(d)},
+                        {"shape", shapeText(d)},
+                        {"meaning", d.meaning}});
+  }
+  return {{"format", kShardFormat},
+          {"format_version", kShardFormatVersion},
+          {"attributes", attributes},
+          {"datasets", datasets}};
+}
+
+}  // namespace morne::training
