@@ -12,18 +12,149 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 37> kEventNames = {
-    "turn_begins",   "phase_begins",  "phase_skipped", "phase_ends",    "out_of_command",
-    "placed",        "step",          "zoc_stop",      "marsh_test",    "charge",
-    "charge_test",   "retreat",       "no_retreat",    "morale_change", "vc_change",
-    "eliminated",    "owner_change",  "fort_control",  "fire",          "fire_result",
-    "fire_coin",     "loss_ignored",  "hold",          "attack",        "combat_result",
-    "morale_test",   "victorious",    "advance",       "rally",         "game_over",
-    "morale_result", "rout",          "pursuit",       "free_attack",   "back_in_order",
-    "halt",          "attack_refused"};
-
 constexpr std::array<std::string_view, 4> kRoutEnds = {"", ", leaves the map", ", flees the field",
                                                        ", is captured"};
+constexpr std::array<std::string_view, 4> kRoutEndNames = {"on_map", "left_map", "fled",
+                                                           "captured"};
+
+using F = EventField;
+using R = FieldReading;
+
+// Every event type, in the order of EventType. A pattern's {unit}, {other}, {from} and {to}
+// name the event's units and hexes; {a}, {b}, {c} its numbers as their reading writes them
+// ({b:title}: the scenario's name for side b); {a?X|Y} is X when a is not 0, else Y, and
+// {a,b?X|Y} X when either is not 0.
+const EventFormat kEvents[] = {
+    {EventType::kTurnBegins,
+     "turn_begins",
+     "== game turn {a}, {b} ({b:title}) ==",
+     {F{"turn", R::kNumber, "the game turn"}, F{"side", R::kSide, "the phasing side"}, F{}}},
+    {EventType::kPhaseBegins,
+     "phase_begins",
+     "{a} phase",
+     {F{"phase", R::kPhase, "the phase"}, F{}, F{}}},
+    {EventType::kPhaseSkipped,
+     "phase_skipped",
+     "{a} phase: nothing to do",
+     {F{"phase", R::kPhase, "the phase, which offered no decision"}, F{}, F{}}},
+    {EventType::kPhaseEnds,
+     "phase_ends",
+     "{a} phase ends{b? (no decision left)|}",
+     {F{"phase", R::kPhase, "the phase"},
+      F{"automatic", R::kFlag, "it ended because no decision was left"}, F{}}},
+    {EventType::kOutOfCommand,
+     "out_of_command",
+     "{unit} at {from} is out of command (MA halved)",
+     {}},
+    {EventType::kPlaced, "placed", "{unit} placed at {to}", {}},
+    {EventType::kStep,
+     "step",
+     "{unit} {from}>{to} ({a} MP{c?, road|}, {b} left)",
+     {F{"cost", R::kNumber, "movement points spent"},
+      F{"mp_left", R::kNumber, "movement points left"},
+      F{"road", R::kFlag, "a step along a road"}}},
+    {EventType::kZocStop, "zoc_stop", "{unit} stops in the enemy zone of control at {to}", {}},
+    {EventType::kMarshTest,
+     "marsh_test",
+     "{unit} marsh test: d4={a}{c? <= | > }{b}{c?, stuck|, not stuck}",
+     {F{"die", R::kNumber, "the d4"}, F{"threshold", R::kNumber, "stuck at or below it"},
+      F{"stuck", R::kFlag, "the unit is stuck"}}},
+    {EventType::kCharge, "charge", "{unit} charges {other} at {to}", {}},
+    {EventType::kChargeTest,
+     "charge_test",
+     "{unit} charge test: d9={a} {b}{c?, fails|, holds}",
+     {F{"die", R::kNumber, "the d9"}, F{"modifier", R::kSigned, "the modifier"},
+      F{"failed", R::kFlag, "the test failed"}}},
+    {EventType::kRetreat,
+     "retreat",
+     "{unit} retreats {from}>{to}{a? into {a} enemy zone(s) of control|}",
+     {F{"enemy_zocs", R::kNumber, "enemy zones of control entered"}, F{}, F{}}},
+    {EventType::kNoRetreat, "no_retreat", "{unit} cannot retreat from {from}", {}},
+    {EventType::kMoraleChange,
+     "morale_change",
+     "{unit} MO {a} -> {b}",
+     {F{"change", R::kSigned, "the change"}, F{"value", R::kNumber, "the new MO"}, F{}}},
+    {EventType::kVcChange,
+     "vc_change",
+     "{unit} VC {a} -> {b}",
+     {F{"change", R::kSigned, "the change"}, F{"value", R::kNumber, "the new VC"}, F{}}},
+    {EventType::kEliminated, "eliminated", "{unit} eliminated at {from}", {}},
+    {EventType::kOwnerChange,
+     "owner_change",
+     "{to} now held by {a}",
+     {F{"side", R::kSide, "the new owner"}, F{}, F{}}},
+    {EventType::kFortControl,
+     "fort_control",
+     "fort {to} now controlled by {a}",
+     {F{"side", R::kSide, "the side now controlling it"}, F{}, F{}}},
+    {EventType::kFire,
+     "fire",
+     "{unit}{a? reaction fire at | fires at }{other} ({from}>{to})",
+     {F{"reaction", R::kFlag, "reaction fire"}, F{}, F{}}},
+    {EventType::kFireResult,
+     "fire_result",
+     "{unit} fire: d4={a} {b}, {c} loss point(s)",
+     {F{"die", R::kNumber, "the d4"}, F{"modifier", R::kSigned, "the modifiers"},
+      F{"losses", R::kNumber, "loss points"}}},
+    {EventType::kFireCoin,
+     "fire_coin",
+     "{unit} loss coin: {b} point(s) to {a}",
+     {F{"points_to", R::kLossTrack, "the track the points go to"},
+      F{"points", R::kNumber, "the points decided"}, F{}}},
+    {EventType::kLossIgnored, "loss_ignored", "{unit} is a general: the MO point is lost", {}},
+    {EventType::kHold, "hold", "{unit} does not charge", {}},
+    {EventType::kAttack,
+     "attack",
+     "{unit} attacks {other} ({from}>{to}): {a} against {b}, {c}",
+     {F{"attack", R::kNumber, "attack strength"}, F{"defence", R::kNumber, "defence strength"},
+      F{"odds", R::kOdds, "the odds column"}}},
+    {EventType::kCombatResult,
+     "combat_result",
+     "combat: d6={a}, modified die {b}: {c}",
+     {F{"die", R::kNumber, "the d6"}, F{"modified_die", R::kNumber, "the modified die, 0..7"},
+      F{"result", R::kCrtCell, "the CRT cell"}}},
+    {EventType::kMoraleTest,
+     "morale_test",
+     "{unit} morale test: {a?d9={a}|certain} against MO {b}{c?, fails|, holds}",
+     {F{"die", R::kDieOrCertain, "the d9, null when the result was certain"},
+      F{"mo", R::kNumber, "the unit's MO"}, F{"failed", R::kFlag, "the test failed"}}},
+    {EventType::kVictorious, "victorious", "{unit} is victorious", {}},
+    {EventType::kAdvance, "advance", "{unit} advances {from}>{to}", {}},
+    {EventType::kRally,
+     "rally",
+     "{unit} rallies: MO +{a} -> {b}",
+     {F{"change", R::kNumber, "MO regained"}, F{"value", R::kNumber, "the new MO"}, F{}}},
+    {EventType::kGameOver,
+     "game_over",
+     "game over: blue {a} VP, orange {b} VP",
+     {F{"vp.blue", R::kNumber, "blue's victory points"},
+      F{"vp.orange", R::kNumber, "orange's victory points"}, F{}}},
+    {EventType::kMoraleResult,
+     "morale_result",
+     "{unit} morale: die {a}, factor {b}: {c}",
+     {F{"die", R::kNumber, "the die"},
+      F{"factor", R::kNumber, "2d6 factor, d6 score before the die, or MO"},
+      F{"result", R::kMoraleOutcome, "the outcome"}}},
+    {EventType::kRout,
+     "rout",
+     "{unit} routs {a,b?{from}>{to} ({a} hexes){b}|in place at {from}}",
+     {F{"hexes", R::kNumber, "hexes run"}, F{"end", R::kRoutEnd, "where the rout ended"}, F{}}},
+    {EventType::kPursuit, "pursuit", "{unit} pursues {other} {from}>{to}", {}},
+    {EventType::kFreeAttack,
+     "free_attack",
+     "{unit} free attack on {other}: d6={a}, {b}, {c} VC lost",
+     {F{"die", R::kNumber, "the d6"}, F{"odds", R::kOdds, "the odds column"},
+      F{"vc_lost", R::kNumber, "VC lost"}}},
+    {EventType::kBackInOrder,
+     "back_in_order",
+     "{unit}{a? stops its pursuit| rallies from its rout}",
+     {F{"what", R::kBackInOrder, "rallied, or pursuit_stopped"}, F{}, F{}}},
+    {EventType::kHalt, "halt", "{unit} halts: no move in its next movement phase", {}},
+    {EventType::kAttackRefused,
+     "attack_refused",
+     "{unit} fails its test and does not attack {other} at poor odds",
+     {}},
+};
 
 // The CRT cell packed in a kCombatResult event.
 std::string crtText(int packed) {
@@ -35,113 +166,138 @@ std::string crtText(int packed) {
   return crtCellText(cell);
 }
 
-std::string id(const Scenario& sc, int u) { return u >= 0 ? sc.unit(u).id : "?"; }
+std::string unitId(const Scenario& sc, int u) { return u >= 0 ? sc.unit(u).id : "?"; }
 std::string hex(const Scenario& sc, CellId c) { return c == kNoCell ? "-" : sc.label(c); }
-std::string signedNumber(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
-std::string side(int s) { return s == kNoSide ? "nobody" : std::string(sideColor(s)); }
+std::string sideText(int s) { return s == kNoSide ? "nobody" : std::string(sideColor(s)); }
+
+const EventFormat* formatOf(EventType t) {
+  const auto i = static_cast<size_t>(t);
+  return i < std::size(kEvents) ? &kEvents[i] : nullptr;
+}
+
+int16_t number(const Event& e, char letter) {
+  return letter == 'a' ? e.a : letter == 'b' ? e.b : e.c;
+}
+
+// One of the event's numbers as a line of text reads it.
+std::string fieldText(R reading, int16_t v) {
+  switch (reading) {
+    case R::kNumber:
+    case R::kFlag:
+    case R::kDieOrCertain:
+      return std::to_string(v);
+    case R::kSigned:
+      return (v > 0 ? "+" : "") + std::to_string(v);
+    case R::kPhase:
+      return std::string(phaseName(static_cast<Phase>(v)));
+    case R::kSide:
+      return sideText(v);
+    case R::kLossTrack:
+      return v == 1 ? "MO" : "VC";
+    case R::kOdds:
+      return oddsName(v);
+    case R::kCrtCell:
+      return crtText(v);
+    case R::kMoraleOutcome:
+      return std::string(moraleOutcomeName(static_cast<MoraleOutcome>(v)));
+    case R::kRoutEnd:
+      return std::string(kRoutEnds[static_cast<size_t>(v & 3)]);
+    case R::kBackInOrder:
+      return v ? "pursuit_stopped" : "rallied";
+  }
+  return std::to_string(v);
+}
+
+// One of the event's numbers as its JSON field holds it.
+json fieldJson(R reading, int16_t v) {
+  switch (reading) {
+    case R::kFlag:
+      return v != 0;
+    case R::kSide:
+      return v == kNoSide ? json(nullptr) : json(sideColor(v));
+    case R::kLossTrack:
+      return v == 1 ? "mo" : "vc";
+    case R::kDieOrCertain:
+      return v == 0 ? json(nullptr) : json(v);
+    case R::kRoutEnd:
+      return kRoutEndNames[static_cast<size_t>(v & 3)];
+    case R::kNumber:
+    case R::kSigned:
+      return v;
+    default:
+      return fieldText(reading, v);
+  }
+}
+
+// The position of the brace closing the one at `open`.
+size_t closingBrace(std::string_view pattern, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < pattern.size(); ++i) {
+    if (pattern[i] == '{') ++depth;
+    if (pattern[i] == '}' && --depth == 0) return i;
+  }
+  return pattern.size();
+}
+
+// The position of `c` in `text` outside any braces, or npos.
+size_t topLevel(std::string_view text, char c) {
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{') ++depth;
+    if (text[i] == '}') --depth;
+    if (depth == 0 && text[i] == c) return i;
+  }
+  return std::string_view::npos;
+}
+
+std::string render(std::string_view pattern, const Scenario& sc, const Event& e,
+                   const EventFormat& f) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '{') {
+      out += pattern[i];
+      continue;
+    }
+    const size_t close = closingBrace(pattern, i);
+    const std::string_view inner = pattern.substr(i + 1, close - i - 1);
+    i = close;
+    if (const size_t q = topLevel(inner, '?'); q != std::string_view::npos) {
+      bool nonzero = false;
+      for (char letter : inner.substr(0, q))
+        if (letter != ',') nonzero = nonzero || number(e, letter) != 0;
+      const std::string_view branches = inner.substr(q + 1);
+      const size_t bar = topLevel(branches, '|');
+      out += render(nonzero ? branches.substr(0, bar) : branches.substr(bar + 1), sc, e, f);
+    } else if (inner == "unit") {
+      out += unitId(sc, e.unit);
+    } else if (inner == "other") {
+      out += unitId(sc, e.other);
+    } else if (inner == "from") {
+      out += hex(sc, e.from);
+    } else if (inner == "to") {
+      out += hex(sc, e.to);
+    } else if (inner.ends_with(":title")) {
+      out += sc.sideNames()[static_cast<size_t>(number(e, inner[0]))];
+    } else {
+      const auto k = static_cast<size_t>(inner[0] - 'a');
+      out += fieldText(f.fields[k].reading, number(e, inner[0]));
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
+std::span<const EventFormat> eventFormats() { return kEvents; }
+
 std::string_view eventTypeName(EventType t) {
-  const auto i = static_cast<size_t>(t);
-  return i < kEventNames.size() ? kEventNames[i] : "unknown";
+  const EventFormat* f = formatOf(t);
+  return f ? f->name : "unknown";
 }
 
 std::string eventText(const Scenario& sc, const Event& e) {
-  const std::string u = id(sc, e.unit);
-  switch (e.type) {
-    case EventType::kTurnBegins:
-      return "== game turn " + std::to_string(e.a) + ", " + side(e.b) + " (" +
-             sc.sideNames()[static_cast<size_t>(e.b)] + ") ==";
-    case EventType::kPhaseBegins:
-      return std::string(phaseName(static_cast<Phase>(e.a))) + " phase";
-    case EventType::kPhaseSkipped:
-      return std::string(phaseName(static_cast<Phase>(e.a))) + " phase: nothing to do";
-    case EventType::kPhaseEnds:
-      return std::string(phaseName(static_cast<Phase>(e.a))) + " phase ends" +
-             (e.b ? " (no decision left)" : "");
-    case EventType::kOutOfCommand:
-      return u + " at " + hex(sc, e.from) + " is out of command (MA halved)";
-    case EventType::kPlaced:
-      return u + " placed at " + hex(sc, e.to);
-    case EventType::kStep:
-      return u + " " + hex(sc, e.from) + ">" + hex(sc, e.to) + " (" + std::to_string(e.a) + " MP" +
-             (e.c ? ", road" : "") + ", " + std::to_string(e.b) + " left)";
-    case EventType::kZocStop:
-      return u + " stops in the enemy zone of control at " + hex(sc, e.to);
-    case EventType::kMarshTest:
-      return u + " marsh test: d4=" + std::to_string(e.a) + (e.c ? " <= " : " > ") +
-             std::to_string(e.b) + (e.c ? ", stuck" : ", not stuck");
-    case EventType::kCharge:
-      return u + " charges " + id(sc, e.other) + " at " + hex(sc, e.to);
-    case EventType::kChargeTest:
-      return u + " charge test: d9=" + std::to_string(e.a) + " " + signedNumber(e.b) +
-             (e.c ? ", fails" : ", holds");
-    case EventType::kRetreat:
-      return u + " retreats " + hex(sc, e.from) + ">" + hex(sc, e.to) +
-             (e.a ? " into " + std::to_string(e.a) + " enemy zone(s) of control" : "");
-    case EventType::kNoRetreat:
-      return u + " cannot retreat from " + hex(sc, e.from);
-    case EventType::kMoraleChange:
-      return u + " MO " + signedNumber(e.a) + " -> " + std::to_string(e.b);
-    case EventType::kVcChange:
-      return u + " VC " + signedNumber(e.a) + " -> " + std::to_string(e.b);
-    case EventType::kEliminated:
-      return u + " eliminated at " + hex(sc, e.from);
-    case EventType::kOwnerChange:
-      return hex(sc, e.to) + " now held by " + side(e.a);
-    case EventType::kFortControl:
-      return "fort " + hex(sc, e.to) + " now controlled by " + side(e.a);
-    case EventType::kFire:
-      return u + (e.a ? " reaction fire at " : " fires at ") + id(sc, e.other) + " (" +
-             hex(sc, e.from) + ">" + hex(sc, e.to) + ")";
-    case EventType::kFireResult:
-      return u + " fire: d4=" + std::to_string(e.a) + " " + signedNumber(e.b) + ", " +
-             std::to_string(e.c) + " loss point(s)";
-    case EventType::kFireCoin:
-      return u + " loss coin: " + std::to_string(e.b) + " point(s) to " + (e.a == 1 ? "MO" : "VC");
-    case EventType::kLossIgnored:
-      return u + " is a general: the MO point is lost";
-    case EventType::kHold:
-      return u + " does not charge";
-    case EventType::kAttack:
-      return u + " attacks " + id(sc, e.other) + " (" + hex(sc, e.from) + ">" + hex(sc, e.to) +
-             "): " + std::to_string(e.a) + " against " + std::to_string(e.b) + ", " + oddsName(e.c);
-    case EventType::kCombatResult:
-      return "combat: d6=" + std::to_string(e.a) + ", modified die " + std::to_string(e.b) + ": " +
-             crtText(e.c);
-    case EventType::kMoraleTest:
-      return u + " morale test: " + (e.a ? "d9=" + std::to_string(e.a) : "certain") +
-             " against MO " + std::to_string(e.b) + (e.c ? ", fails" : ", holds");
-    case EventType::kVictorious:
-      return u + " is victorious";
-    case EventType::kAdvance:
-      return u + " advances " + hex(sc, e.from) + ">" + hex(sc, e.to);
-    case EventType::kRally:
-      return u + " rallies: MO +" + std::to_string(e.a) + " -> " + std::to_string(e.b);
-    case EventType::kGameOver:
-      return "game over: blue " + std::to_string(e.a) + " VP, orange " + std::to_string(e.b) +
-             " VP";
-    case EventType::kMoraleResult:
-      return u + " morale: die " + std::to_string(e.a) + ", factor " + std::to_string(e.b) + ": " +
-             std::string(moraleOutcomeName(static_cast<MoraleOutcome>(e.c)));
-    case EventType::kRout:
-      if (e.a == 0 && e.b == 0) return u + " routs in place at " + hex(sc, e.from);
-      return u + " routs " + hex(sc, e.from) + ">" + hex(sc, e.to) + " (" + std::to_string(e.a) +
-             " hexes)" + std::string(kRoutEnds[static_cast<size_t>(e.b & 3)]);
-    case EventType::kPursuit:
-      return u + " pursues " + id(sc, e.other) + " " + hex(sc, e.from) + ">" + hex(sc, e.to);
-    case EventType::kFreeAttack:
-      return u + " free attack on " + id(sc, e.other) + ": d6=" + std::to_string(e.a) + ", " +
-             oddsName(e.b) + ", " + std::to_string(e.c) + " VC lost";
-    case EventType::kBackInOrder:
-      return u + (e.a ? " stops its pursuit" : " rallies from its rout");
-    case EventType::kHalt:
-      return u + " halts: no move in its next movement phase";
-    case EventType::kAttackRefused:
-      return u + " fails its test and does not attack " + id(sc, e.other) + " at poor odds";
-  }
-  return std::string(eventTypeName(e.type));
+  const EventFormat* f = formatOf(e.type);
+  return f ? render(f->text, sc, e, *f) : std::string(eventTypeName(e.type));
 }
 
 json eventJson(const Scenario& sc, const Event& e) {
@@ -151,100 +307,18 @@ json eventJson(const Scenario& sc, const Event& e) {
   if (e.other >= 0) j["other"] = sc.unit(e.other).id;
   if (e.from != kNoCell) j["from"] = sc.label(e.from);
   if (e.to != kNoCell) j["to"] = sc.label(e.to);
-  switch (e.type) {
-    case EventType::kTurnBegins:
-      j["turn"] = e.a;
-      j["side"] = sideColor(e.b);
-      break;
-    case EventType::kPhaseBegins:
-    case EventType::kPhaseSkipped:
-      j["phase"] = phaseName(static_cast<Phase>(e.a));
-      break;
-    case EventType::kPhaseEnds:
-      j["phase"] = phaseName(static_cast<Phase>(e.a));
-      j["automatic"] = e.b != 0;
-      break;
-    case EventType::kStep:
-      j["cost"] = e.a;
-      j["mp_left"] = e.b;
-      j["road"] = e.c != 0;
-      break;
-    case EventType::kMarshTest:
-      j["die"] = e.a;
-      j["threshold"] = e.b;
-      j["stuck"] = e.c != 0;
-      break;
-    case EventType::kChargeTest:
-      j["die"] = e.a;
-      j["modifier"] = e.b;
-      j["failed"] = e.c != 0;
-      break;
-    case EventType::kRetreat:
-      j["enemy_zocs"] = e.a;
-      break;
-    case EventType::kMoraleChange:
-    case EventType::kVcChange:
-      j["change"] = e.a;
-      j["value"] = e.b;
-      break;
-    case EventType::kOwnerChange:
-    case EventType::kFortControl:
-      j["side"] = e.a == kNoSide ? json(nullptr) : json(sideColor(e.a));
-      break;
-    case EventType::kFire:
-      j["reaction"] = e.a != 0;
-      break;
-    case EventType::kFireResult:
-      j["die"] = e.a;
-      j["modifier"] = e.b;
-      j["losses"] = e.c;
-      break;
-    case EventType::kFireCoin:
-      j["points_to"] = e.a == 1 ? "mo" : "vc";
-      j["points"] = e.b;
-      break;
-    case EventType::kAttack:
-      j["attack"] = e.a;
-      j["defence"] = e.b;
-      j["odds"] = oddsName(e.c);
-      break;
-    case EventType::kCombatResult:
-      j["die"] = e.a;
-      j["modified_die"] = e.b;
-      j["result"] = crtText(e.c);
-      break;
-    case EventType::kMoraleTest:
-      j["die"] = e.a == 0 ? json(nullptr) : json(e.a);
-      j["mo"] = e.b;
-      j["failed"] = e.c != 0;
-      break;
-    case EventType::kRally:
-      j["change"] = e.a;
-      j["value"] = e.b;
-      break;
-    case EventType::kGameOver:
-      j["vp"] = {{"blue", e.a}, {"orange", e.b}};
-      break;
-    case EventType::kMoraleResult:
-      j["die"] = e.a;
-      j["factor"] = e.b;
-      j["result"] = moraleOutcomeName(static_cast<MoraleOutcome>(e.c));
-      break;
-    case EventType::kRout:
-      j["hexes"] = e.a;
-      j["end"] = std::array<std::string_view, 4>{"on_map", "left_map", "fled",
-                                                 "captured"}[static_cast<size_t>(e.b & 3)];
-      break;
-    case EventType::kFreeAttack:
-      j["die"] = e.a;
-      j["odds"] = oddsName(e.b);
-      j["vc_lost"] = e.c;
-      break;
-    case EventType::kBackInOrder:
-      j["what"] = e.a ? "pursuit_stopped" : "rallied";
-      break;
-    default:
-      break;
+  const EventFormat* f = formatOf(e.type);
+  if (!f) return j;
+  const int16_t values[3] = {e.a, e.b, e.c};
+  for (size_t k = 0; k < 3; ++k) {
+    const EventField& field = f->fields[k];
+    if (!field.name) continue;
+    const std::string_view name = field.name;
+    const size_t dot = name.find('.');
+    json& slot = dot == std::string_view::npos
+                     ? j[std::string(name)]
+                     : j[std::string(name.substr(0, dot))][std::string(name.substr(dot + 1))];
+    slot = fieldJson(field.reading, values[k]);
   }
   return j;
 }
