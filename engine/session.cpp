@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/version.h"
+#include "engine/position_queries.h"
 #include "engine/reply_json.h"
 #include "engine/request_error.h"
 #include "engine/search_slots.h"
@@ -50,13 +51,6 @@ json problemsJson(const ValidationError& e) {
   return out;
 }
 
-bool isBuiltinScenario(const std::string& name) {
-  for (const env::BuiltinScenario& b : env::builtinScenarios()) {
-    if (name == b.name) return true;
-  }
-  return false;
-}
-
 // The command names: "protocol, load, ...".
 json commandNames() {
   json names = json::array();
@@ -71,7 +65,14 @@ std::string commandList() {
   return known;
 }
 
+json resultReply(const env::GameState& s, const json&) { return resultJson(s); }
+
 }  // namespace
+
+json EngineSession::ask(const json& req, PositionQuery question) const {
+  std::optional<env::GameState> own;
+  return question(game_.position(req, &own), req);
+}
 
 std::span<const EngineSession::Command> EngineSession::commands() {
   using S = EngineSession;
@@ -88,7 +89,10 @@ std::span<const EngineSession::Command> EngineSession::commands() {
       {"load",
        {"scenario", "path", "json", "seed"},
        "start a game of a scenario",
-       [](S& e, const json& r) { return e.load(r); }},
+       [](S& e, const json& r) {
+         e.agents_.clear();
+         return e.game_.load(r, e.limits_.files);
+       }},
       {"scenarios",
        {},
        "the built-in scenarios: name, title, turns, sides",
@@ -97,71 +101,74 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        {},
        "the loaded scenario's summary and document (to draw the map)",
        [](S& e, const json&) {
-         e.game();
-         return e.scenarioInfo();
+         e.game_.position();
+         return e.game_.scenarioInfo();
        }},
       {"state",
        {},
        "the position in the saved-state format",
-       [](S& e, const json&) { return e.stateReply(); }},
+       [](S& e, const json&) { return e.game_.stateReply(); }},
       {"set_state",
        {"state"},
        "replace the position after validating it (a new record starts)",
-       [](S& e, const json& r) { return e.setState(r); }},
-      {"legal", {"state"}, "every legal action", [](S& e, const json& r) { return e.legal(r); }},
+       [](S& e, const json& r) { return e.game_.setState(r); }},
+      {"legal", {"state"}, "every legal action", onPosition<legalReply>},
       {"apply",
        {"action", "text", "index", "outcome"},
        "play an action or a chance outcome",
-       [](S& e, const json& r) { return e.apply(r); }},
+       [](S& e, const json& r) { return e.game_.apply(r); }},
       {"chance",
        {"state"},
        "the pending chance event and its exact outcomes",
-       [](S& e, const json& r) { return e.chance(r); }},
+       onPosition<chanceReply>},
       {"roll",
        {},
        "draw the pending chance event with the session's seeded dice",
-       [](S& e, const json&) { return e.roll(); }},
+       [](S& e, const json&) { return e.game_.roll(); }},
       {"undo",
        {"plies", "to"},
        "take back plies (by default the last action and its dice)",
-       [](S& e, const json& r) { return e.undo(r); }},
-      {"save", {}, "the game record", [](S& e, const json&) { return e.saveGame(); }},
+       [](S& e, const json& r) { return e.game_.undo(r); }},
+      {"save", {}, "the game record", [](S& e, const json&) { return e.game_.saveGame(); }},
       {"bind",
        {"side"},
        "serve one side from now on: hide what it may not see (S-4)",
-       [](S& e, const json& r) { return e.bind(r); }},
+       [](S& e, const json& r) { return e.game_.bind(r); }},
       {"load_game",
        {"record", "path", "ply"},
        "start from a game record, at any of its plies",
-       [](S& e, const json& r) { return e.loadGame(r); }},
+       [](S& e, const json& r) {
+         e.agents_.clear();
+         return e.game_.loadGame(r, e.limits_.files);
+       }},
       {"replay",
        {"ply"},
        "move to any ply of the game record, forward or back",
-       [](S& e, const json& r) { return e.replay(r); }},
+       [](S& e, const json& r) { return e.game_.replay(r); }},
       {"reachable",
        {"unit", "state"},
        "every hex a unit can reach this phase, with costs",
-       [](S& e, const json& r) { return e.reachable(r); }},
+       onPosition<reachableReply>},
       {"zoc",
        {"state"},
        "the hexes each side's units control (MV-ZOC-1)",
-       [](S& e, const json& r) { return e.zoneOfControl(r); }},
+       onPosition<zoneOfControlReply>},
       {"los",
        {"from", "to", "state"},
        "line of sight between two hexes",
-       [](S& e, const json& r) { return e.lineOfSight(r); }},
+       onPosition<lineOfSightReply>},
       {"preview_fire",
        {"gun", "target", "state"},
        "a bombardment's factors and results",
-       [](S& e, const json& r) { return e.previewFire(r); }},
+       onPosition<previewFireReply>},
       {"preview_combat",
        {"attacker", "defender", "state"},
        "an attack's factors and results",
-       [](S& e, const json& r) { return e.previewCombat(r); }},
+       onPosition<previewCombatReply>},
       {"preview_step",
        {"action", "text", "state"},
        "a movement step's cost and the reaction fire it draws",
-       [](S& e, const json& r) { return e.previewStep(r); }},
+       onPosition<previewStepReply>},
       {"genmove",
        {"agent", "ms", "seed", "play", "top", "state"},
        "an agent's choice, explained",
@@ -170,15 +177,12 @@ std::span<const EngineSession::Command> EngineSession::commands() {
        {"agent", "ms", "period_ms", "top", "play", "state"},
        "search a position and report every period_ms until ms or stop (play: then move)",
        [](S& e, const json& r) { return e.analyze(r); }},
-      {"result",
-       {"state"},
-       "victory points, winner and level",
-       [](S& e, const json& r) { return e.result(r); }},
+      {"result", {"state"}, "victory points, winner and level", onPosition<resultReply>},
       {"show",
        {},
        "the ASCII map",
        [](S& e, const json&) -> json {
-         return {{"text", env::renderMap(e.visibleGame())}};
+         return {{"text", env::renderMap(e.game_.visibleGame())}};
        }},
       {"help",
        {},
@@ -200,7 +204,7 @@ std::span<const EngineSession::Command> EngineSession::commands() {
 }
 
 EngineSession::EngineSession(uint64_t seed, ReplySink sink, SessionLimits limits)
-    : rng_(seed), agent_seed_(seed), sink_(std::move(sink)), limits_(limits) {}
+    : game_(seed), sink_(std::move(sink)), limits_(limits) {}
 
 EngineSession::~EngineSession() {
   {
@@ -339,11 +343,6 @@ void EngineSession::searchLoop() {
     processWaiting();
     if (!searching_) idle_.notify_all();
   }
-}
-
-const env::GameState& EngineSession::game() const {
-  if (!state_) throw RequestError{"no_game", "no scenario loaded; send {\"cmd\":\"load\"} first"};
-  return *state_;
 }
 
 bool readRequestLine(std::istream& in, std::string& line) {
@@ -494,129 +493,6 @@ json EngineSession::help() const {
           {"refusal_reasons", reasons},
           {"example", R"({"cmd":"load","scenario":"duel"})"},
           {"docs", kProtocolDocs}};
-}
-
-json EngineSession::load(const json& req) {
-  const int sources = static_cast<int>(req.contains("scenario")) +
-                      static_cast<int>(req.contains("path")) +
-                      static_cast<int>(req.contains("json"));
-  if (sources != 1) {
-    throw RequestError{"bad_request",
-                       "give exactly one of \"scenario\" (built-in name), \"path\" (file) or "
-                       "\"json\" (inline scenario object)"};
-  }
-  std::shared_ptr<const env::Scenario> sc;
-  if (req.contains("json")) {
-    if (!req["json"].is_object())
-      throw RequestError{"bad_request", "\"json\" must be a scenario object"};
-    sc = env::parseScenario(req["json"].dump(), "<inline>");
-  } else {
-    const char* key = req.contains("scenario") ? "scenario" : "path";
-    if (!req[key].is_string())
-      throw RequestError{"bad_request", std::string("\"") + key + "\" must be a string"};
-    const std::string name = req[key].get<std::string>();
-    if (name.find('\0') != std::string::npos)
-      throw RequestError{"bad_request", std::string("\"") + key + "\" contains a NUL character"};
-    if (req.contains("path") && !limits_.files)
-      throw RequestError{"bad_request",
-                         "this server reads no files: send the scenario as \"json\""};
-    if (!req.contains("path") && !limits_.files && !isBuiltinScenario(name))
-      throw RequestError{"bad_request", "\"" + name + "\" is not a built-in scenario"};
-    sc = req.contains("path") ? env::loadScenarioFile(name) : env::loadScenario(name);
-  }
-  if (req.contains("seed")) {
-    if (!req["seed"].is_number_unsigned())
-      throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
-    rng_ = env::Rng(req["seed"].get<uint64_t>());
-    agent_seed_ = req["seed"].get<uint64_t>();
-  }
-  agents_.clear();
-  env::EventLog log;
-  scenario_ = sc;
-  state_ = env::newGame(*scenario_, &log);
-  record_ = env::GameRecord{};
-  record_.scenario = scenario_;
-  record_.seed = agent_seed_;
-  ply_ = 0;
-  json out = scenarioInfo();
-  out.erase("scenario");
-  out["events"] = eventsJson(*state_, log, bound_side_);
-  out["status"] = status();
-  return out;
-}
-
-json EngineSession::scenarioInfo() const {
-  const env::Scenario& sc = *scenario_;
-  json units = json::array();
-  for (const env::UnitInfo& u : sc.units()) {
-    json j = {{"id", u.id},
-              {"name", u.name},
-              {"side", env::sideColor(u.side)},
-              {"type", env::unitTypeName(u.type)},
-              {"vc", u.vc},
-              {"mo", u.mo},
-              {"ma", u.ma}};
-    if (u.corps >= 0) j["corps"] = sc.corps()[static_cast<size_t>(u.corps)].id;
-    if (env::isArtillery(u.type)) {
-      j["vt"] = u.vt;
-      j["range"] = u.range;
-    }
-    if (env::isGeneral(u.type)) j["radius"] = u.radius;
-    units.push_back(j);
-  }
-  return {{"name", sc.name()},
-          {"title", sc.title()},
-          {"turns", sc.turns()},
-          {"width", sc.width()},
-          {"height", sc.height()},
-          {"cells", sc.numCells()},
-          {"sides", {sc.sideNames()[0], sc.sideNames()[1]}},
-          {"units", units},
-          {"rules", json::parse(env::ruleSwitchesJson(sc.rules()))},
-          {"action_space", {{"size", env::actionSpaceSize(sc)}, {"planes", env::actionPlanes(sc)}}},
-          {"scenario", json::parse(sc.sourceText())}};
-}
-
-json EngineSession::status() const { return statusOf(game()); }
-
-json EngineSession::statusOf(const env::GameState& s) {
-  return {{"turn", s.turn},
-          {"side", env::sideColor(s.side)},
-          {"phase", env::phaseName(s.phase)},
-          {"chance", s.isChanceNode()},
-          {"terminal", s.isTerminal()}};
-}
-
-const env::GameState& EngineSession::position(const json& req,
-                                              std::optional<env::GameState>* own) const {
-  const env::GameState& s = game();
-  if (req.contains("state")) {
-    own->emplace(env::stateFromJson(s.sc(), req["state"], "state"));
-    return **own;
-  }
-  if (bound_side_ < 0 || !env::hidesAny(s, bound_side_)) return s;
-  own->emplace(env::publicView(s, bound_side_));
-  return **own;
-}
-
-env::GameState EngineSession::visibleGame() const {
-  const env::GameState& s = game();
-  return bound_side_ < 0 ? s : env::publicView(s, bound_side_);
-}
-
-json EngineSession::bind(const json& req) {
-  if (!req.contains("side") || !req["side"].is_string() ||
-      (req["side"] != "blue" && req["side"] != "orange")) {
-    throw RequestError{"bad_request", "give \"side\": \"blue\" or \"orange\""};
-  }
-  const int side = req["side"] == "blue" ? 0 : 1;
-  if (bound_side_ >= 0 && bound_side_ != side) {
-    throw RequestError{
-        "bad_request",
-        "the session serves " + std::string(env::sideColor(bound_side_)) + " already, for good"};
-  }
-  bound_side_ = side;
-  return {{"side", env::sideColor(side)}};
 }
 
 }  // namespace morne::engine

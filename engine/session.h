@@ -1,9 +1,10 @@
 #pragma once
 // The engine protocol (docs/protocol.md): one JSON request per line in, one JSON reply per line
-// out. A session holds the loaded scenario, the game as a record (start position and every
-// action and die since, so that it can be taken back, saved and replayed), the current state
-// and the dice generator. Every request may carry an "id", echoed in its reply. Bad input of
-// any kind gets {"ok":false,"error":{"code":...,"message":...}} and the session keeps serving.
+// out. A session holds the game it plays (engine/played_game.h), answers questions about a
+// position (engine/position_queries.h), keeps the agents genmove uses and runs their searches
+// on a thread of its own, replying to every request in its turn. Every request may carry an "id",
+// echoed in its reply. Bad input of any kind gets {"ok":false,"error":{"code":...,"message":...}}
+// and the session keeps serving.
 
 #include <atomic>
 #include <condition_variable>
@@ -23,10 +24,9 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "engine/played_game.h"
+#include "engine/position_queries.h"
 #include "env/game_state.h"
-#include "env/io/game_record.h"
-#include "env/rng.h"
-#include "env/scenario.h"
 
 namespace morne::engine {
 
@@ -119,41 +119,14 @@ class EngineSession {
   // `reply` with the request's `id` echoed (shortened when huge), as one line.
   static std::string replyLine(json reply, const json& id);
   json help() const;
-  json load(const json& req);
-  json scenarioInfo() const;
-  json status() const;
-  static json statusOf(const env::GameState& s);
+  // Asks `question` (position_queries.h) about the position `req` is about.
+  json ask(const json& req, PositionQuery question) const;
+  // A command of the table that asks `question`.
+  template <PositionQuery question>
+  static json onPosition(EngineSession& session, const json& req) {
+    return session.ask(req, question);
+  }
 
-  // The game as played (engine_play.cpp): actions, dice, undo, records.
-  json apply(const json& req);
-  json roll();
-  json setState(const json& req);
-  json undo(const json& req);
-  json saveGame() const;
-  json loadGame(const json& req);
-  json replay(const json& req);
-  // Applies the ply to the game and the record (dropping the record's plies past the current
-  // one), returning the events it caused.
-  json play(const env::RecordedPly& ply);
-  // Replays the record's first `plies` plies from its start position into state_.
-  void rewind(size_t plies);
-
-  // The position as the session's side may see it, and the units hidden from it.
-  json stateReply() const;
-  // The built-in scenarios: name, title, turns, sides.
-  static json builtinScenarioList();
-  // Questions about a position (engine_queries.cpp); each reads the request's own "state" when
-  // it carries one, else the game's.
-  json legal(const json& req) const;
-  json chance(const json& req) const;
-  json reachable(const json& req) const;
-  json zoneOfControl(const json& req) const;
-  json result(const json& req) const;
-  json lineOfSight(const json& req) const;
-  // Previews (engine_previews.cpp).
-  json previewFire(const json& req) const;
-  json previewCombat(const json& req) const;
-  json previewStep(const json& req) const;
   // Searches (engine_search.cpp): an agent's choice ("genmove") and a search's periodic report
   // on a position ("analyze"), both explained. Each checks the request, then hands the search
   // to the session's search thread; its reply comes when it ends.
@@ -192,23 +165,7 @@ class EngineSession {
   // Sends one reply line to the sink (or keeps it for handle()).
   void reply(const std::string& line);
 
-  // The position a query reads: the state given in req["state"] (validated, kept in *own), or
-  // the game's as the bound side may know it (env/visibility.h).
-  const env::GameState& position(const json& req, std::optional<env::GameState>* own) const;
-  // Binds the session to one side for good: what it may not see is hidden from its replies.
-  json bind(const json& req);
-  // The game as the bound side may know it (the game itself for an unbound session).
-  env::GameState visibleGame() const;
-  // The unit named by req[key] in `s`: a unit id or the label of the hex it stands on.
-  static int unitArgument(const env::GameState& s, const json& req, const char* key);
-  const env::GameState& game() const;
-
-  std::shared_ptr<const env::Scenario> scenario_;
-  std::optional<env::GameState> state_;
-  env::GameRecord record_;  // the game: start, every ply so far and any taken back (undo)
-  size_t ply_ = 0;          // how many of record_.plies state_ has played
-  int bound_side_ = -1;     // the side the session serves (bind), -1 for both
-  env::Rng rng_;
+  PlayedGame game_;
   // An agent genmove keeps for its spec, and when it last served (to drop the least recent).
   struct KeptAgent {
     std::unique_ptr<agents::Agent> agent;
@@ -219,7 +176,6 @@ class EngineSession {
   // this spec's: changing the time per move keeps the search tree.
   agents::Agent& keptAgent(const std::string& spec);
 
-  uint64_t agent_seed_;  // seeds the agents genmove keeps, one per spec, until the next load
   std::map<std::string, KeptAgent> agents_;
   uint64_t requests_served_ = 0;
 

@@ -194,8 +194,8 @@ size_t topField(const json& req, size_t fallback) {
 // For a session bound to a side: the other side's decisions it may not see (S-4) are played
 // (genmove with play) but neither shown nor analysed.
 void EngineSession::checkDecisionVisible(const json& req, bool played) const {
-  if (req.contains("state") || bound_side_ < 0 || played) return;
-  if (env::decisionsHiddenFrom(game(), bound_side_)) {
+  if (req.contains("state") || played) return;
+  if (game_.decisionsHidden()) {
     throw RequestError::refused({env::RefusalReason::kHiddenInformation, "S-4",
                                  "the first player's decisions in game turn 1 are hidden from "
                                  "the second player"});
@@ -204,7 +204,7 @@ void EngineSession::checkDecisionVisible(const json& req, bool played) const {
 
 json EngineSession::genmove(const json& req) {
   std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+  const env::GameState& s = game_.position(req, &own);
   checkSearchable(s);
   const bool play = playField(req);
   checkDecisionVisible(req, play);
@@ -229,9 +229,10 @@ json EngineSession::genmove(const json& req) {
   job->id = request_id_;
   job->cmd = "genmove";
   job->spec = spec;
-  job->position = req.contains("state") ? s : game();  // the agent sees what its side may know
+  job->position =
+      req.contains("state") ? s : game_.position();  // the agent sees what its side may know
   job->shown = s;
-  job->hidden = bound_side_ >= 0 && env::decisionsHiddenFrom(game(), bound_side_);
+  job->hidden = game_.decisionsHidden();
   job->play = play;
   job->searches = searches(spec);
   startSearch(std::move(job));
@@ -240,7 +241,7 @@ json EngineSession::genmove(const json& req) {
 
 json EngineSession::analyze(const json& req) {
   std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+  const env::GameState& s = game_.position(req, &own);
   checkSearchable(s);
   const bool play = playField(req);
   checkDecisionVisible(req, play);
@@ -262,10 +263,10 @@ json EngineSession::analyze(const json& req) {
   job->id = request_id_;
   job->cmd = "analyze";
   job->spec = spec;
-  job->position = req.contains("state") ? s : game();
+  job->position = req.contains("state") ? s : game_.position();
   job->shown = s;
   job->searches = searches(spec);
-  job->hidden = job->play && bound_side_ >= 0 && env::decisionsHiddenFrom(game(), bound_side_);
+  job->hidden = job->play && game_.decisionsHidden();
   startSearch(std::move(job));
   return json::object();
 }
@@ -327,10 +328,8 @@ void EngineSession::finishSearch(SearchJob& job, json result) {
   if (job.hidden && result.value("ok", true)) result = {{"hidden", true}};
   if (result.value("ok", true)) {
     if (job.play) {
-      const env::GameState& s = game();
-      record_.agents[static_cast<size_t>(s.side)] =
-          job.cmd == "genmove" ? job.agent->spec() : job.spec;
-      json played = play({.chance = false, .action = job.decided, .outcome = 0});
+      game_.recordAgent(job.cmd == "genmove" ? job.agent->spec() : job.spec);
+      json played = game_.play({.chance = false, .action = job.decided, .outcome = 0});
       for (auto& [key, value] : played.items()) result[key] = value;
     }
     result["ok"] = true;
@@ -359,7 +358,7 @@ agents::Agent& EngineSession::keptAgent(const std::string& spec) {
     kept.agent->setBudget(budget);
   } else {
     try {
-      kept.agent = agents::makeAgent(spec, agent_seed_);
+      kept.agent = agents::makeAgent(spec, game_.seed());
     } catch (...) {
       agents_.erase(key);
       throw;

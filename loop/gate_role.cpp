@@ -44,16 +44,19 @@ bool playArena(const RoleContext& run, const arena::ArenaConfig& config,
 
 }  // namespace
 
+const env::OptionRow<GateRole::State> GateRole::kStateRows[6] = {
+    {"generation", &State::generation, env::atLeast(1), "the next generation to gate"},
+    {"best", &State::best, env::anyValue(), "the best network (nets/gen-NNN.pt)"},
+    {"best_generation", &State::best_generation, env::atLeast(-1), "its generation"},
+    {"laddered_generation", &State::laddered_generation, env::atLeast(-1),
+     "the best network's generation at the last ladder"},
+    {"ladder_due", &State::ladder_due, env::atLeast(-1), "the generation whose ladder is due"},
+    {"cpu_seconds", &State::cpu_seconds, env::atLeast(0), "CPU time the gate has used"},
+};
+
 GateRole::GateRole(const RoleContext& run) : run_(run) {
-  readRecordFile(run_.folder.path("gates/state.json"), kStateFormat, "the state of a gate",
-                 [&](const json& j) {
-                   state_.generation = j.at("generation").get<int>();
-                   state_.best = j.at("best").get<std::string>();
-                   state_.best_generation = j.at("best_generation").get<int>();
-                   state_.laddered_generation = j.at("laddered_generation").get<int>();
-                   state_.ladder_due = j.at("ladder_due").get<int>();
-                   state_.cpu_seconds = j.at("cpu_seconds").get<double>();
-                 });
+  readRecord<State>(run_.folder.path("gates/state.json"), kStateFormat, "the state of a gate",
+                    kStateRows, state_);
   // latest.json follows from the gate's state: one left behind (a gate killed between its
   // two writes), damaged, or naming the network with another size or CRC-32 is published
   // again, saying so.
@@ -74,14 +77,7 @@ GateRole::GateRole(const RoleContext& run) : run_(run) {
 }
 
 void GateRole::saveState() {
-  const json j = {{"format", kStateFormat},
-                  {"generation", state_.generation},
-                  {"best", state_.best},
-                  {"best_generation", state_.best_generation},
-                  {"laddered_generation", state_.laddered_generation},
-                  {"ladder_due", state_.ladder_due},
-                  {"cpu_seconds", state_.cpu_seconds}};
-  env::writeFileDurably(run_.folder.path("gates/state.json"), j.dump(1) + "\n");
+  writeRecord<State>(run_.folder.path("gates/state.json"), kStateFormat, kStateRows, state_);
 }
 
 // latest.json from the state: the data set of the last gated generation, the best network.

@@ -39,6 +39,8 @@ class GateRole {
     int ladder_due = -1;           // the generation whose ladder is to be played
     double cpu_seconds = 0;
   };
+  // gates/state.json's fields.
+  static const env::OptionRow<State> kStateRows[6];
   void saveState();
   void publish() const;
   // What latest.json says after the gate's state (the best network measured).

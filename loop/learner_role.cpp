@@ -43,31 +43,29 @@ training::TrainStart startOf(const std::string& name) {
 
 }  // namespace
 
+const env::OptionRow<LearnerRole::State> LearnerRole::kStateRows[7] = {
+    {"generation", &State::generation, env::atLeast(1), "the generation to train next"},
+    {"reuse_budget", &State::reuse_budget, env::anyValue(),
+     "training rows the reuse cap still allows"},
+    {"credited_rows", &State::credited_rows, env::atLeast(0),
+     "training rows the budget has been credited for"},
+    {"train_target", &State::train_target, env::atLeast(-1),
+     "the learner's step at which this generation's training ends (-1: not planned)"},
+    {"train_started", &State::train_started, env::anyValue(), "its training has begun"},
+    {"trained_steps", &State::trained_steps, env::atLeast(0),
+     "the learner's steps after the last finished training"},
+    {"cpu_seconds", &State::cpu_seconds, env::atLeast(0), "CPU time the learner has used"},
+};
+
 LearnerRole::LearnerRole(const RoleContext& run, nn::ProcessGroup* group)
     : run_(run), group_(group) {
   if (!leads()) return;
-  readRecordFile(run_.folder.path("train/learner.json"), kStateFormat, "the state of a learner",
-                 [&](const json& j) {
-                   state_.generation = j.at("generation").get<int>();
-                   state_.reuse_budget = j.at("reuse_budget").get<double>();
-                   state_.credited_rows = j.at("credited_rows").get<int64_t>();
-                   state_.train_target = j.at("train_target").get<int64_t>();
-                   state_.train_started = j.at("train_started").get<bool>();
-                   state_.trained_steps = j.at("trained_steps").get<int64_t>();
-                   state_.cpu_seconds = j.at("cpu_seconds").get<double>();
-                 });
+  readRecord<State>(run_.folder.path("train/learner.json"), kStateFormat, "the state of a learner",
+                    kStateRows, state_);
 }
 
 void LearnerRole::saveState() {
-  const json j = {{"format", kStateFormat},
-                  {"generation", state_.generation},
-                  {"reuse_budget", state_.reuse_budget},
-                  {"credited_rows", state_.credited_rows},
-                  {"train_target", state_.train_target},
-                  {"train_started", state_.train_started},
-                  {"trained_steps", state_.trained_steps},
-                  {"cpu_seconds", state_.cpu_seconds}};
-  env::writeFileDurably(run_.folder.path("train/learner.json"), j.dump(1) + "\n");
+  writeRecord<State>(run_.folder.path("train/learner.json"), kStateFormat, kStateRows, state_);
 }
 
 bool LearnerRole::dataReady() const {

@@ -49,6 +49,8 @@ class LearnerRole {
     int64_t trained_steps = 0;  // the learner's steps after the last finished training
     double cpu_seconds = 0;
   };
+  // train/learner.json's fields.
+  static const env::OptionRow<State> kStateRows[7];
   void saveState();
   bool leads() const { return !group_ || group_->rank() == 0; }
 

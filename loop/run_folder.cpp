@@ -65,28 +65,33 @@ bool readRecordFile(const std::string& path, const std::string& format, const st
   return true;
 }
 
+namespace {
+
+const env::OptionRow<LatestNetwork> kLatestRows[] = {
+    {"data_set", &LatestNetwork::data_set, env::atLeast(0), "the data set the workers play"},
+    {"network", &LatestNetwork::network, env::anyValue(),
+     "the best network, inside the run folder (empty: the bootstrap agent)"},
+    {"network_generation", &LatestNetwork::network_generation, env::atLeast(-1),
+     "its generation (-1: none yet)"},
+    {"bytes", &LatestNetwork::bytes, env::anyValue(), "its size"},
+    {"crc32", &LatestNetwork::crc32, env::anyValue(), "its CRC-32"},
+};
+
+}  // namespace
+
 LatestNetwork RunFolder::readLatest() const {
   LatestNetwork latest;
-  readRecordFile(
-      path("latest.json"), kLatestFormat, "a latest-network pointer", [&](const json& j) {
-        latest.data_set = j.at("data_set").get<int>();
-        latest.network = j.at("network").get<std::string>();
-        if (!insideTheFolder(latest.network)) {
-          throw ConfigError(path("latest.json") + ": network \"" + latest.network.substr(0, 200) +
-                            "\" is not a file inside the run folder");
-        }
-        latest.network_generation = j.at("network_generation").get<int>();
-        latest.bytes = j.at("bytes").get<uint64_t>();
-        latest.crc32 = j.at("crc32").get<uint32_t>();
-      });
+  readRecord<LatestNetwork>(path("latest.json"), kLatestFormat, "a latest-network pointer",
+                            kLatestRows, latest);
+  if (!insideTheFolder(latest.network)) {
+    throw ConfigError(path("latest.json") + ": network \"" + latest.network.substr(0, 200) +
+                      "\" is not a file inside the run folder");
+  }
   return latest;
 }
 
 void RunFolder::writeLatest(const LatestNetwork& latest) const {
-  const json j = {{"format", kLatestFormat},   {"data_set", latest.data_set},
-                  {"network", latest.network}, {"network_generation", latest.network_generation},
-                  {"bytes", latest.bytes},     {"crc32", latest.crc32}};
-  env::writeFileDurably(path("latest.json"), j.dump(1) + "\n");
+  writeRecord<LatestNetwork>(path("latest.json"), kLatestFormat, kLatestRows, latest);
 }
 
 void RunFolder::measureNetwork(const std::string& file, LatestNetwork& latest) {

@@ -22,9 +22,11 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 
 #include "env/io/durable_file.h"
+#include "env/io/field_table.h"
 #include "training/training_data.h"
 
 namespace morne::loop {
@@ -92,6 +94,26 @@ nlohmann::json readJsonFile(const std::string& path, const nlohmann::json& fallb
 // field of the wrong type.
 bool readRecordFile(const std::string& path, const std::string& format, const std::string& what,
                     const std::function<void(const nlohmann::json&)>& read);
+
+// Writes the fields of `record` that `rows` declare, with its "format", to `path` (durably).
+template <class Record>
+void writeRecord(const std::string& path, const std::string& format,
+                 std::span<const env::OptionRow<Record>> rows, const Record& record) {
+  nlohmann::json j = env::optionsJson(rows, record);
+  j["format"] = format;
+  env::writeFileDurably(path, j.dump(1) + "\n");
+}
+
+// Reads a record writeRecord() wrote into `record`: false when the file does not exist yet.
+// ConfigError naming the file (and the key) when it is of another format, damaged, lacks a
+// field, or holds one of the wrong type or out of its range.
+template <class Record>
+bool readRecord(const std::string& path, const std::string& format, const std::string& what,
+                std::span<const env::OptionRow<Record>> rows, Record& record) {
+  return readRecordFile(path, format, what, [&](const nlohmann::json& j) {
+    env::readOptionsJson(path, j, rows, record);
+  });
+}
 
 // The lock that makes a role unique in a run (the learner, the gate, one worker name): held
 // while the process lives. Throws ConfigError naming `who` when another process holds it.

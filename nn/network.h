@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 
@@ -37,6 +38,12 @@ struct NetworkConfig {
 // The config of a network for `scenario`: its observation shape, action planes and name, with
 // the default size (callers set blocks, channels and value_hidden after, when they differ).
 NetworkConfig networkConfigFor(const env::Scenario& scenario);
+
+// The config as saved with the weights (JSON, with its "format"), and read back: ConfigError
+// naming `path` and the field when one is missing, of the wrong type or out of its range, or
+// when the format is not one this morne reads.
+nlohmann::json networkConfigJson(const NetworkConfig& c);
+NetworkConfig networkConfigFromJson(const nlohmann::json& saved, const std::string& path);
 
 class Network {
  public:

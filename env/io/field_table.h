@@ -2,7 +2,8 @@
 // A config struct's fields declared once: one row per field {name, member, range, help,
 // recorded}, in the manner of env/rule_switches.cpp. A subcommand's options
 // (cli/option_table.h), their range checks and the JSON records of runs (loop.json,
-// train.json) all come from the rows.
+// train.json) all come from the rows, and so do the saved records of a run folder (a role's
+// state, latest.json: loop/run_folder.h writeRecord/readRecord).
 //
 //   const OptionRow<SelfPlayConfig> kRows[] = {
 //       {"games", &SelfPlayConfig::games, atLeast(1), "games to play"}, ...};
@@ -43,8 +44,8 @@ inline OptionRange atLeast(double lo) { return {lo}; }
 inline OptionRange anyValue() { return {}; }
 
 template <class Config>
-using OptionField = std::variant<int Config::*, double Config::*, bool Config::*,
-                                 uint64_t Config::*, std::string Config::*>;
+using OptionField = std::variant<int Config::*, double Config::*, bool Config::*, int64_t Config::*,
+                                 uint64_t Config::*, uint32_t Config::*, std::string Config::*>;
 
 template <class Config>
 struct OptionRow {

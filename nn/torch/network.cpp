@@ -104,8 +104,6 @@ TORCH_MODULE(PolicyValueNet);
 
 constexpr const char* kConfigKey = "morne_network_config";
 constexpr const char* kChecksumKey = "morne_weights_checksum";
-// Format 2 adds the weights checksum; format 1 files (without one) still load.
-constexpr int kFormatVersion = 2;
 
 // Every parameter and buffer of the network by name, in registration order.
 std::vector<std::pair<std::string, torch::Tensor>> namedTensors(const PolicyValueNet& net) {
@@ -147,44 +145,6 @@ void checkFiniteWeights(const PolicyValueNet& net, const std::string& path) {
                         std::to_string(tensor.numel()) + " weights of " + name +
                         " are NaN or infinite; the network cannot be used");
     }
-  }
-}
-
-nlohmann::json configJson(const NetworkConfig& c) {
-  return {{"format", kFormatVersion},
-          {"planes", c.input.planes},
-          {"height", c.input.height},
-          {"width", c.input.width},
-          {"globals", c.input.globals},
-          {"policy_planes", c.policy_planes},
-          {"blocks", c.blocks},
-          {"channels", c.channels},
-          {"value_hidden", c.value_hidden},
-          {"encoder_version", c.encoder_version},
-          {"scenario", c.scenario},
-          {"provenance", c.provenance}};
-}
-
-NetworkConfig configFromJson(const nlohmann::json& j, const std::string& path) {
-  try {
-    const int format = j.at("format").get<int>();
-    if (format < 1 || format > kFormatVersion) {
-      throw ConfigError(path + ": network format " + std::to_string(j.at("format").get<int>()) +
-                        " is not one this morne reads (1.." + std::to_string(kFormatVersion) + ")");
-    }
-    NetworkConfig c;
-    c.input = {j.at("planes").get<int>(), j.at("height").get<int>(), j.at("width").get<int>(),
-               j.at("globals").get<int>()};
-    c.policy_planes = j.at("policy_planes").get<int>();
-    c.blocks = j.at("blocks").get<int>();
-    c.channels = j.at("channels").get<int>();
-    c.value_hidden = j.at("value_hidden").get<int>();
-    c.encoder_version = j.at("encoder_version").get<int>();
-    c.scenario = j.at("scenario").get<std::string>();
-    c.provenance = j.value("provenance", "");
-    return c;
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(path + ": malformed network config: " + e.what());
   }
 }
 
@@ -246,7 +206,7 @@ class TorchNetwork : public Network {
   void save(const std::string& path) const override {
     saveArchiveDurably(path, "network", [this](torch::serialize::OutputArchive& archive) {
       net_->save(archive);
-      archive.write(kConfigKey, torch::IValue(configJson(config_).dump()));
+      archive.write(kConfigKey, torch::IValue(networkConfigJson(config_).dump()));
       archive.write(kChecksumKey, torch::IValue(hex64(checksum_)));
     });
   }
@@ -325,7 +285,7 @@ std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& p
     throw ConfigError(path + ": not a morne network (no " + std::string(kConfigKey) + ")");
   }
   const nlohmann::json config_json = nlohmann::json::parse(text.toStringRef(), nullptr, false);
-  const NetworkConfig config = configFromJson(config_json, path);
+  const NetworkConfig config = networkConfigFromJson(config_json, path);
   const int format = config_json.at("format").get<int>();
   if (config.encoder_version != kEncoderVersion) {
     throw ConfigError(path + ": made with encoder version " +

@@ -2,9 +2,11 @@
 // where a unit can go, zones of control, line of sight and the result. Each reads the request's
 // own "state" when it carries one (a what-if position), else the game's (docs/protocol.md).
 
+#include "engine/position_queries.h"
+
+#include "engine/played_game.h"
 #include "engine/reply_json.h"
 #include "engine/request_error.h"
-#include "engine/session.h"
 #include "env/control.h"
 #include "env/io/notation.h"
 #include "env/io/scenario_library.h"
@@ -32,7 +34,7 @@ env::CellId hexArgument(const env::Scenario& sc, const json& req, const char* ke
 
 }  // namespace
 
-int EngineSession::unitArgument(const env::GameState& s, const json& req, const char* key) {
+int unitArgument(const env::GameState& s, const json& req, const char* key) {
   const env::Scenario& sc = s.sc();
   if (!req.contains(key) || !req[key].is_string()) {
     throw RequestError{"bad_request",
@@ -49,17 +51,7 @@ int EngineSession::unitArgument(const env::GameState& s, const json& req, const 
   return s.unitAt(c);
 }
 
-json EngineSession::stateReply() const {
-  const env::GameState view = visibleGame();
-  json hidden = json::array();
-  for (int u = 0; u < view.num_units; ++u) {
-    if (bound_side_ >= 0 && env::hiddenFrom(game(), u, bound_side_))
-      hidden.push_back(view.sc().unit(u).id);
-  }
-  return {{"state", env::stateToJson(view)}, {"hidden", hidden}};
-}
-
-json EngineSession::builtinScenarioList() {
+json builtinScenarioList() {
   json list = json::array();
   for (const env::BuiltinScenario& b : env::builtinScenarios()) {
     const auto sc = env::loadScenario(b.name);
@@ -71,9 +63,7 @@ json EngineSession::builtinScenarioList() {
   return {{"scenarios", list}};
 }
 
-json EngineSession::legal(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+json legalReply(const env::GameState& s, const json& /*req*/) {
   env::ActionList list;
   env::legalActions(s, list);
   json actions = json::array();
@@ -82,12 +72,10 @@ json EngineSession::legal(const json& req) const {
                        {"text", env::actionText(s, a)},
                        {"index", env::actionIndex(s.sc(), a)}});
   }
-  return {{"actions", actions}, {"count", list.size()}, {"status", statusOf(s)}};
+  return {{"actions", actions}, {"count", list.size()}, {"status", statusJson(s)}};
 }
 
-json EngineSession::chance(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+json chanceReply(const env::GameState& s, const json& /*req*/) {
   if (!s.isChanceNode()) return {{"chance", false}};
   env::ChanceList outcomes;
   env::chanceOutcomes(s, outcomes);
@@ -102,9 +90,7 @@ json EngineSession::chance(const json& req) const {
   return {{"chance", true}, {"event", event}, {"outcomes", list}};
 }
 
-json EngineSession::reachable(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+json reachableReply(const env::GameState& s, const json& req) {
   const env::Scenario& sc = s.sc();
   const int u = unitArgument(s, req, "unit");
   // In its own side's movement phase the answer is what the unit may do now, which may be
@@ -130,9 +116,7 @@ json EngineSession::reachable(const json& req) const {
   return {{"unit", sc.unit(u).id}, {"legal_now", legal_now}, {"mp", mp}, {"hexes", hexes}};
 }
 
-json EngineSession::zoneOfControl(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+json zoneOfControlReply(const env::GameState& s, const json& /*req*/) {
   const env::Scenario& sc = s.sc();
   json out = json::object();
   for (int side = 0; side < env::kNumSides; ++side) {
@@ -147,14 +131,8 @@ json EngineSession::zoneOfControl(const json& req) const {
   return {{"zoc", out}};
 }
 
-json EngineSession::result(const json& req) const {
-  std::optional<env::GameState> own;
-  return resultJson(position(req, &own));
-}
-
-json EngineSession::lineOfSight(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::Scenario& sc = position(req, &own).sc();
+json lineOfSightReply(const env::GameState& s, const json& req) {
+  const env::Scenario& sc = s.sc();
   const env::CellId from = hexArgument(sc, req, "from");
   const env::CellId to = hexArgument(sc, req, "to");
   auto terrain = [&sc](env::Hex h) { return sc.losTerrain(h); };

@@ -1,13 +1,18 @@
-// The engine protocol's game as played: actions and dice ("apply", "roll"), replacing the
-// position ("set_state"), taking plies back ("undo"), and game records ("save", "load_game",
-// "replay"). Every ply goes into the session's record, from which undo and replay rebuild the
-// position exactly (docs/protocol.md).
+// The game an engine session plays: loading a scenario or a record, actions and dice ("apply",
+// "roll"), replacing the position ("set_state"), taking plies back ("undo"), game records
+// ("save", "load_game", "replay"), and what the bound side may see. Every ply goes into the
+// record, from which undo and replay rebuild the position exactly (docs/protocol.md).
+
+#include "engine/played_game.h"
 
 #include "engine/reply_json.h"
 #include "engine/request_error.h"
-#include "engine/session.h"
+#include "env/io/builtin_scenarios.h"
 #include "env/io/notation.h"
+#include "env/io/scenario_json.h"
+#include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
+#include "env/rule_switches.h"
 #include "env/rules.h"
 #include "env/visibility.h"
 
@@ -18,6 +23,13 @@ using nlohmann::json;
 namespace {
 
 using R = env::RefusalReason;
+
+bool isBuiltinScenario(const std::string& name) {
+  for (const env::BuiltinScenario& b : env::builtinScenarios()) {
+    if (name == b.name) return true;
+  }
+  return false;
+}
 
 // The ply a request names: an action (by object, text or index) or a chance outcome; the rules'
 // refusal when it is not one they allow now.
@@ -72,7 +84,7 @@ env::RecordedPly requestedPly(const env::GameState& s, const json& req) {
 
 }  // namespace
 
-json EngineSession::play(const env::RecordedPly& ply) {
+json PlayedGame::play(const env::RecordedPly& ply) {
   env::GameState& s = *state_;
   env::EventLog log;
   json out;
@@ -104,10 +116,18 @@ json EngineSession::play(const env::RecordedPly& ply) {
   return out;
 }
 
-json EngineSession::apply(const json& req) { return play(requestedPly(game(), req)); }
+void PlayedGame::recordAgent(const std::string& spec) {
+  record_.agents[static_cast<size_t>(position().side)] = spec;
+}
 
-json EngineSession::roll() {
-  const env::GameState& s = game();
+bool PlayedGame::decisionsHidden() const {
+  return bound_side_ >= 0 && env::decisionsHiddenFrom(position(), bound_side_);
+}
+
+json PlayedGame::apply(const json& req) { return play(requestedPly(position(), req)); }
+
+json PlayedGame::roll() {
+  const env::GameState& s = position();
   if (!s.isChanceNode())
     throw RequestError::refused({R::kNoChancePending, "RNG-5", "no chance event is pending"});
   const int value = env::sampleChance(s, rng_);
@@ -116,8 +136,8 @@ json EngineSession::roll() {
   return out;
 }
 
-json EngineSession::setState(const json& req) {
-  const env::GameState& current = game();
+json PlayedGame::setState(const json& req) {
+  const env::GameState& current = position();
   if (!req.contains("state")) throw RequestError{"bad_request", "missing \"state\""};
   state_ = env::stateFromJson(current.sc(), req["state"], "state");
   record_.start = state_;
@@ -126,13 +146,13 @@ json EngineSession::setState(const json& req) {
   return {{"status", status()}, {"ply", ply_}};
 }
 
-void EngineSession::rewind(size_t plies) {
+void PlayedGame::rewind(size_t plies) {
   state_ = env::replayRecord(record_, plies);
   ply_ = plies;
 }
 
-json EngineSession::undo(const json& req) {
-  game();
+json PlayedGame::undo(const json& req) {
+  position();
   if (req.contains("plies") && req.contains("to"))
     throw RequestError{"bad_request", "give \"plies\" (how many) or \"to\" (a ply), not both"};
   size_t to = ply_;
@@ -151,8 +171,8 @@ json EngineSession::undo(const json& req) {
   return {{"taken_back", taken_back}, {"ply", ply_}, {"status", status()}};
 }
 
-json EngineSession::saveGame() const {
-  if (bound_side_ >= 0 && env::hidesAny(game(), bound_side_)) {
+json PlayedGame::saveGame() const {
+  if (bound_side_ >= 0 && env::hidesAny(position(), bound_side_)) {
     throw RequestError::refused({R::kHiddenInformation, "S-4",
                                  "the record shows where the first player placed his units; it "
                                  "can be saved from game turn 2"});
@@ -160,7 +180,7 @@ json EngineSession::saveGame() const {
   return {{"record", env::recordToJson(record_)}, {"ply", ply_}};
 }
 
-json EngineSession::loadGame(const json& req) {
+json PlayedGame::loadGame(const json& req, bool files) {
   if (req.contains("record") == req.contains("path")) {
     throw RequestError{"bad_request",
                        "give exactly one of \"record\" (a game record object) or \"path\" (file)"};
@@ -169,7 +189,7 @@ json EngineSession::loadGame(const json& req) {
   if (req.contains("record")) {
     loaded = env::recordFromJson(req["record"], "record");
   } else {
-    if (!limits_.files)
+    if (!files)
       throw RequestError{"bad_request", "this server reads no files: send the \"record\""};
     if (!req["path"].is_string() || req["path"].get<std::string>().find('\0') != std::string::npos)
       throw RequestError{"bad_request", "\"path\" must be a file name"};
@@ -179,11 +199,10 @@ json EngineSession::loadGame(const json& req) {
                          ? static_cast<size_t>(integerField(
                                req, "ply", 0, static_cast<int64_t>(loaded.plies.size())))
                          : loaded.plies.size();
-  agents_.clear();
   scenario_ = loaded.scenario;
   record_ = std::move(loaded);
   rng_ = env::Rng(record_.seed);
-  agent_seed_ = record_.seed;
+  seed_ = record_.seed;
   rewind(ply);
   json out = scenarioInfo();
   out.erase("scenario");
@@ -193,8 +212,8 @@ json EngineSession::loadGame(const json& req) {
   return out;
 }
 
-json EngineSession::replay(const json& req) {
-  game();
+json PlayedGame::replay(const json& req) {
+  position();
   if (!req.contains("ply")) throw RequestError{"bad_request", "give \"ply\": 0..plies"};
   const auto ply =
       static_cast<size_t>(integerField(req, "ply", 0, static_cast<int64_t>(record_.plies.size())));
@@ -205,6 +224,143 @@ json EngineSession::replay(const json& req) {
   out["events"] = eventsJson(*state_, log, bound_side_);
   if (state_->isTerminal()) out["result"] = resultJson(*state_);
   return out;
+}
+
+const env::GameState& PlayedGame::position() const {
+  if (!state_) throw RequestError{"no_game", "no scenario loaded; send {\"cmd\":\"load\"} first"};
+  return *state_;
+}
+
+json PlayedGame::load(const json& req, bool files) {
+  const int sources = static_cast<int>(req.contains("scenario")) +
+                      static_cast<int>(req.contains("path")) +
+                      static_cast<int>(req.contains("json"));
+  if (sources != 1) {
+    throw RequestError{"bad_request",
+                       "give exactly one of \"scenario\" (built-in name), \"path\" (file) or "
+                       "\"json\" (inline scenario object)"};
+  }
+  std::shared_ptr<const env::Scenario> sc;
+  if (req.contains("json")) {
+    if (!req["json"].is_object())
+      throw RequestError{"bad_request", "\"json\" must be a scenario object"};
+    sc = env::parseScenario(req["json"].dump(), "<inline>");
+  } else {
+    const char* key = req.contains("scenario") ? "scenario" : "path";
+    if (!req[key].is_string())
+      throw RequestError{"bad_request", std::string("\"") + key + "\" must be a string"};
+    const std::string name = req[key].get<std::string>();
+    if (name.find('\0') != std::string::npos)
+      throw RequestError{"bad_request", std::string("\"") + key + "\" contains a NUL character"};
+    if (req.contains("path") && !files)
+      throw RequestError{"bad_request",
+                         "this server reads no files: send the scenario as \"json\""};
+    if (!req.contains("path") && !files && !isBuiltinScenario(name))
+      throw RequestError{"bad_request", "\"" + name + "\" is not a built-in scenario"};
+    sc = req.contains("path") ? env::loadScenarioFile(name) : env::loadScenario(name);
+  }
+  if (req.contains("seed")) {
+    if (!req["seed"].is_number_unsigned())
+      throw RequestError{"bad_request", "\"seed\" must be a non-negative integer"};
+    rng_ = env::Rng(req["seed"].get<uint64_t>());
+    seed_ = req["seed"].get<uint64_t>();
+  }
+  env::EventLog log;
+  scenario_ = sc;
+  state_ = env::newGame(*scenario_, &log);
+  record_ = env::GameRecord{};
+  record_.scenario = scenario_;
+  record_.seed = seed_;
+  ply_ = 0;
+  json out = scenarioInfo();
+  out.erase("scenario");
+  out["events"] = eventsJson(*state_, log, bound_side_);
+  out["status"] = status();
+  return out;
+}
+
+json PlayedGame::scenarioInfo() const {
+  const env::Scenario& sc = *scenario_;
+  json units = json::array();
+  for (const env::UnitInfo& u : sc.units()) {
+    json j = {{"id", u.id},
+              {"name", u.name},
+              {"side", env::sideColor(u.side)},
+              {"type", env::unitTypeName(u.type)},
+              {"vc", u.vc},
+              {"mo", u.mo},
+              {"ma", u.ma}};
+    if (u.corps >= 0) j["corps"] = sc.corps()[static_cast<size_t>(u.corps)].id;
+    if (env::isArtillery(u.type)) {
+      j["vt"] = u.vt;
+      j["range"] = u.range;
+    }
+    if (env::isGeneral(u.type)) j["radius"] = u.radius;
+    units.push_back(j);
+  }
+  return {{"name", sc.name()},
+          {"title", sc.title()},
+          {"turns", sc.turns()},
+          {"width", sc.width()},
+          {"height", sc.height()},
+          {"cells", sc.numCells()},
+          {"sides", {sc.sideNames()[0], sc.sideNames()[1]}},
+          {"units", units},
+          {"rules", json::parse(env::ruleSwitchesJson(sc.rules()))},
+          {"action_space", {{"size", env::actionSpaceSize(sc)}, {"planes", env::actionPlanes(sc)}}},
+          {"scenario", json::parse(sc.sourceText())}};
+}
+
+json PlayedGame::status() const { return statusJson(position()); }
+
+json statusJson(const env::GameState& s) {
+  return {{"turn", s.turn},
+          {"side", env::sideColor(s.side)},
+          {"phase", env::phaseName(s.phase)},
+          {"chance", s.isChanceNode()},
+          {"terminal", s.isTerminal()}};
+}
+
+const env::GameState& PlayedGame::position(const json& req,
+                                           std::optional<env::GameState>* own) const {
+  const env::GameState& s = position();
+  if (req.contains("state")) {
+    own->emplace(env::stateFromJson(s.sc(), req["state"], "state"));
+    return **own;
+  }
+  if (bound_side_ < 0 || !env::hidesAny(s, bound_side_)) return s;
+  own->emplace(env::publicView(s, bound_side_));
+  return **own;
+}
+
+env::GameState PlayedGame::visibleGame() const {
+  const env::GameState& s = position();
+  return bound_side_ < 0 ? s : env::publicView(s, bound_side_);
+}
+
+json PlayedGame::bind(const json& req) {
+  if (!req.contains("side") || !req["side"].is_string() ||
+      (req["side"] != "blue" && req["side"] != "orange")) {
+    throw RequestError{"bad_request", "give \"side\": \"blue\" or \"orange\""};
+  }
+  const int side = req["side"] == "blue" ? 0 : 1;
+  if (bound_side_ >= 0 && bound_side_ != side) {
+    throw RequestError{
+        "bad_request",
+        "the session serves " + std::string(env::sideColor(bound_side_)) + " already, for good"};
+  }
+  bound_side_ = side;
+  return {{"side", env::sideColor(side)}};
+}
+
+json PlayedGame::stateReply() const {
+  const env::GameState view = visibleGame();
+  json hidden = json::array();
+  for (int u = 0; u < view.num_units; ++u) {
+    if (bound_side_ >= 0 && env::hiddenFrom(position(), u, bound_side_))
+      hidden.push_back(view.sc().unit(u).id);
+  }
+  return {{"state", env::stateToJson(view)}, {"hidden", hidden}};
 }
 
 }  // namespace morne::engine

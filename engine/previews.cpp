@@ -1,8 +1,8 @@
 // The engine protocol's previews, what a player asks on screen before acting: a bombardment,
 // an attack, and a movement step with the reaction fire it draws (docs/protocol.md).
 
+#include "engine/position_queries.h"
 #include "engine/request_error.h"
-#include "engine/session.h"
 #include "env/crt.h"
 #include "env/io/notation.h"
 #include "env/preview.h"
@@ -76,9 +76,7 @@ env::Action legalAction(const env::GameState& s, const char* kind, int from, int
 
 }  // namespace
 
-json EngineSession::previewFire(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+json previewFireReply(const env::GameState& s, const json& req) {
   const env::Scenario& sc = s.sc();
   const int gun = unitArgument(s, req, "gun");
   const int target = unitArgument(s, req, "target");
@@ -98,9 +96,7 @@ json EngineSession::previewFire(const json& req) const {
           {"outcomes", outcomes}};
 }
 
-json EngineSession::previewCombat(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+json previewCombatReply(const env::GameState& s, const json& req) {
   const env::Scenario& sc = s.sc();
   const int attacker = unitArgument(s, req, "attacker");
   const int defender = unitArgument(s, req, "defender");
@@ -153,9 +149,7 @@ json EngineSession::previewCombat(const json& req) const {
           {"outcomes", outcomes}};
 }
 
-json EngineSession::previewStep(const json& req) const {
-  std::optional<env::GameState> own;
-  const env::GameState& s = position(req, &own);
+json previewStepReply(const env::GameState& s, const json& req) {
   const env::Scenario& sc = s.sc();
   if (req.contains("action") == req.contains("text"))
     throw RequestError{"bad_request", "give exactly one of \"action\" (object) or \"text\""};
