@@ -209,13 +209,11 @@ EngineSession::EngineSession(uint64_t seed, ReplySink sink, SessionLimits limits
 EngineSession::~EngineSession() {
   {
     std::lock_guard lock(mutex_);
-    closing_ = true;
     stop_ = true;
     waiting_.clear();
     waiting_bytes_ = 0;
   }
-  wake_.notify_all();
-  if (search_thread_.joinable()) search_thread_.join();
+  search_thread_.close();
 }
 
 namespace {
@@ -314,35 +312,27 @@ void EngineSession::processWaiting() {
 }
 
 void EngineSession::startSearch(std::unique_ptr<SearchJob> job) {
-  job_ = std::move(job);
   searching_ = true;
   deferred_ = true;
-  if (!search_thread_.joinable()) search_thread_ = std::thread([this] { searchLoop(); });
-  wake_.notify_all();
-}
-
-void EngineSession::searchLoop() {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [this] { return job_ != nullptr || closing_; });
-    if (closing_) return;
-    std::unique_ptr<SearchJob> job = std::move(job_);
-    lock.unlock();
-    const bool slot = limits_.slots && limits_.slots->acquire(stop_);
-    json result;
-    try {
-      result = runSearch(*job);
-    } catch (...) {
-      result = errorReply(std::current_exception());
-    }
-    if (slot) limits_.slots->release();
-    lock.lock();
-    finishSearch(*job, std::move(result));
-    searching_ = false;
-    stop_ = false;
-    processWaiting();
-    if (!searching_) idle_.notify_all();
-  }
+  auto shared = std::make_shared<std::unique_ptr<SearchJob>>(std::move(job));
+  auto result = std::make_shared<json>();
+  search_thread_.start(
+      [this, shared, result] {  // without the lock
+        const bool slot = limits_.slots && limits_.slots->acquire(stop_);
+        try {
+          *result = runSearch(**shared);
+        } catch (...) {
+          *result = errorReply(std::current_exception());
+        }
+        if (slot) limits_.slots->release();
+      },
+      [this, shared, result] {  // with the lock
+        finishSearch(**shared, std::move(*result));
+        searching_ = false;
+        stop_ = false;
+        processWaiting();
+        if (!searching_) idle_.notify_all();
+      });
 }
 
 bool readRequestLine(std::istream& in, std::string& line) {

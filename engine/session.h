@@ -24,8 +24,10 @@
 #include <vector>
 
 #include "agents/agent.h"
+#include "engine/kept_agents.h"
 #include "engine/played_game.h"
 #include "engine/position_queries.h"
+#include "engine/search_thread.h"
 #include "env/game_state.h"
 
 namespace morne::engine {
@@ -37,7 +39,6 @@ inline constexpr int kProtocolVersion = 2;
 
 // Limits on what a client may send and make the engine keep (docs/protocol.md, "Limits").
 inline constexpr size_t kMaxRequestBytes = size_t{4} << 20;  // one request line
-inline constexpr size_t kMaxKeptAgents = 8;  // genmove agents kept at once, least recent dropped
 
 class SearchSlots;
 
@@ -156,7 +157,6 @@ class EngineSession {
   void finishSearch(SearchJob& job, json reply);
   // Hands `job` to the search thread (started on first use).
   void startSearch(std::unique_ptr<SearchJob> job);
-  void searchLoop();
 
   // Handles one request now (the lock held): replies, or starts a search.
   void process(const std::string& line);
@@ -166,18 +166,8 @@ class EngineSession {
   void reply(const std::string& line);
 
   PlayedGame game_;
-  // An agent genmove keeps for its spec, and when it last served (to drop the least recent).
-  struct KeptAgent {
-    std::unique_ptr<agents::Agent> agent;
-    uint64_t last_used = 0;
-  };
-  // The agent kept for `spec`, made on first use; at most kMaxKeptAgents are kept. Specs that
-  // differ only in their budget (sims, ms, turn_ms) share one agent, whose budget is set to
-  // this spec's: changing the time per move keeps the search tree.
-  agents::Agent& keptAgent(const std::string& spec);
-
-  std::map<std::string, KeptAgent> agents_;
-  uint64_t requests_served_ = 0;
+  // The agents genmove and analyze keep, one per spec.
+  KeptAgents agents_;
 
   // Requests and the search thread. `mutex_` guards everything above while a request is
   // handled; the search itself runs without it, on its own copy of the position.
@@ -185,10 +175,8 @@ class EngineSession {
   SessionLimits limits_;
   std::vector<std::string> kept_replies_;  // without a sink: replies for handle()
   mutable std::mutex mutex_;
-  std::condition_variable wake_;    // the search thread: a job, or closing
-  std::condition_variable idle_;    // drain(): the search ended and nothing waits
-  std::unique_ptr<SearchJob> job_;  // the search to start
-  bool searching_ = false;          // a search runs (or is about to)
+  std::condition_variable idle_;  // drain(): the search ended and nothing waits
+  bool searching_ = false;        // a search runs (or is about to)
   // A request that arrived during a search, or a reply made for it by the transport.
   struct Waiting {
     std::string text;
@@ -200,8 +188,7 @@ class EngineSession {
   json request_id_;                // its "id", for the search's reply
   std::atomic<bool> stop_{false};  // ends the search in progress (stop, quit)
   bool quit_ = false;              // "quit" handled or waiting
-  bool closing_ = false;           // the destructor runs
-  std::thread search_thread_;
+  SearchThread search_thread_{mutex_};
 };
 
 }  // namespace morne::engine

@@ -224,7 +224,7 @@ json EngineSession::genmove(const json& req) {
     job->fresh = agents::makeAgent(spec, req["seed"].get<uint64_t>());
     job->agent = job->fresh.get();
   } else {
-    job->agent = &keptAgent(spec);
+    job->agent = &agents_.agentFor(spec, game_.seed());
   }
   job->id = request_id_;
   job->cmd = "genmove";
@@ -258,7 +258,7 @@ json EngineSession::analyze(const json& req) {
                        : 500;
   job->total_ms = req.contains("ms") ? static_cast<double>(integerField(req, "ms", 1, max_ms))
                                      : limits_.max_search_ms;
-  job->agent = &keptAgent(spec);
+  job->agent = &agents_.agentFor(spec, game_.seed());
   job->play = play;
   job->id = request_id_;
   job->cmd = "analyze";
@@ -336,42 +336,6 @@ void EngineSession::finishSearch(SearchJob& job, json result) {
     result["cmd"] = job.cmd;
   }
   reply(replyLine(std::move(result), job.id));
-}
-
-agents::Agent& EngineSession::keptAgent(const std::string& spec) {
-  // The key: the spec without its budget keys, parameters in sorted order.
-  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
-  std::map<std::string, std::string> budget;
-  for (auto it = parsed.params.begin(); it != parsed.params.end();) {
-    if (agents::isBudgetKey(it->first)) {
-      budget.insert(*it);
-      it = parsed.params.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  const std::string key = agents::specText(parsed);
-
-  KeptAgent& kept = agents_[key];
-  kept.last_used = ++requests_served_;
-  if (kept.agent) {
-    kept.agent->setBudget(budget);
-  } else {
-    try {
-      kept.agent = agents::makeAgent(spec, game_.seed());
-    } catch (...) {
-      agents_.erase(key);
-      throw;
-    }
-    if (agents_.size() > kMaxKeptAgents) {
-      auto oldest = agents_.begin();
-      for (auto it = agents_.begin(); it != agents_.end(); ++it) {
-        if (it->second.last_used < oldest->second.last_used) oldest = it;
-      }
-      agents_.erase(oldest);
-    }
-  }
-  return *kept.agent;
 }
 
 }  // namespace morne::engine
