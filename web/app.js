@@ -2,6 +2,10 @@
 // agent (or two humans, or watch two agents), with the engine's previews before each click,
 // the AI's reasoning while it thinks and after it moves, undo, and game records. Everything
 // goes through the engine protocol over the page's WebSocket (protocol.js).
+//
+// What the page shows is one declared object, `view`; show(changes) updates it and render()
+// draws the page from it, the only function that writes to the panels and the map's marks.
+// Refusals from the engine reach the player through one function, refuse().
 
 import { Engine } from "./protocol.js";
 import { MapView } from "./map.js";
@@ -10,6 +14,7 @@ import { renderCombatPreview, renderFirePreview, renderStepPreview, renderAnalys
 
 const $ = (id) => document.getElementById(id);
 
+// The game and the engine session behind the page.
 const app = {
   engine: null,
   info: null,     // the "scenario" reply
@@ -19,31 +24,128 @@ const app = {
   legal: [],      // legal actions [{action, text, index}]
   selected: null, // unit id
   pending: null,  // an action awaiting its second click: {text, hex}
+  reach: null,    // the selected unit's reachable hexes by label
   mode: null,     // {humans: Set of sides, agents: {blue, orange}, thinkMs, delayMs}
   busy: false,
-  watching: false,
   generation: 0,  // bumped on every new game: a stale AI loop stops
 };
+
+// Everything the page shows, drawn by render().
+const view = {
+  screen: "setup",                     // "setup" or "game"
+  message: { text: "", kind: "info" }, // kind: info, warning, refused
+  selection: "",                       // the selected (or shown) unit, described
+  marks: [],                           // map highlights: [{kind, hexes: [{hex, text}]}]
+  path: null,                          // the hexes of a walk, drawn as a line
+  buttons: [],                         // [{text, id, action, onClick}]
+  preview: null,                       // {kind: fire|combat|step|targets, data}
+  ai: null,                            // {title, reply, final} or null (hidden)
+  result: null,                        // the "result" reply once the game is over
+  log: [],                             // lines of the game's log: {event, text}
+};
 window.morne = app; // for the browser test and curious users
+window.morneView = view;
 
-// --- messages and the log ---------------------------------------------------------------
+const PANELS = {
+  fire: (box, data) => renderFirePreview(box, data, app.info),
+  combat: (box, data) => renderCombatPreview(box, data, app.info),
+  step: (box, data) => renderStepPreview(box, data, app.info),
+  targets: (box, data) => renderTargets(box, data,
+    (id) => onHexClick(app.map.units.get(id).state.hex)),
+};
 
-function message(text, kind = "info") {
-  const box = $("message");
-  box.textContent = text;
-  box.className = kind;
-}
+let loggedLines = 0; // the log's lines already on the page
 
-function logEvents(events) {
+// Draws the page from `view` and the game.
+function render() {
+  $("setup").hidden = view.screen !== "setup";
+  $("game").hidden = view.screen !== "game";
+  $("watch-speed").hidden = $("mode").value !== "watch";
+  $("message").textContent = view.message.text;
+  $("message").className = view.message.kind;
+  if (view.screen !== "game" || !app.map) return;
+
+  const s = app.status;
+  if (s) {
+    const names = app.info.sides;
+    const side = s.side === "blue" ? `blue (${names[0]})` : `orange (${names[1]})`;
+    $("status").textContent = s.terminal ? "Game over" :
+      `Turn ${s.turn} of ${app.info.turns} · ${side} · ${s.phase}${s.chance ? " · dice" : ""}`;
+    $("status").dataset.side = s.side;
+    $("status").dataset.phase = s.phase;
+    const humanTurn = !s.terminal && !s.chance && isHuman(sideOf(s.side));
+    $("end-phase").disabled = !humanTurn || !app.legal.some((a) => a.text === "end");
+  }
+  $("undo").disabled = app.busy;
+
+  if (app.state) app.map.drawUnits(app.state, app.selected);
+  app.map.clearHighlights();
+  for (const m of view.marks) app.map.highlight(m.kind, m.hexes);
+  if (view.path) app.map.path(view.path);
+
+  $("selection").textContent = view.selection;
+  $("actions").innerHTML = "";
+  for (const b of view.buttons) {
+    const button = document.createElement("button");
+    button.textContent = b.text;
+    if (b.id) button.id = b.id;
+    if (b.action) button.dataset.action = b.action;
+    button.onclick = b.onClick;
+    $("actions").appendChild(button);
+  }
+  $("preview").innerHTML = "";
+  if (view.preview) PANELS[view.preview.kind]($("preview"), view.preview.data);
+
+  $("ai").hidden = !view.ai;
+  if (view.ai) {
+    $("ai-title").textContent = view.ai.title;
+    if (view.ai.reply) renderAnalysis($("ai-body"), view.ai.reply, app.info, view.ai.final);
+    else $("ai-body").textContent = "";
+  }
+  $("result").hidden = !view.result;
+  if (view.result) renderResult($("result"), view.result, app.info);
+
   const log = $("log");
-  for (const e of events || []) {
-    if (e.event === "phase_skipped") continue;
+  if (view.log.length < loggedLines) {
+    log.innerHTML = "";
+    loggedLines = 0;
+  }
+  for (; loggedLines < view.log.length; ++loggedLines) {
+    const e = view.log[loggedLines];
     const line = document.createElement("div");
     line.className = `event ${e.event}`;
     line.textContent = e.text;
     log.appendChild(line);
   }
   log.scrollTop = log.scrollHeight;
+}
+
+// Changes what the page shows, and draws it.
+function show(changes) {
+  Object.assign(view, changes);
+  render();
+}
+
+function message(text, kind = "info") {
+  show({ message: { text, kind } });
+}
+
+// The one way a refusal (an engine's error reply, a closed connection) reaches the player.
+function refuse(text) {
+  message(text, "refused");
+}
+
+// Sends a request; returns its reply, or null after showing the engine's refusal.
+async function ask(cmd, fields = {}, onUpdate = null) {
+  const reply = await app.engine.request(cmd, fields, onUpdate);
+  if (reply.ok) return reply;
+  refuse(reply.error.message);
+  return null;
+}
+
+function logEvents(events) {
+  const lines = (events || []).filter((e) => e.event !== "phase_skipped");
+  if (lines.length) show({ log: [...view.log, ...lines] });
 }
 
 function logLine(text, kind = "note") {
@@ -60,37 +162,18 @@ async function refresh() {
   app.state = state.state;
   app.status = legal.status;
   app.legal = legal.actions;
-  app.map.drawUnits(app.state, app.selected);
-  renderStatus();
   if (app.status.terminal) {
     const result = await app.engine.must("result");
-    renderResult($("result"), result, app.info);
-    $("result").hidden = false;
-    message("The game is over.");
+    show({ result, message: { text: "The game is over.", kind: "info" } });
+  } else {
+    render();
   }
 }
 
-function renderStatus() {
-  const s = app.status;
-  const names = app.info.sides;
-  const side = s.side === "blue" ? `blue (${names[0]})` : `orange (${names[1]})`;
-  $("status").textContent = s.terminal ? "Game over" :
-    `Turn ${s.turn} of ${app.info.turns} · ${side} · ${s.phase}${s.chance ? " · dice" : ""}`;
-  $("status").dataset.side = s.side;
-  $("status").dataset.phase = s.phase;
-  const humanTurn = !s.terminal && !s.chance && isHuman(sideOf(s.side));
-  $("end-phase").disabled = !humanTurn || !app.legal.some((a) => a.text === "end");
-  $("undo").disabled = app.busy;
-}
-
-// Plays one action or outcome; shows its events; returns the reply (ok or not).
+// Plays one action or outcome; shows its events; returns the reply, or null when refused.
 async function apply(fields) {
-  const reply = await app.engine.request("apply", fields);
-  if (!reply.ok) {
-    message(reply.error.message, "refused");
-    return reply;
-  }
-  logEvents(reply.events);
+  const reply = await ask("apply", fields);
+  if (reply) logEvents(reply.events);
   return reply;
 }
 
@@ -117,29 +200,25 @@ async function advance() {
       if (generation !== app.generation) return;
     }
   } catch (error) {
-    message(error.message, "refused");
+    refuse(error.message);
   } finally {
     app.busy = false;
-    renderStatus();
+    render();
   }
 }
 
 // The agent of `color` thinks in the open (analyze, reports every 200 ms) and plays its choice.
 async function agentMove(color) {
   const spec = app.mode.agents[color];
-  $("ai").hidden = false;
-  $("ai-title").textContent = `${color} (${spec}) is thinking…`;
-  const report = (r) => renderAnalysis($("ai-body"), r, app.info, false);
-  const reply = await app.engine.request("analyze", {
+  show({ ai: { title: `${color} (${spec}) is thinking…`, reply: null, final: false } });
+  const report = (r) => show({ ai: { ...view.ai, reply: r, final: false } });
+  const reply = await app.engine.must("analyze", {
     agent: spec, ms: app.mode.thinkMs, period_ms: 200, top: 5, play: true,
   }, report);
-  if (!reply.ok) throw new Error(reply.error.message);
   if (reply.hidden) {
-    $("ai-title").textContent = `${color} moved (hidden until game turn 2, S-4)`;
-    $("ai-body").textContent = "";
+    show({ ai: { title: `${color} moved (hidden until game turn 2, S-4)`, reply: null } });
   } else {
-    $("ai-title").textContent = `${color} played ${reply.text}`;
-    renderAnalysis($("ai-body"), reply, app.info, true);
+    show({ ai: { title: `${color} played ${reply.text}`, reply, final: true } });
   }
   logEvents(reply.events);
 }
@@ -153,10 +232,15 @@ function actionsOf(unitHex) {
 function clearSelection() {
   app.selected = null;
   app.pending = null;
-  app.map.clearHighlights();
-  $("actions").innerHTML = "";
-  $("preview").innerHTML = "";
-  $("selection").textContent = "";
+  app.reach = null;
+  show({ marks: [], path: null, buttons: [], preview: null, selection: "" });
+}
+
+// Plays `text` and, when the engine takes it, goes on to the next decision.
+async function play(text) {
+  if (!(await apply({ text }))) return;
+  clearSelection();
+  await advance();
 }
 
 async function onHexClick(hex) {
@@ -165,16 +249,12 @@ async function onHexClick(hex) {
   const unit = app.map.unitAt(hex);
   // Set-up: a click on a hex of the zone places the next unit (S-2, S-3).
   if (myTurn && app.status.phase === "setup") {
-    const reply = await apply({ text: `place ${hex}` });
-    if (reply.ok) { clearSelection(); await advance(); }
+    await play(`place ${hex}`);
     return;
   }
   // A second click on a previewed target or hex confirms it.
   if (myTurn && app.pending && app.pending.hex === hex) {
-    const text = app.pending.text;
-    clearSelection();
-    const reply = await apply({ text });
-    if (reply.ok) await advance();
+    await play(app.pending.text);
     return;
   }
   if (unit && unit.side === app.status.side && myTurn) {
@@ -182,7 +262,7 @@ async function onHexClick(hex) {
     return;
   }
   if (myTurn && app.selected) {
-    await actOnHex(hex, unit);
+    await actOnHex(hex);
     return;
   }
   if (unit) await showUnit(unit);
@@ -191,62 +271,59 @@ async function onHexClick(hex) {
 // Shows a unit that is not the mover's: its state and where it could go when its side moves.
 async function showUnit(unit) {
   clearSelection();
-  $("selection").textContent = describeUnit(unit, app.info);
-  const reach = await app.engine.must("reachable", { unit: unit.id });
-  app.map.highlight("threat", reach.hexes.map((h) => ({ hex: h.hex })));
+  const reach = await ask("reachable", { unit: unit.id });
+  show({
+    selection: describeUnit(unit, app.info),
+    marks: reach ? [{ kind: "threat", hexes: reach.hexes.map((h) => ({ hex: h.hex })) }] : [],
+  });
 }
 
 async function selectUnit(unit) {
   clearSelection();
   app.selected = unit.id;
-  app.map.drawUnits(app.state, app.selected);
-  $("selection").textContent = describeUnit(unit, app.info);
   const hex = unit.state.hex;
   const mine = actionsOf(hex);
   const phase = app.status.phase;
+  const next = { selection: describeUnit(unit, app.info), marks: [], preview: null };
   if (phase === "movement") {
-    const reach = await app.engine.must("reachable", { unit: unit.id });
-    app.map.highlight("reach", reach.hexes.map((h) => ({
+    const reach = await ask("reachable", { unit: unit.id });
+    if (!reach) return;
+    next.marks = [{ kind: "reach", hexes: reach.hexes.map((h) => ({
       hex: h.hex, text: `${h.cost}${h.stops ? "!" : ""}`,
-    })));
+    })) }];
     app.reach = new Map(reach.hexes.map((h) => [h.hex, h]));
-    if (reach.legal_now && !reach.hexes.length) message(`${unit.id} cannot move this phase.`);
-  } else if (phase === "bombardment") {
-    const targets = mine.filter((a) => a.action.type === "fire");
-    app.map.highlight("target", targets.map((a) => ({ hex: a.action.to })));
-    if (!targets.length) message(`${unit.id} has no target in range and line of sight.`);
-    // Every target with what the fire would do to it.
-    const previews = await Promise.all(targets.map((a) => app.engine.must("preview_fire",
-      { gun: hex, target: a.action.to })));
-    renderTargets($("preview"), previews, (id) => onHexClick(app.map.units.get(id).state.hex));
-  } else if (phase === "combat") {
-    const targets = mine.filter((a) => a.action.type === "attack");
-    app.map.highlight("target", targets.map((a) => ({ hex: a.action.to })));
-    if (!targets.length) message(`${unit.id} has no enemy to attack.`);
+    if (reach.legal_now && !reach.hexes.length) {
+      next.message = { text: `${unit.id} cannot move this phase.`, kind: "info" };
+    }
+  } else if (phase === "bombardment" || phase === "combat") {
+    const kind = phase === "bombardment" ? "fire" : "attack";
+    const targets = mine.filter((a) => a.action.type === kind);
+    next.marks = [{ kind: "target", hexes: targets.map((a) => ({ hex: a.action.to })) }];
+    if (!targets.length) {
+      next.message = { text: kind === "fire" ? `${unit.id} has no target in range and line of sight.`
+        : `${unit.id} has no enemy to attack.`, kind: "info" };
+    }
+    // A gun's targets, each with what the fire would do to it.
+    if (kind === "fire") {
+      const previews = await Promise.all(targets.map((a) => app.engine.must("preview_fire",
+        { gun: hex, target: a.action.to })));
+      next.preview = { kind: "targets", data: previews };
+    }
   }
   // The other decisions of this unit (charge, hold) as buttons.
-  for (const a of app.legal.filter((x) => ["charge", "hold"].includes(x.action.type) &&
-    (x.action.from === hex || x.action.unit === unit.id))) {
-    const button = document.createElement("button");
-    button.textContent = a.text;
-    button.dataset.action = a.text;
-    button.onclick = async () => {
-      clearSelection();
-      const reply = await apply({ text: a.text });
-      if (reply.ok) await advance();
-    };
-    $("actions").appendChild(button);
-  }
+  next.buttons = app.legal.filter((x) => ["charge", "hold"].includes(x.action.type) &&
+    (x.action.from === hex || x.action.unit === unit.id))
+    .map((a) => ({ text: a.text, action: a.text, onClick: () => play(a.text) }));
+  show(next);
 }
 
-async function actOnHex(hex, unit) {
+async function actOnHex(hex) {
   const from = app.map.units.get(app.selected).state.hex;
   const phase = app.status.phase;
   if (phase === "movement") {
     const target = app.reach && app.reach.get(hex);
     if (!target) {  // not reachable: the engine says why
-      const reply = await apply({ text: `move ${from}>${hex}` });
-      if (reply.ok) { clearSelection(); await advance(); }
+      await play(`move ${from}>${hex}`);
       return;
     }
     await walk(target.path);
@@ -255,22 +332,15 @@ async function actOnHex(hex, unit) {
   const kind = phase === "bombardment" ? "fire" : phase === "combat" ? "attack" : null;
   if (!kind) return;
   const text = `${kind} ${from}>${hex}`;
-  const preview = await app.engine.request(kind === "fire" ? "preview_fire" : "preview_combat",
+  const preview = await ask(kind === "fire" ? "preview_fire" : "preview_combat",
     kind === "fire" ? { gun: from, target: hex } : { attacker: from, defender: hex });
-  if (!preview.ok) {
-    message(preview.error.message, "refused");
-    return;
-  }
-  if (kind === "fire") renderFirePreview($("preview"), preview, app.info);
-  else renderCombatPreview($("preview"), preview, app.info);
+  if (!preview) return;
   app.pending = { text, hex };
-  message(`Click ${hex} again (or the button) to ${kind}.`);
-  const go = document.createElement("button");
-  go.id = kind === "fire" ? "do-fire" : "do-attack";
-  go.textContent = text;
-  go.onclick = () => onHexClick(hex);
-  $("actions").innerHTML = "";
-  $("actions").appendChild(go);
+  show({
+    preview: { kind: kind === "fire" ? "fire" : "combat", data: preview },
+    message: { text: `Click ${hex} again (or the button) to ${kind}.`, kind: "info" },
+    buttons: [{ text, id: kind === "fire" ? "do-fire" : "do-attack", onClick: () => onHexClick(hex) }],
+  });
 }
 
 // Walks a path step by step; a step that draws reaction fire is shown first and waits for the
@@ -278,21 +348,17 @@ async function actOnHex(hex, unit) {
 async function walk(path) {
   let from = app.map.units.get(app.selected).state.hex;
   const unitId = app.selected;
-  app.map.path([from, ...path]);
+  show({ path: [from, ...path] });
   for (const to of path) {
     const text = `move ${from}>${to}`;
-    const preview = await app.engine.request("preview_step", { text });
-    if (!preview.ok) {
-      message(preview.error.message, "refused");
-      break;
-    }
+    const preview = await ask("preview_step", { text });
+    if (!preview) break;
     if (preview.reaction_fire.length) {
-      renderStepPreview($("preview"), preview, app.info);
+      show({ preview: { kind: "step", data: preview } });
       const go = await confirmStep(text);
       if (!go) break;
     }
-    const reply = await apply({ text });
-    if (!reply.ok) break;
+    if (!(await apply({ text }))) break;
     from = to;
     if (to === path[path.length - 1]) break;  // advance() below refreshes once
     await refresh();
@@ -306,17 +372,14 @@ async function walk(path) {
 
 function confirmStep(text) {
   return new Promise((resolve) => {
-    $("actions").innerHTML = "";
-    const go = document.createElement("button");
-    go.id = "confirm-step";
-    go.textContent = `${text} under fire`;
-    const stop = document.createElement("button");
-    stop.id = "cancel-step";
-    stop.textContent = "stop here";
-    go.onclick = () => resolve(true);
-    stop.onclick = () => resolve(false);
-    $("actions").append(go, stop);
-    message("This step draws reaction fire: see the odds, then go on or stop.", "warning");
+    show({
+      buttons: [
+        { text: `${text} under fire`, id: "confirm-step", onClick: () => resolve(true) },
+        { text: "stop here", id: "cancel-step", onClick: () => resolve(false) },
+      ],
+      message: { text: "This step draws reaction fire: see the odds, then go on or stop.",
+        kind: "warning" },
+    });
   });
 }
 
@@ -324,9 +387,7 @@ function confirmStep(text) {
 
 async function endPhase() {
   if ($("end-phase").disabled || app.busy) return;
-  clearSelection();
-  const reply = await apply({ text: "end" });
-  if (reply.ok) await advance();
+  await play("end");
 }
 
 async function undo() {
@@ -335,25 +396,19 @@ async function undo() {
   clearSelection();
   // Back to the last decision of a human side, through the agents' replies to it.
   for (;;) {
-    const reply = await app.engine.request("undo");
-    if (!reply.ok) {
-      message(reply.error.message, "refused");
-      break;
-    }
+    const reply = await ask("undo");
+    if (!reply) break;
     logLine(`undo: back to ply ${reply.ply}`);
     if (isHuman(sideOf(reply.status.side)) && !reply.status.chance) break;
     if (reply.ply === 0) break;
   }
-  $("result").hidden = true;
+  show({ result: null });
   await advance();
 }
 
 async function save() {
-  const reply = await app.engine.request("save");
-  if (!reply.ok) {
-    message(reply.error.message, "refused");
-    return;
-  }
+  const reply = await ask("save");
+  if (!reply) return;
   const blob = new Blob([JSON.stringify(reply.record, null, 1)], { type: "application/json" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
@@ -387,33 +442,32 @@ function readMode() {
   };
 }
 
+const socketUrl = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+
 async function startGame(loadIt) {
   app.generation++;
   if (app.engine) app.engine.socket.close();
   app.mode = readMode();
-  app.engine = new Engine(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  app.engine.onClose = (reason) =>
-    message(
-      `The connection to the server is closed${reason ? ` (${reason})` : ""}; start a new game.`,
-      "refused",
-    );
+  app.engine = new Engine(socketUrl());
+  app.engine.onClose = (reason) => refuse(
+    `The connection to the server is closed${reason ? ` (${reason})` : ""}; start a new game.`);
   try {
     await app.engine.connect();
+    await loadIt();
+    // A human second player facing an agent sees only what he may (S-4).
+    if (app.mode.kind === "orange") await app.engine.must("bind", { side: "orange" });
+    app.info = await app.engine.must("scenario");
   } catch (error) {
-    message(error.message, "refused");
+    refuse(error.message);
     return;
   }
-  await loadIt();
-  // A human second player facing an agent sees only what he may (S-4).
-  if (app.mode.kind === "orange") await app.engine.must("bind", { side: "orange" });
-  app.info = await app.engine.must("scenario");
   app.map = new MapView($("map"), app.info, onHexClick);
-  $("log").innerHTML = "";
-  $("result").hidden = true;
-  $("ai").hidden = true;
-  $("setup").hidden = true;
-  $("game").hidden = false;
-  clearSelection();
+  app.state = null;
+  app.status = null;
+  app.selected = null;
+  app.pending = null;
+  show({ screen: "game", log: [], result: null, ai: null, marks: [], path: null, buttons: [],
+    preview: null, selection: "" });
   logLine(`${app.info.title}: ${app.info.sides[0]} (blue) against ${app.info.sides[1]} (orange), ` +
     `${app.info.turns} turns`);
   await advance();
@@ -426,7 +480,7 @@ async function newGame() {
 
 async function init() {
   // The scenario list comes from a short-lived session.
-  const probe = new Engine(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  const probe = new Engine(socketUrl());
   try {
     await probe.connect();
     const list = await probe.must("scenarios");
@@ -439,7 +493,7 @@ async function init() {
     $("scenario").value = "duel";
     probe.socket.close();
   } catch (error) {
-    message(error.message, "refused");
+    refuse(error.message);
   }
   $("start").onclick = newGame;
   $("end-phase").onclick = endPhase;
@@ -447,15 +501,12 @@ async function init() {
   $("save").onclick = save;
   $("new-game").onclick = () => {
     app.generation++;
-    $("game").hidden = true;
-    $("setup").hidden = false;
+    show({ screen: "setup" });
   };
   $("load-file").onchange = (event) => {
     if (event.target.files.length) loadFile(event.target.files[0]);
   };
-  $("mode").onchange = () => {
-    $("watch-speed").hidden = $("mode").value !== "watch";
-  };
+  $("mode").onchange = render;
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
     if (event.key === "e" || event.key === "E") endPhase();
