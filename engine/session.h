@@ -100,7 +100,7 @@ class EngineSession {
   size_t keptAgents() const { return agents_.size(); }
 
   // One command of the protocol: its name, the request fields it accepts besides "cmd" and
-  // "id", one line of help, and what it does. The table (engine_session.cpp) is the one place
+  // "id", one line of help, and what it does. The table (session.cpp) is the one place
   // a command is declared: dispatch, key checks, "help" and "protocol" follow from it.
   struct Command {
     const char* name;
@@ -128,7 +128,7 @@ class EngineSession {
     return session.ask(req, question);
   }
 
-  // Searches (engine_search.cpp): an agent's choice ("genmove") and a search's periodic report
+  // Searches (session_search.cpp): an agent's choice ("genmove") and a search's periodic report
   // on a position ("analyze"), both explained. Each checks the request, then hands the search
   // to the session's search thread; its reply comes when it ends.
   json genmove(const json& req);
