@@ -12,25 +12,32 @@ namespace morne::training {
 
 namespace {
 
-using Range = std::pair<int64_t, int64_t>;
-
-// The parts of [begin, end) outside the shard's validation ranges.
-std::vector<Range> trainingRanges(const IndexedShard& shard, int64_t begin, int64_t end) {
-  std::vector<Range> out;
-  for (const auto& [v_begin, v_end] : shard.validation) {
-    if (v_end <= begin) continue;
-    if (v_begin >= end) break;
-    if (v_begin > begin) out.emplace_back(begin, v_begin);
-    begin = std::max(begin, v_end);
-  }
-  if (begin < end) out.emplace_back(begin, end);
-  return out;
+// The games of the sequence that hold rows [begin, end) of it, from the first such.
+size_t firstGameAt(const ShardIndex& index, int64_t row) {
+  const auto it = std::upper_bound(index.sequence.begin(), index.sequence.end(), row,
+                                   [](int64_t r, const IndexedGame& g) { return r < g.first_row; });
+  return static_cast<size_t>(it - index.sequence.begin()) - 1;
 }
 
-int64_t rowsIn(const std::vector<Range>& ranges) {
-  int64_t n = 0;
-  for (const auto& [b, e] : ranges) n += e - b;
-  return n;
+// Calls read(game, first, count) for the rows [begin, end) of the sequence that belong to
+// training games (validation games left out), in the sequence's order.
+template <typename Read>
+void forTrainingRows(const ShardIndex& index, int64_t begin, int64_t end, Read read) {
+  if (begin >= end) return;
+  for (size_t g = firstGameAt(index, begin); g < index.sequence.size(); ++g) {
+    const IndexedGame& game = index.sequence[g];
+    if (game.first_row >= end) break;
+    const int64_t from = std::max(begin, game.first_row);
+    const int64_t to = std::min(end, game.first_row + game.rows);
+    if (!game.validation && from < to) read(game, from - game.first_row, to - from);
+  }
+}
+
+// A shard's writer: its file name without the shard number ("loop-0" of "loop-0-0003.h5").
+std::string writerOf(const std::string& path) {
+  const std::string name = std::filesystem::path(path).stem().string();
+  const size_t dash = name.rfind('-');
+  return dash == std::string::npos ? name : name.substr(0, dash);
 }
 
 std::string shapeText(const RowShape& s) {
@@ -86,7 +93,7 @@ ShardSummary ShardSummaries::of(const std::string& path) {
   const ShardContents c = readShard(path, false);
   ShardSummary summary{c.scenario, c.encoder_version, c.shape, c.rows, {}};
   for (size_t g = 0; g < c.games.size(); ++g)
-    summary.games.emplace_back(c.games[g].seed, c.declared_rows[g]);
+    summary.games.push_back({c.games[g].id, c.games[g].seed, c.declared_rows[g]});
   const std::lock_guard lock(mutex_);
   return known_.emplace(path, std::move(summary)).first->second;
 }
@@ -94,6 +101,14 @@ ShardSummary ShardSummaries::of(const std::string& path) {
 ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation_permille,
                            ShardSummaries* known) {
   ShardIndex index;
+  // Every game with what orders it in the sequence.
+  struct Keyed {
+    std::string folder;
+    std::string writer;
+    uint64_t id;
+    IndexedGame game;
+  };
+  std::vector<Keyed> games;
   for (const std::string& path : files) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
@@ -118,14 +133,14 @@ ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation
                         ", encoder version " + std::to_string(index.encoder_version) + ", " +
                         shapeText(index.shape) + " (one training run reads one kind of data)");
     }
-    IndexedShard shard{path, index.rows, c.rows, {}};
     int64_t row = 0;
-    for (const auto& [seed, rows] : c.games) {
-      if (isValidationGame(seed, validation_permille) && rows > 0) {
-        shard.validation.emplace_back(row, row + rows);
-        index.validation_rows += rows;
-      }
-      row += rows;
+    for (const ShardSummary::Game& g : c.games) {
+      games.push_back({std::filesystem::path(path).parent_path().string(),
+                       writerOf(path),
+                       g.id,
+                       {static_cast<int32_t>(index.shards.size()), row, g.rows, 0,
+                        isValidationGame(g.seed, validation_permille)}});
+      row += g.rows;
     }
     if (row != c.rows) {
       throw ConfigError(path + ": its games list " + std::to_string(row) +
@@ -133,7 +148,23 @@ ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation
     }
     index.rows += c.rows;
     index.games += static_cast<int64_t>(c.games.size());
-    index.shards.push_back(std::move(shard));
+    index.shards.push_back({path, c.rows});
+  }
+  // The sequence: folders in the order given; in a folder, each writer's games by id.
+  std::map<std::string, size_t> folder_order;
+  for (const Keyed& k : games) folder_order.emplace(k.folder, folder_order.size());
+  std::stable_sort(games.begin(), games.end(), [&](const Keyed& a, const Keyed& b) {
+    const size_t fa = folder_order.at(a.folder), fb = folder_order.at(b.folder);
+    if (fa != fb) return fa < fb;
+    if (a.writer != b.writer) return a.writer < b.writer;
+    return a.id < b.id;
+  });
+  int64_t first = 0;
+  for (Keyed& k : games) {
+    k.game.first_row = first;
+    first += k.game.rows;
+    if (k.game.validation) index.validation_rows += k.game.rows;
+    index.sequence.push_back(k.game);
   }
   return index;
 }
@@ -150,16 +181,10 @@ TrainingStream::TrainingStream(ShardIndex index, const DataConfig& config, uint6
     : index_(std::move(index)), config_(config), seed_(seed), position_(start) {
   window_rows_ = training::windowRows(index_.rows, config_.window);
   window_start_ = index_.rows - window_rows_;
-  for (const IndexedShard& s : index_.shards) {
-    const int64_t begin = std::max<int64_t>(0, window_start_ - s.first_row);
-    if (begin < s.rows) window_training_rows_ += rowsIn(trainingRanges(s, begin, s.rows));
-  }
+  forTrainingRows(index_, window_start_, index_.rows,
+                  [&](const IndexedGame&, int64_t, int64_t n) { window_training_rows_ += n; });
   const int64_t block = config_.block_rows;
-  for (size_t s = 0; s < index_.shards.size(); ++s) {
-    const int64_t begin = std::max<int64_t>(0, window_start_ - index_.shards[s].first_row);
-    for (int64_t b = begin / block * block; b < index_.shards[s].rows; b += block)
-      blocks_.emplace_back(static_cast<int64_t>(s), b);
-  }
+  for (int64_t b = window_start_ / block * block; b < index_.rows; b += block) blocks_.push_back(b);
   if (window_training_rows_ == 0) {
     throw ConfigError("the data hold no training row: " + std::to_string(index_.rows) +
                       " rows, all of them in validation games (lower the validation share)");
@@ -196,18 +221,18 @@ TrainingStream::Fill TrainingStream::draw(uint64_t seed, int64_t want) const {
   env::Rng rng(seed);
   nn::TrainingBatch rows = reservedBatch(
       index_.shape, std::min<int64_t>(window_training_rows_, want + config_.block_rows));
-  auto read = [&](const Range& block) {
-    const IndexedShard& shard = index_.shards[static_cast<size_t>(block.first)];
-    const int64_t begin = std::max(block.second, window_start_ - shard.first_row);
-    const int64_t end = std::min(block.second + config_.block_rows, shard.rows);
-    for (const auto& [b, e] : trainingRanges(shard, begin, end))
-      readShardRows(shard.path, b, e - b, index_.shape, rows);
+  auto read = [&](int64_t block) {
+    forTrainingRows(index_, std::max(block, window_start_), block + config_.block_rows,
+                    [&](const IndexedGame& g, int64_t first, int64_t n) {
+                      readShardRows(index_.shards[static_cast<size_t>(g.shard)].path,
+                                    g.row_in_shard + first, n, index_.shape, rows);
+                    });
   };
   // Every block equally likely, each at most once per fill: a training row of the window is
   // in a fill with the same probability as any other. A window smaller than a fill is read
   // whole.
   if (window_training_rows_ <= want) {
-    for (const Range& block : blocks_) read(block);
+    for (int64_t block : blocks_) read(block);
   } else {
     std::vector<bool> drawn(blocks_.size(), false);
     while (rows.size < want) {
@@ -293,26 +318,27 @@ double TrainingStream::readerRowsPerSecond() const {
 nn::TrainingBatch validationRows(const ShardIndex& index, const WindowConfig& window,
                                  int64_t max_rows) {
   const int64_t window_start = index.rows - training::windowRows(index.rows, window);
+  // The newest validation games first, until max_rows; then read in the sequence's order.
   struct Part {
-    const IndexedShard* shard;
-    Range range;
+    const IndexedGame* game;
+    int64_t first;  // in the game
+    int64_t rows;
   };
   std::vector<Part> newest_first;
   int64_t taken = 0;
-  for (auto s = index.shards.rbegin(); s != index.shards.rend() && taken < max_rows; ++s) {
-    for (auto v = s->validation.rbegin(); v != s->validation.rend() && taken < max_rows; ++v) {
-      const int64_t end = v->second;
-      const int64_t begin =
-          std::max({v->first, window_start - s->first_row, end - (max_rows - taken)});
-      if (begin >= end) break;
-      newest_first.push_back({&*s, {begin, end}});
-      taken += end - begin;
-    }
+  for (auto g = index.sequence.rbegin(); g != index.sequence.rend() && taken < max_rows; ++g) {
+    if (!g->validation) continue;
+    const int64_t end = g->first_row + g->rows;
+    const int64_t begin = std::max({g->first_row, window_start, end - (max_rows - taken)});
+    if (begin >= end) break;
+    newest_first.push_back({&*g, begin - g->first_row, end - begin});
+    taken += end - begin;
   }
   nn::TrainingBatch rows;
-  for (auto p = newest_first.rbegin(); p != newest_first.rend(); ++p)
-    readShardRows(p->shard->path, p->range.first, p->range.second - p->range.first, index.shape,
-                  rows);
+  for (auto p = newest_first.rbegin(); p != newest_first.rend(); ++p) {
+    readShardRows(index.shards[static_cast<size_t>(p->game->shard)].path,
+                  p->game->row_in_shard + p->first, p->rows, index.shape, rows);
+  }
   return rows;
 }
 

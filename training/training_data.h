@@ -1,8 +1,13 @@
 #pragma once
-// What the learner reads: the shards of some folders as one sequence of rows in the order they
-// were written (ShardIndex), the replay window over its most recent rows, the validation games
-// set apart, and a stream of shuffled training rows read by a thread of its own ahead of the
-// learner (TrainingStream). docs/training.md describes it.
+// What the learner reads: the shards of some folders as one sequence of rows (ShardIndex), the
+// replay window over its most recent rows, the validation games set apart, and a stream of
+// shuffled training rows read by a thread of its own ahead of the learner (TrainingStream).
+// docs/training.md describes it.
+//
+// The sequence takes the folders in the order given and, within a folder, the games of each
+// writer (a shard name's prefix, "loop-0" of "loop-0-0003.h5") in the order of their ids: not
+// in the order games ended, which depends on the threads. So the same games give the same
+// sequence, and the same training, whatever the number of self-play jobs.
 //
 // The stream is a sequence of fills: fill k draws blocks of consecutive rows at random from
 // the window (each row as likely as any other to be in a fill), reads them, and shuffles them, all
@@ -26,18 +31,26 @@
 
 namespace morne::training {
 
-// One shard of the index: where its rows sit in the sequence, and which of them belong to
-// validation games (ranges [first, end) within the shard, in order).
+// One shard of the index.
 struct IndexedShard {
   std::string path;
-  int64_t first_row = 0;  // in the whole sequence
   int64_t rows = 0;
-  std::vector<std::pair<int64_t, int64_t>> validation;
 };
 
-// The shards of a run, oldest first, with the facts every reader needs.
+// One game of the sequence: where its rows are, and where they sit in the sequence.
+struct IndexedGame {
+  int32_t shard = 0;         // in ShardIndex::shards
+  int64_t row_in_shard = 0;  // its first row in that shard (a game's rows are consecutive)
+  int64_t rows = 0;
+  int64_t first_row = 0;    // its first row in the sequence
+  bool validation = false;  // a validation game, never trained on
+};
+
+// The shards of a run, oldest first, and the sequence of their games, with the facts every
+// reader needs.
 struct ShardIndex {
   std::vector<IndexedShard> shards;
+  std::vector<IndexedGame> sequence;
   RowShape shape;
   int encoder_version = 0;
   std::string scenario;
@@ -47,25 +60,30 @@ struct ShardIndex {
 };
 
 // Lists the shards (*.h5) of `dirs`: the folders in the order given, each folder's shards by
-// name (self-play numbers them in the order it writes them), at most `max_shards` of them
-// (0: all; a resumed run reads the shards it knew). Reads their attributes and game tables
-// only. A game belongs to the validation set by isValidationGame(seed, validation_permille).
-// Throws ConfigError when a folder holds no shard, or when shards disagree on the scenario,
-// the encoder version or the row shape (the message names both), IoError when one is
-// unreadable.
+// name, at most `max_shards` of them (0: all; a resumed run reads the shards it knew). Reads
+// their attributes and game tables only, and orders the games as the sequence above. A game belongs
+// to the validation set by isValidationGame(seed, validation_permille). Throws ConfigError when a
+// folder holds no shard, or when shards disagree on the scenario, the encoder version or the row
+// shape (the message names both), IoError when one is unreadable.
 ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_permille,
                        size_t max_shards = 0);
 
 // The shards (*.h5) of `dirs` in the order indexShards() reads them. Throws ConfigError as it.
 std::vector<std::string> shardFiles(const std::vector<std::string>& dirs);
 
-// What indexing reads of a shard: its kind of data, and each game's seed and rows.
+// What indexing reads of a shard: its kind of data, and each game's id, seed and rows (in the
+// shard's order).
 struct ShardSummary {
+  struct Game {
+    uint64_t id = 0;
+    uint64_t seed = 0;
+    int64_t rows = 0;  // as the game declares them
+  };
   std::string scenario;
   int encoder_version = 0;
   RowShape shape;
   int64_t rows = 0;
-  std::vector<std::pair<uint64_t, int64_t>> games;  // seed, declared rows
+  std::vector<Game> games;
 };
 
 // The summaries of the shards read so far, by path: a complete shard never changes, so a
@@ -144,8 +162,8 @@ class TrainingStream {
   int64_t window_start_ = 0;
   int64_t window_rows_ = 0;
   int64_t window_training_rows_ = 0;
-  // The blocks of the window: (shard, first row of the block in it), block_rows-aligned.
-  std::vector<std::pair<int64_t, int64_t>> blocks_;
+  // The blocks of the window: the first row of each in the sequence, block_rows-aligned.
+  std::vector<int64_t> blocks_;
 
   DataPosition position_;
   Fill current_;  // fill position_.fill

@@ -1,6 +1,6 @@
 // The loop's roles from the library, in-process and without the binary (loop/learning_loop.h):
 // a run of a tiny network takes its roles in turn to generation 1, is resumed to generation 2,
-// and `loop status` reads it.
+// and `loop status` reads it; the same run with two self-play jobs learns the same networks.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -43,11 +43,15 @@ loop::LoopConfig tinyRun(int generations) {
   return c;
 }
 
-TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
+void useNetworks() {
   nn::configureTorchRuntime(1);
   agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
     return nn::makeNetworkEvaluator(nn::Network::load(model), fixed_batch);
   });
+}
+
+TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
+  useNetworks();
   const fs::path dir =
       fs::temp_directory_path() / ("morne_loop_roles_" + std::to_string(::getpid()));
   fs::remove_all(dir);
@@ -65,6 +69,33 @@ TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
   const std::string status = loop::loopStatus(dir.string());
   EXPECT_NE(status.find("gen-002"), std::string::npos) << status;
   fs::remove_all(dir);
+}
+
+// Self-play jobs end games in an order that depends on the threads; the learner reads them in
+// the order of their ids, so the networks do not depend on the jobs.
+TEST(LoopRoles, TheNetworksDoNotDependOnTheSelfPlayJobs) {
+  useNetworks();
+  std::vector<uint64_t> checksums[2];
+  for (int jobs : {1, 2}) {
+    const fs::path dir =
+        fs::temp_directory_path() /
+        ("morne_loop_jobs_" + std::to_string(::getpid()) + "_" + std::to_string(jobs));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::atomic<bool> stop{false};
+    loop::LoopConfig c = tinyRun(2);
+    c.loop.jobs = jobs;
+    loop::writeLoopRecord(dir.string(), c);
+    const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
+    ASSERT_TRUE(loop::runRolesInTurn(run)) << "jobs " << jobs;
+    for (int g : {1, 2}) {
+      const std::string net =
+          (dir / ("nets/candidate-gen-00" + std::to_string(g) + ".pt")).string();
+      checksums[jobs - 1].push_back(nn::Network::load(net)->checksum());
+    }
+    fs::remove_all(dir);
+  }
+  EXPECT_EQ(checksums[0], checksums[1]);
 }
 
 }  // namespace

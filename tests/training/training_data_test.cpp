@@ -76,13 +76,62 @@ TEST_F(TrainingDataTest, IndexListsShardsInWriteOrderWithValidationGamesApart) {
   EXPECT_EQ(index.games, 40);
   EXPECT_EQ(index.validation_rows, static_cast<int64_t>(validation_ids_.size()));
   EXPECT_GT(index.validation_rows, 0);
-  for (size_t s = 0; s < index.shards.size(); ++s) {
-    EXPECT_EQ(index.shards[s].first_row, static_cast<int64_t>(s) * 50);
-    if (s > 0) {
-      EXPECT_LT(index.shards[s - 1].path, index.shards[s].path);
-    }
+  for (size_t s = 1; s < index.shards.size(); ++s)
+    EXPECT_LT(index.shards[s - 1].path, index.shards[s].path);
+  ASSERT_EQ(index.sequence.size(), 40u);
+  for (size_t g = 0; g < index.sequence.size(); ++g) {
+    EXPECT_EQ(index.sequence[g].first_row, static_cast<int64_t>(g) * 10);
+    EXPECT_EQ(index.sequence[g].shard, static_cast<int32_t>(g / 5));
   }
   EXPECT_EQ(indexShards({dir}, kPermille, 3).shards.size(), 3u);  // a resumed run's shards
+}
+
+// Self-play writes games in the order they end, which depends on its threads: the same games
+// in another order, and so in other shards, give the same sequence and the same stream.
+TEST_F(TrainingDataTest, TheOrderInWhichGamesEndedDoesNotChangeTheStream) {
+  auto write = [&](const std::string& name, const std::vector<int>& order) {
+    ShardInfo info;
+    info.scenario = "duel";
+    info.encoder_version = 1;
+    info.shape = kShape;
+    const std::string dir = (dir_ / name).string();
+    ShardWriter writer(dir, "w", info, 25);
+    for (int g : order) {
+      GameData game;
+      game.id = static_cast<uint64_t>(g);
+      game.seed = env::deriveSeed(77, g);
+      game.rows = 3 + g % 7;
+      for (int r = 0; r < game.rows; ++r) {
+        game.planes.insert(game.planes.end(), 2, 0.5f);
+        game.globals.push_back(static_cast<float>(100 * g + r));
+        game.policy.insert(game.policy.end(), {1.0f, 0.0f, 0.0f});
+        game.legal.insert(game.legal.end(), {1, 1, 0});
+        game.value.push_back(1.0f);
+        game.move.push_back(r);
+        game.phase.push_back(2);
+        game.side.push_back(0);
+      }
+      writer.write(game);
+    }
+    writer.close();
+    return dir;
+  };
+  std::vector<int> in_order(30), ended(30);
+  for (int g = 0; g < 30; ++g) in_order[static_cast<size_t>(g)] = g;
+  ended = in_order;
+  env::Rng rng(3);
+  for (size_t i = ended.size(); i > 1; --i) std::swap(ended[i - 1], ended[rng.next() % i]);
+  const ShardIndex a = indexShards({write("a", in_order)}, kPermille);
+  const ShardIndex b = indexShards({write("b", ended)}, kPermille);
+  ASSERT_EQ(a.rows, b.rows);
+  DataConfig config;
+  config.window = {100, 0.75, 0.4};
+  config.validation_permille = kPermille;
+  config.shuffle_rows = 40;
+  config.block_rows = 8;
+  TrainingStream sa(a, config, 9, {}), sb(b, config, 9, {});
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(ids(sa.next(16)), ids(sb.next(16))) << "batch " << i;
+  EXPECT_EQ(ids(validationRows(a, config.window, 50)), ids(validationRows(b, config.window, 50)));
 }
 
 TEST_F(TrainingDataTest, StreamSamplesTheWindowUniformlyAndNeverValidationRows) {
