@@ -40,8 +40,7 @@ void checkConfig(const loop::LoopConfig& c, const std::string& dir) {
         "loop: --mode concurrent gave way to --mode processes (the roles as processes at once, "
         "docs/scale-out.md)");
   }
-  if (c.loop.mode != "alternate" && c.loop.mode != "processes")
-    throw ConfigError("loop: --mode must be alternate or processes (got " + c.loop.mode + ")");
+  loop::checkLoopSettings(c.loop);
   if (dir.find_first_of(",:") != std::string::npos) {
     throw ConfigError("loop: the run folder's path " + dir +
                       " holds a ',' or ':', which agent specs cannot carry in model=");

@@ -125,6 +125,33 @@ bool GateRole::ladderIfDue() {
   return true;
 }
 
+namespace {
+
+// The points `agent` took in `game` (1 won, 0.5 drawn, 0 lost).
+double pointsOf(const arena::ArenaGame& game, int agent) {
+  const int side = game.blue == agent ? 0 : 1;
+  return game.result.winner == env::kNoSide ? 0.5 : game.result.winner == side ? 1.0 : 0.0;
+}
+
+// The candidate's (agent 1's) results in the played `games`.
+arena::WinDrawLoss candidateResults(const std::vector<arena::ArenaGame>& games) {
+  arena::WinDrawLoss r;
+  for (const arena::ArenaGame& g : games) {
+    if (!g.played) continue;
+    const double p = pointsOf(g, 1);
+    r.wins += p == 1.0;
+    r.draws += p == 0.5;
+    r.losses += p == 0.0;
+  }
+  return r;
+}
+
+// Pairs the SPRT gate plays between two looks at its ratio: a fixed number, so that its
+// decision does not depend on how many games run at once.
+constexpr int kSprtPairsPerLook = 8;
+
+}  // namespace
+
 bool GateRole::gate(int g) {
   const LoopSettings& settings = run_.config.loop;
   const std::string gen = "[" + generationName(g) + "] gate";
@@ -133,6 +160,9 @@ bool GateRole::gate(int g) {
   bool promoted = true;
   if (state_.best.empty()) {
     run_.say(gen + ": the first network is promoted without a gate");
+  } else if (settings.gate == "none" && settings.gate_guard <= 0) {
+    run_.say(gen + ": the newest network is promoted (no gate)");
+    result["gate"] = {{"against", state_.best}, {"rule", "none"}, {"promoted", true}};
   } else {
     arena::ArenaConfig arena;
     arena.agents = {withModel(settings.gate_agent, run_.folder.path(state_.best)),
@@ -142,24 +172,77 @@ bool GateRole::gate(int g) {
     arena.seed = env::deriveSeed(run_.config.train.seed, kGateStream, g);
     arena.jobs = settings.jobs;
     std::vector<arena::ArenaGame> games = arena::scheduleArena(arena);
-    if (!playArena(run_, arena, games, "gate games")) return false;
+    json rule;
+    if (settings.gate == "sprt") {
+      // Rounds in order, kSprtPairsPerLook at a time, until the test decides or the cap.
+      const SprtConfig sprt{settings.sprt_elo0, settings.sprt_elo1, settings.sprt_alpha,
+                            settings.sprt_beta};
+      std::vector<double> pairs;
+      double llr = 0;
+      SprtVerdict verdict = SprtVerdict::kContinue;
+      for (int first = 0; first < settings.gate_rounds && verdict == SprtVerdict::kContinue;
+           first += kSprtPairsPerLook) {
+        std::vector<arena::ArenaGame> look;
+        for (const arena::ArenaGame& game : games)
+          if (game.round >= first && game.round < first + kSprtPairsPerLook) look.push_back(game);
+        if (!playArena(run_, arena, look, "gate games")) return false;
+        for (arena::ArenaGame& game : games) {
+          for (const arena::ArenaGame& played : look) {
+            if (played.round == game.round && played.blue == game.blue) game = played;
+          }
+        }
+        for (int r = first; r < first + kSprtPairsPerLook && r < settings.gate_rounds; ++r) {
+          double points = 0;
+          for (const arena::ArenaGame& played : look)
+            if (played.round == r) points += pointsOf(played, 1);
+          pairs.push_back(points / 2);
+        }
+        llr = sprtLlr(pairs, sprt);
+        verdict = sprtVerdict(llr, sprt);
+      }
+      // At the cap, the test stops short: promoted when the ratio leans to H1.
+      promoted =
+          verdict == SprtVerdict::kAcceptH1 || (verdict == SprtVerdict::kContinue && llr > 0);
+      rule = {{"rule", "sprt"},
+              {"elo0", sprt.elo0},
+              {"elo1", sprt.elo1},
+              {"alpha", sprt.alpha},
+              {"beta", sprt.beta},
+              {"pairs", pairs.size()},
+              {"llr", llr},
+              {"bounds",
+               {std::log(sprt.beta / (1 - sprt.alpha)), std::log((1 - sprt.beta) / sprt.alpha)}},
+              {"verdict", verdict == SprtVerdict::kAcceptH1   ? "H1"
+                          : verdict == SprtVerdict::kAcceptH0 ? "H0"
+                                                              : "cap"}};
+    } else {
+      if (!playArena(run_, arena, games, "gate games")) return false;
+      const double threshold = settings.gate == "none" ? settings.gate_guard : settings.gate_score;
+      promoted = gateDecision(candidateResults(games), threshold).promoted;
+      rule = {{"rule", settings.gate == "none"
+                           ? "none, guard: score >= " + core::shortText(threshold)
+                           : "score >= " + core::shortText(threshold)}};
+    }
+    const arena::WinDrawLoss c = candidateResults(games);
     const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(arena), games, -1);
-    const arena::WinDrawLoss best = st.pairs.at(0).total();
-    const GateDecision d = gateDecision({best.losses, best.draws, best.wins}, settings.gate_score);
-    promoted = d.promoted;
     result["gate"] = {{"against", state_.best},
-                      {"wins", d.candidate.wins},
-                      {"draws", d.candidate.draws},
-                      {"losses", d.candidate.losses},
-                      {"score", d.score},
+                      {"wins", c.wins},
+                      {"draws", c.draws},
+                      {"losses", c.losses},
+                      {"score", c.score()},
                       {"duplicate_mean", -st.pairs.at(0).duplicate.mean},
                       {"duplicate_margin95", st.pairs.at(0).duplicate.margin95},
-                      {"rule", "score >= " + core::shortText(settings.gate_score)},
-                      {"promoted", d.promoted}};
-    run_.say(gen + ": candidate " + std::to_string(d.candidate.wins) + "-" +
-             std::to_string(d.candidate.draws) + "-" + std::to_string(d.candidate.losses) +
-             " against " + state_.best + ", score " + core::fixedText(d.score, 3) +
-             (d.promoted ? ": promoted" : ": not promoted"));
+                      {"promoted", promoted}};
+    result["gate"].update(rule);
+    std::string detail;
+    if (settings.gate == "sprt") {
+      detail = ", SPRT " + std::string(result["gate"]["verdict"]) + " after " +
+               std::to_string(result["gate"]["pairs"].get<int>()) + " pairs (LLR " +
+               core::fixedText(result["gate"]["llr"].get<double>(), 2) + ")";
+    }
+    run_.say(gen + ": candidate " + std::to_string(c.wins) + "-" + std::to_string(c.draws) + "-" +
+             std::to_string(c.losses) + " against " + state_.best + ", score " +
+             core::fixedText(c.score(), 3) + detail + (promoted ? ": promoted" : ": not promoted"));
   }
   result["promoted"] = promoted;
   if (promoted) {  // complete under its own name before latest.json names it

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "core/number_text.h"
 #include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
@@ -41,12 +42,31 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      "games a worker plays between two looks for a newer network"},
     {"gate-agent", &LoopSettings::gate_agent, env::anyValue(),
      "agent spec of both networks in the gate (model= is added)"},
+    {"gate", &LoopSettings::gate, env::anyValue(),
+     "the promotion rule: score (gate-score over gate-rounds), sprt (a sequential test, at "
+     "most gate-rounds pairs) or none (always the newest network, unless below gate-guard)"},
     {"gate-rounds", &LoopSettings::gate_rounds, env::atLeast(1),
-     "duplicate rounds of the gate (2 games each)"},
+     "duplicate rounds of the gate (2 games each); the SPRT's cap"},
     {"gate-score",
      &LoopSettings::gate_score,
      {0, 1},
      "the candidate is promoted when its gate score is at least this"},
+    {"sprt-elo0", &LoopSettings::sprt_elo0, env::anyValue(),
+     "the SPRT's null hypothesis: the candidate is this many Elo stronger"},
+    {"sprt-elo1", &LoopSettings::sprt_elo1, env::anyValue(),
+     "the SPRT's alternative: this many Elo stronger (above sprt-elo0)"},
+    {"sprt-alpha",
+     &LoopSettings::sprt_alpha,
+     {0, 0.5, true, true},
+     "the SPRT's chance of promoting a candidate of sprt-elo0"},
+    {"sprt-beta",
+     &LoopSettings::sprt_beta,
+     {0, 0.5, true, true},
+     "the SPRT's chance of rejecting a candidate of sprt-elo1"},
+    {"gate-guard",
+     &LoopSettings::gate_guard,
+     {0, 1},
+     "the rule none: reject a candidate scoring below this in gate-rounds rounds (0: no games)"},
     {"ladder-every", &LoopSettings::ladder_every, env::atLeast(0),
      "generations between ladders, each of the best network if it changed since the last "
      "(0: the last generation only)"},
@@ -61,6 +81,17 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
 }  // namespace
 
 std::span<const env::OptionRow<LoopSettings>> loopSettingRows() { return kLoopRows; }
+
+void checkLoopSettings(const LoopSettings& s) {
+  if (s.mode != "alternate" && s.mode != "processes")
+    throw ConfigError("loop: --mode must be alternate or processes (got " + s.mode + ")");
+  if (s.gate != "score" && s.gate != "sprt" && s.gate != "none")
+    throw ConfigError("loop: --gate must be score, sprt or none (got " + s.gate + ")");
+  if (!(s.sprt_elo1 > s.sprt_elo0)) {
+    throw ConfigError("loop: --sprt-elo1 (" + core::shortText(s.sprt_elo1) +
+                      ") must be above --sprt-elo0 (" + core::shortText(s.sprt_elo0) + ")");
+  }
+}
 
 void writeLoopRecord(const std::string& dir, const LoopConfig& c) {
   const json record = {
@@ -81,7 +112,12 @@ LoopConfig readLoopRecord(const std::string& dir) {
   if (!j.is_object() || j.value("format", "") != kRecordFormat)
     throw ConfigError(where + ": not the record of a learning loop");
   LoopConfig c;
-  env::readOptionsJson<LoopSettings>(where, j.at("loop"), kLoopRows, c.loop);
+  // Settings added since format 1 began, with the values that give the runs made before them
+  // what they did.
+  json loop = {{"gate", "score"},    {"sprt_elo0", 0.0},  {"sprt_elo1", 35.0},
+               {"sprt_alpha", 0.05}, {"sprt_beta", 0.05}, {"gate_guard", 0.0}};
+  if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
+  env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
   env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),
                                                  training::selfplayPlayRows(), c.selfplay);
   env::readOptionsJson<training::TrainSettings>(where, j.at("train"), training::trainOptionRows(),

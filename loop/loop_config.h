@@ -29,13 +29,23 @@ struct LoopSettings {
   int workers = 1;                            // self-play processes of the "processes" mode
   int chunk_games = 32;  // games a worker plays between two looks at latest.json
   std::string gate_agent = "az:sims=32,noise=0.3";
-  int gate_rounds = 16;
+  std::string gate = "score";  // the promotion rule: score, sprt or none (loop/gate_rule.h)
+  int gate_rounds = 16;        // duplicate rounds of the score gate; the SPRT's cap on pairs
   double gate_score = 0.5;
-  int ladder_every = 1;  // generations between ladders of a changed best network (and the last)
+  double sprt_elo0 = 0;
+  double sprt_elo1 = 35;
+  double sprt_alpha = 0.05;
+  double sprt_beta = 0.05;
+  double gate_guard = 0;  // the rule none: reject a candidate scoring below this (0: no games)
+  int ladder_every = 1;   // generations between ladders of a changed best network (and the last)
   int ladder_rounds = 8;
   std::string ladder_agent = "az:ms=50";                     // the best network on the ladder
   std::string ladder_references = "rule random mcts:ms=50";  // the first is the Elo anchor
 };
+
+// Throws ConfigError naming the setting when the settings cannot make a run (an unknown mode
+// or gate rule, SPRT hypotheses or error rates that make no test).
+void checkLoopSettings(const LoopSettings& s);
 
 // Everything a run is made of: the loop's settings, how self-play games are played (its
 // agent, games, seeds and folders are the loop's), the training settings (applied to each

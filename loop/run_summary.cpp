@@ -134,7 +134,9 @@ std::string loopStatus(const std::string& run_dir) {
       return e.contains(key) ? core::fixedText(e[key].get<double>(), digits) : std::string("-");
     };
     std::string verdict = "-";
-    if (e.contains("gate")) {
+    if (e.contains("gate") && !e["gate"].contains("wins")) {
+      verdict = "newest";  // promoted without gate games (--gate none)
+    } else if (e.contains("gate")) {
       verdict = std::to_string(e["gate"]["wins"].get<int>()) + "-" +
                 std::to_string(e["gate"]["draws"].get<int>()) + "-" +
                 std::to_string(e["gate"]["losses"].get<int>()) +

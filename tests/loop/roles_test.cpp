@@ -7,8 +7,10 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 
 #include "agents/network_agent.h"
+#include "env/error.h"
 #include "loop/learning_loop.h"
 #include "loop/run_summary.h"
 #include "nn/network.h"
@@ -69,6 +71,67 @@ TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
   const std::string status = loop::loopStatus(dir.string());
   EXPECT_NE(status.find("gen-002"), std::string::npos) << status;
   fs::remove_all(dir);
+}
+
+// A run made before the gate rules were settings reads back with the rule it used: score.
+TEST(LoopRoles, ARecordWithoutTheGateRuleResumesWithTheScoreRule) {
+  const fs::path dir = fs::temp_directory_path() / ("morne_loop_old_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  loop::LoopConfig c = tinyRun(2);
+  c.loop.gate = "sprt";
+  loop::writeLoopRecord(dir.string(), c);
+  nlohmann::json record = loop::readJsonFile((dir / "loop.json").string(), nlohmann::json());
+  for (const char* key :
+       {"gate", "sprt_elo0", "sprt_elo1", "sprt_alpha", "sprt_beta", "gate_guard"})
+    record["loop"].erase(key);
+  std::ofstream((dir / "loop.json").string()) << record.dump(2);
+  const loop::LoopConfig back = loop::readLoopRecord(dir.string());
+  EXPECT_EQ(back.loop.gate, "score");
+  EXPECT_EQ(back.loop.sprt_elo1, 35);
+  record["loop"]["gate"] = "coin";
+  std::ofstream((dir / "loop.json").string()) << record.dump(2);
+  EXPECT_THROW(loop::checkLoopSettings(loop::readLoopRecord(dir.string()).loop), ConfigError);
+  fs::remove_all(dir);
+}
+
+// The SPRT gate plays pairs until its test decides (or its cap) and records its ratio; the rule
+// none promotes the newest network without games.
+TEST(LoopRoles, TheSprtAndNoGateRules) {
+  useNetworks();
+  for (const std::string rule : {"sprt", "none"}) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("morne_loop_gate_" + rule + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::atomic<bool> stop{false};
+    loop::LoopConfig c = tinyRun(2);
+    c.loop.gate = rule;
+    c.loop.gate_rounds = 10;
+    loop::writeLoopRecord(dir.string(), c);
+    EXPECT_EQ(loop::readLoopRecord(dir.string()).loop.gate, rule);
+    const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
+    ASSERT_TRUE(loop::runRolesInTurn(run)) << rule;
+    const nlohmann::json gate =
+        loop::readJsonFile((dir / "gates/gen-002.json").string(), nlohmann::json())["gate"];
+    ASSERT_TRUE(gate.is_object()) << rule;
+    if (rule == "sprt") {
+      EXPECT_EQ(gate["rule"], "sprt");
+      const int pairs = gate["pairs"].get<int>();
+      EXPECT_TRUE(pairs == 8 || pairs == 10) << "looks every 8 pairs, capped at 10: " << pairs;
+      EXPECT_EQ(gate["wins"].get<int>() + gate["draws"].get<int>() + gate["losses"].get<int>(),
+                2 * pairs);
+      const std::string verdict = gate["verdict"];
+      const double llr = gate["llr"].get<double>();
+      EXPECT_EQ(gate["promoted"].get<bool>(), verdict == "H1" || (verdict == "cap" && llr > 0));
+    } else {
+      EXPECT_EQ(gate["rule"], "none");
+      EXPECT_TRUE(gate["promoted"].get<bool>());
+      EXPECT_EQ(run.folder.readLatest().network, "nets/gen-002.pt");
+    }
+    EXPECT_NE(loop::loopStatus(dir.string()).find("gen-002"), std::string::npos);
+    fs::remove_all(dir);
+  }
 }
 
 // Self-play jobs end games in an order that depends on the threads; the learner reads them in
