@@ -145,6 +145,8 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
 }  // namespace
 
 int runLoop(const Args& args) {
+  if (!args.empty() && args[0] == "ladder")
+    return runLoopLadder(Args(args.begin() + 1, args.end()));
   loop::LoopConfig c;
   c.train.steps = 2000;  // per generation
   RoleOptions role;
@@ -164,7 +166,7 @@ int runLoop(const Args& args) {
   if (cmd.help) {
     std::cout << usageText(
         "morne loop --config FILE --out RUN [options]  |  morne loop --resume RUN  |  "
-        "morne loop status RUN\n"
+        "morne loop status RUN  |  morne loop ladder RUN [options]\n"
         "       morne loop init --config FILE --out RUN  |  morne loop worker|train|gate RUN\n"
         "(training options apply to each generation: --steps and --max-reuse per generation; "
         "the roles: docs/scale-out.md)",
@@ -200,8 +202,8 @@ int runLoop(const Args& args) {
     return 0;
   }
   if (!action.empty() && action != "init") {
-    throw ConfigError("loop: the actions are init, worker, train, gate and status (got " + action +
-                      ")");
+    throw ConfigError("loop: the actions are init, worker, train, gate, status and ladder (got " +
+                      action + ")");
   }
   if (action == "init" && (cmd.positional.size() != 1 || vm.count("resume")))
     throw ConfigError("loop: init makes a new run: morne loop init --config FILE --out RUN");

@@ -21,6 +21,8 @@ int runNn(const Args& args);
 int runSelfplay(const Args& args);
 int runTrain(const Args& args);
 int runLoop(const Args& args);
+// `morne loop ladder RUN` (cmd_loop_ladder.cpp).
+int runLoopLadder(const Args& args);
 int runData(const Args& args);
 
 }  // namespace morne::cli

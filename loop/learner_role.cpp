@@ -11,6 +11,7 @@
 #include "env/error.h"
 #include "env/io/text_file.h"
 #include "env/rng.h"
+#include "loop/run_summary.h"
 #include "training/training_curves.h"
 #include "training/training_data.h"
 
@@ -172,6 +173,11 @@ bool LearnerRole::train(const std::string& plan_text) {
   env::writeFileDurably(run_.folder.path(candidate),
                         env::readTextFile(train_dir + "/net.pt", "network file", size_t{1} << 32));
   result["candidate"] = candidate;
+  // The run's CPU time when this network was made: every role's saved total, this learner's
+  // as it stands now.
+  const double saved_learner = readJsonFile(run_.folder.path("train/learner.json"), json::object())
+                                   .value("cpu_seconds", 0.0);
+  result["cpu_hours"] = (runCpuSeconds(run_.folder) - saved_learner + state_.cpu_seconds) / 3600;
   env::writeFileDurably(run_.folder.path("train/" + generationName(g) + ".json"),
                         result.dump(1) + "\n");
   state_.trained_steps = out.step;

@@ -92,6 +92,29 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   EXPECT_EQ(more.output.find("[gen-004]"), std::string::npos) << more.output;  // 3, not more
   EXPECT_EQ(readJson(run + "/loop.json")["loop"]["generations"], 3);
   EXPECT_EQ(gamesIn(run + "/selfplay/gen-002"), 16);
+
+  // The joint ladder: generations 1 and 3 with two references, rated together; more rounds
+  // resume it; another line-up in the same folder is refused.
+  const std::string ladder = "loop ladder " + run +
+                             " --generations 1,3 --references 'random rule' --agent az:sims=2 "
+                             "--jobs 2 --quiet --rounds ";
+  const ProcessResult joint = runMorne(ladder + "2");
+  ASSERT_EQ(joint.exit_code, 0) << joint.output;
+  const nlohmann::json progress = readJson(run + "/ladder/joint/generations.json");
+  ASSERT_EQ(progress["generations"].size(), 2u) << progress.dump();
+  EXPECT_EQ(progress["anchor"], "random");
+  EXPECT_EQ(progress["generations"][1]["generation"], 3);
+  EXPECT_TRUE(progress["generations"][1].contains("elo")) << progress.dump();
+  EXPECT_GT(progress["generations"][1]["cpu_hours"].get<double>(),
+            progress["generations"][0]["cpu_hours"].get<double>());
+  EXPECT_TRUE(fs::exists(run + "/ladder/joint/progress.svg"));
+  const ProcessResult extended = runMorne(ladder + "3");
+  ASSERT_EQ(extended.exit_code, 0) << extended.output;
+  EXPECT_NE(extended.output.find("resuming with 24 games already played"), std::string::npos)
+      << extended.output;  // 4 players, 6 pairs, 2 rounds of 2 games
+  const ProcessResult other = runMorne("loop ladder " + run + " --generations 1,2 --quiet");
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_NE(other.output.find("--force"), std::string::npos) << other.output;
 }
 
 TEST_F(LoopCli, ProcessesModeRunsTheRolesAtOnce) {

@@ -1,0 +1,110 @@
+#include "loop/joint_ladder.h"
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "core/line_chart.h"
+#include "core/number_text.h"
+#include "env/error.h"
+#include "env/io/durable_file.h"
+
+namespace morne::loop {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<int> trainedGenerations(const RunFolder& folder) {
+  std::vector<int> out;
+  for (int g = 1; fs::exists(folder.path("nets/candidate-" + generationName(g) + ".pt")); ++g)
+    out.push_back(g);
+  return out;
+}
+
+std::vector<LadderEntrant> ladderEntrants(const RunFolder& folder,
+                                          const std::vector<int>& generations) {
+  std::vector<LadderEntrant> out;
+  for (int g : generations) {
+    if (g < 1)
+      throw ConfigError("loop ladder: generation " + std::to_string(g) +
+                        " has no network (the first is 1)");
+    LadderEntrant e;
+    e.generation = g;
+    e.network = folder.path("nets/candidate-" + generationName(g) + ".pt");
+    if (!fs::exists(e.network))
+      throw ConfigError("loop ladder: generation " + std::to_string(g) + " has no network yet (" +
+                        e.network + ")");
+    const json train = readJsonFile(folder.path("train/" + generationName(g) + ".json"), json());
+    if (train.is_object() && train.contains("cpu_hours"))
+      e.cpu_hours = train["cpu_hours"].get<double>();
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::string writeLadderProgress(const std::string& out_dir,
+                                const std::vector<LadderEntrant>& entrants, int references) {
+  const json summary = readJsonFile(out_dir + "/summary.json", json());
+  if (!summary.is_object() || !summary.contains("scopes") || summary["scopes"].empty())
+    throw ConfigError(out_dir + "/summary.json: no ratings (the ladder's games are not played)");
+  const json& scope = summary["scopes"].back();
+  const json& agents = scope.at("agents");
+  if (agents.size() != static_cast<size_t>(references) + entrants.size())
+    throw ConfigError(out_dir + "/summary.json: its agents are not this ladder's");
+  const std::string anchor = agents.at(0).at("spec");
+  json rows = json::array();
+  core::ChartSeries by_gen{"Elo of the generation's network", {}, "#1f77b4", false};
+  core::ChartSeries low{"95% interval", {}, "#7f7f7f", true}, high{"", {}, "#7f7f7f", true};
+  core::ChartSeries by_cpu{"Elo of the generation's network", {}, "#d62728", false};
+  core::ChartSeries cpu_low{"95% interval", {}, "#7f7f7f", true}, cpu_high{"", {}, "#7f7f7f", true};
+  std::ostringstream text;
+  text << "gen  CPU-hours  Elo [95%] against " << anchor << " = 0\n";
+  auto bound = [](const json& b) { return b.is_null() ? NAN : b.get<double>(); };
+  for (size_t i = 0; i < entrants.size(); ++i) {
+    const LadderEntrant& e = entrants[i];
+    const json& a = agents.at(static_cast<size_t>(references) + i);
+    json row = {{"generation", e.generation},
+                {"network", fs::path(e.network).filename().string()},
+                {"cpu_hours", e.cpu_hours < 0 ? json(nullptr) : json(e.cpu_hours)}};
+    double elo = NAN, lo = NAN, hi = NAN;
+    if (a.contains("elo")) {
+      elo = a["elo"]["rating"].get<double>();
+      lo = bound(a["elo"]["low95"]);
+      hi = bound(a["elo"]["high95"]);
+      row["elo"] = elo;
+      row["low95"] = a["elo"]["low95"];
+      row["high95"] = a["elo"]["high95"];
+    }
+    rows.push_back(row);
+    const auto x = static_cast<double>(e.generation);
+    if (!std::isnan(elo)) {
+      by_gen.points.emplace_back(x, elo);
+      if (!std::isnan(lo)) low.points.emplace_back(x, lo);
+      if (!std::isnan(hi)) high.points.emplace_back(x, hi);
+      if (e.cpu_hours >= 0) {
+        by_cpu.points.emplace_back(e.cpu_hours, elo);
+        if (!std::isnan(lo)) cpu_low.points.emplace_back(e.cpu_hours, lo);
+        if (!std::isnan(hi)) cpu_high.points.emplace_back(e.cpu_hours, hi);
+      }
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "%3d  %9s  %s [%s, %s]\n", e.generation,
+                  e.cpu_hours < 0 ? "-" : core::fixedText(e.cpu_hours, 2).c_str(),
+                  std::isnan(elo) ? "-" : core::fixedText(elo, 0).c_str(),
+                  std::isnan(lo) ? "-inf" : core::fixedText(lo, 0).c_str(),
+                  std::isnan(hi) ? "inf" : core::fixedText(hi, 0).c_str());
+    text << line;
+  }
+  env::writeFileDurably(out_dir + "/generations.json",
+                        json{{"anchor", anchor}, {"generations", rows}}.dump(2) + "\n");
+  env::writeFileDurably(
+      out_dir + "/progress.svg",
+      core::lineChartSvg(
+          {{"Elo against " + anchor + " = 0, by generation", "generation", {by_gen, low, high}},
+           {"Elo against " + anchor + " = 0, by CPU-hour",
+            "CPU-hours",
+            {by_cpu, cpu_low, cpu_high}}}));
+  return text.str();
+}
+
+}  // namespace morne::loop
