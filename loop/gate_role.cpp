@@ -15,6 +15,7 @@
 #include "env/rng.h"
 #include "loop/gate_rule.h"
 #include "loop/run_summary.h"
+#include "nn/network.h"
 
 namespace morne::loop {
 
@@ -155,8 +156,26 @@ constexpr int kSprtPairsPerLook = 8;
 bool GateRole::gate(int g) {
   const LoopSettings& settings = run_.config.loop;
   const std::string gen = "[" + generationName(g) + "] gate";
-  const std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
+  std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
   json result = {{"generation", g}};
+  if (settings.average_snapshots > 1) {
+    // The moving average of the last candidates, newest first, each older one weighing
+    // average_decay of the next: what is gated, and played once promoted.
+    std::vector<std::string> paths;
+    std::vector<double> weights;
+    json averaged = json::array();
+    double weight = 1;
+    for (int k = g; k >= 1 && k > g - settings.average_snapshots; --k) {
+      const std::string name = "nets/candidate-" + generationName(k) + ".pt";
+      paths.push_back(run_.folder.path(name));
+      weights.push_back(weight);
+      averaged.push_back({{"network", name}, {"weight", weight}});
+      weight *= settings.average_decay;
+    }
+    candidate = "nets/average-" + generationName(g) + ".pt";
+    nn::Network::average(paths, weights)->save(run_.folder.path(candidate));
+    result["averaged"] = averaged;
+  }
   bool promoted = true;
   if (state_.best.empty()) {
     run_.say(gen + ": the first network is promoted without a gate");

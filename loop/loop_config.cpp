@@ -114,8 +114,9 @@ LoopConfig readLoopRecord(const std::string& dir) {
   LoopConfig c;
   // Settings added since format 1 began, with the values that give the runs made before them
   // what they did.
-  json loop = {{"gate", "score"},    {"sprt_elo0", 0.0},  {"sprt_elo1", 35.0},
-               {"sprt_alpha", 0.05}, {"sprt_beta", 0.05}, {"gate_guard", 0.0}};
+  json loop = {{"gate", "score"},        {"sprt_elo0", 0.0},     {"sprt_elo1", 35.0},
+               {"sprt_alpha", 0.05},     {"sprt_beta", 0.05},    {"gate_guard", 0.0},
+               {"average_snapshots", 1}, {"average_decay", 0.75}};
   if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
   env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
   env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),

@@ -36,8 +36,10 @@ struct LoopSettings {
   double sprt_elo1 = 35;
   double sprt_alpha = 0.05;
   double sprt_beta = 0.05;
-  double gate_guard = 0;  // the rule none: reject a candidate scoring below this (0: no games)
-  int ladder_every = 1;   // generations between ladders of a changed best network (and the last)
+  double gate_guard = 0;      // the rule none: reject a candidate scoring below this (0: no games)
+  int average_snapshots = 1;  // candidates averaged into the network gated and played
+  double average_decay = 0.75;  // weight of each older candidate against the next
+  int ladder_every = 1;  // generations between ladders of a changed best network (and the last)
   int ladder_rounds = 8;
   std::string ladder_agent = "az:ms=50";                     // the best network on the ladder
   std::string ladder_references = "rule random mcts:ms=50";  // the first is the Elo anchor

@@ -8,6 +8,7 @@
 //                               network, with its size and CRC-32
 //   nets/gen-NNN.pt             promoted networks, never changed        the gate
 //   nets/candidate-gen-NNN.pt   the learner's network of generation N   the learner
+//   nets/average-gen-NNN.pt     the moving average gated (an option)     the gate
 //   selfplay/gen-NNN/           data set N: shards WORKER-K-SSSS.h5     self-play workers
 //   workers/WORKER.lock, .json  a worker's lock (held while it lives)   that worker
 //                               and its totals

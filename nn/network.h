@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "nn/observation.h"
 
@@ -53,6 +54,13 @@ class Network {
   // morne network, made with another encoder version, weights that are NaN or infinite, or
   // weights that do not match the checksum saved with them).
   static std::unique_ptr<Network> load(const std::string& path);
+  // The weighted mean of the networks saved at `paths` (every parameter and floating-point
+  // buffer, the batch-norm statistics included; `weights` need not sum to 1): an exponential
+  // moving average of recent snapshots, as KataGo stabilises the network it plays. The config
+  // (and provenance) is the first network's. Throws as load(), and ConfigError when their
+  // configs differ or a weight is not positive.
+  static std::unique_ptr<Network> average(std::span<const std::string> paths,
+                                          std::span<const double> weights);
 
   virtual ~Network() = default;
 
@@ -71,6 +79,9 @@ class Network {
   virtual uint64_t checksum() const = 0;
   // Number of trainable parameters.
   virtual int64_t parameters() const = 0;
+  // Every parameter and floating-point buffer, in registration order, as one list of values
+  // (for checks and tools).
+  virtual std::vector<float> weightValues() const = 0;
 };
 
 // Applies the LibTorch settings that matter on small CPUs (docs/agents.md): `threads` intra-op

@@ -253,6 +253,16 @@ class TorchNetwork : public Network {
     return n;
   }
 
+  std::vector<float> weightValues() const override {
+    std::vector<float> out;
+    for (const auto& [name, tensor] : namedTensors(net_)) {
+      if (!tensor.is_floating_point()) continue;
+      const torch::Tensor t = tensor.detach().to(torch::kFloat).contiguous();
+      out.insert(out.end(), t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    return out;
+  }
+
  private:
   NetworkConfig config_;
   PolicyValueNet net_;
@@ -320,6 +330,38 @@ std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t s
 std::unique_ptr<Network> Network::load(const std::string& path) {
   auto [config, net] = loadPolicyValueNet(path);
   return wrapNetwork(config, std::move(net));
+}
+
+std::unique_ptr<Network> Network::average(std::span<const std::string> paths,
+                                          std::span<const double> weights) {
+  if (paths.empty() || paths.size() != weights.size())
+    throw ConfigError("an average of networks needs one weight per network, at least one");
+  double total = 0;
+  for (double w : weights) {
+    if (!(w > 0)) throw ConfigError("an average of networks takes positive weights");
+    total += w;
+  }
+  auto [config, sum] = loadPolicyValueNet(paths[0]);
+  const std::string shape = networkConfigJson(config).dump();
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> into;
+  for (const auto& [name, tensor] : namedTensors(sum)) into.push_back(tensor);
+  for (size_t k = 0; k < paths.size(); ++k) {
+    const double share = weights[k] / total;
+    if (k == 0) {
+      for (torch::Tensor& t : into)
+        if (t.is_floating_point()) t.mul_(share);
+      continue;
+    }
+    auto [other_config, other] = loadPolicyValueNet(paths[k]);
+    other_config.provenance = config.provenance;
+    if (networkConfigJson(other_config).dump() != shape)
+      throw ConfigError(paths[k] + ": another network's shape than " + paths[0] + "'s");
+    const auto tensors = namedTensors(other);
+    for (size_t i = 0; i < into.size(); ++i)
+      if (into[i].is_floating_point()) into[i].add_(tensors[i].second, share);
+  }
+  return wrapNetwork(config, std::move(sum));
 }
 
 void configureTorchRuntime(int threads) {

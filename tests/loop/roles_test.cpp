@@ -108,6 +108,7 @@ TEST(LoopRoles, TheSprtAndNoGateRules) {
     loop::LoopConfig c = tinyRun(2);
     c.loop.gate = rule;
     c.loop.gate_rounds = 10;
+    if (rule == "none") c.loop.average_snapshots = 3;  // and the newest is a moving average
     loop::writeLoopRecord(dir.string(), c);
     EXPECT_EQ(loop::readLoopRecord(dir.string()).loop.gate, rule);
     const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
@@ -128,6 +129,19 @@ TEST(LoopRoles, TheSprtAndNoGateRules) {
       EXPECT_EQ(gate["rule"], "none");
       EXPECT_TRUE(gate["promoted"].get<bool>());
       EXPECT_EQ(run.folder.readLatest().network, "nets/gen-002.pt");
+      // Generation 2 plays the average of candidates 2 and 1, weighing 1 and 0.75.
+      const nlohmann::json record =
+          loop::readJsonFile((dir / "gates/gen-002.json").string(), nlohmann::json());
+      ASSERT_EQ(record["averaged"].size(), 2u) << record.dump();
+      EXPECT_EQ(record["averaged"][1]["weight"], 0.75);
+      const auto c1 = nn::Network::load((dir / "nets/candidate-gen-001.pt").string());
+      const auto c2 = nn::Network::load((dir / "nets/candidate-gen-002.pt").string());
+      const auto played = nn::Network::load((dir / "nets/gen-002.pt").string());
+      const std::vector<float> w1 = c1->weightValues(), w2 = c2->weightValues(),
+                               wp = played->weightValues();
+      ASSERT_EQ(wp.size(), w1.size());
+      for (size_t i = 0; i < wp.size(); i += 97)
+        EXPECT_NEAR(wp[i], (w2[i] + 0.75f * w1[i]) / 1.75f, 1e-5f) << i;
     }
     EXPECT_NE(loop::loopStatus(dir.string()).find("gen-002"), std::string::npos);
     fs::remove_all(dir);

@@ -251,5 +251,35 @@ TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
   }
 }
 
+// The moving average the loop plays (--average-snapshots): every weight is the weighted mean
+// of the snapshots' weights, computed here by hand from their values.
+TEST(Network, AnAverageOfSnapshotsIsTheWeightedMeanOfTheirWeights) {
+  Fixture f;
+  const std::string a = tempPath("avg_a.pt"), b = tempPath("avg_b.pt"), c = tempPath("avg_c.pt");
+  nn::Network::create(f.config(1, 8), 1)->save(a);
+  nn::Network::create(f.config(1, 8), 2)->save(b);
+  nn::Network::create(f.config(1, 16), 3)->save(c);
+  const std::vector<float> wa = nn::Network::load(a)->weightValues();
+  const std::vector<float> wb = nn::Network::load(b)->weightValues();
+  const std::string paths[] = {a, b};
+  const double weights[] = {3, 1};  // 0.75 and 0.25
+  const std::unique_ptr<nn::Network> mean = nn::Network::average(paths, weights);
+  const std::vector<float> wm = mean->weightValues();
+  ASSERT_EQ(wm.size(), wa.size());
+  for (size_t i = 0; i < wm.size(); ++i)
+    ASSERT_NEAR(wm[i], 0.75f * wa[i] + 0.25f * wb[i], 1e-6f) << "weight " << i;
+  // Saved and loaded, it is the same network; one snapshot's average is that snapshot.
+  mean->save(tempPath("avg_mean.pt"));
+  EXPECT_EQ(nn::Network::load(tempPath("avg_mean.pt"))->checksum(), mean->checksum());
+  const std::string one[] = {a};
+  const double unit[] = {0.4};
+  EXPECT_EQ(nn::Network::average(one, unit)->weightValues(), wa);
+  // Another shape, or a weight that is not positive, is refused.
+  const std::string mixed[] = {a, c};
+  EXPECT_THROW(nn::Network::average(mixed, weights), ConfigError);
+  const double zero[] = {1, 0};
+  EXPECT_THROW(nn::Network::average(paths, zero), ConfigError);
+}
+
 }  // namespace
 }  // namespace morne::test
