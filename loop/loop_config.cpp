@@ -10,6 +10,7 @@
 #include "env/io/text_file.h"
 #include "training/selfplay_options.h"
 #include "training/train_options.h"
+#include "training/train_record.h"
 
 namespace morne::loop {
 
@@ -121,8 +122,9 @@ LoopConfig readLoopRecord(const std::string& dir) {
   env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
   env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),
                                                  training::selfplayPlayRows(), c.selfplay);
-  env::readOptionsJson<training::TrainSettings>(where, j.at("train"), training::trainOptionRows(),
-                                                c.train);
+  env::readOptionsJson<training::TrainSettings>(where,
+                                                training::withLegacyTrainDefaults(j.at("train")),
+                                                training::trainOptionRows(), c.train);
   env::readOptionsJson<training::NetworkSource>(where, j.at("network"),
                                                 training::networkOptionRows(), c.network);
   return c;

@@ -30,6 +30,9 @@ struct TrainingBatch {
   std::vector<float> policy;
   std::vector<uint8_t> legal;
   std::vector<float> value;
+  // The search's root value of each row, for the side to move (training/shard_schema.h); the
+  // learner does not read it: a training run mixes it into `value` (--q-ratio).
+  std::vector<float> search_value;
 };
 
 enum class OptimizerKind { kSgd, kAdamW };

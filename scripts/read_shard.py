@@ -14,7 +14,7 @@ import sys
 import h5py
 import numpy as np
 
-FORMAT, VERSION = "morne-selfplay", 1
+FORMAT, VERSIONS = "morne-selfplay", (1, 2)
 
 # Every dataset: its element type and its number of dimensions (rows first).
 DATASETS = {
@@ -23,6 +23,7 @@ DATASETS = {
     "positions/policy": ("float32", 2),   # [rows, policy size]: the search's target
     "positions/legal": ("uint8", 2),      # [rows, policy size]
     "positions/value": ("float32", 1),    # [rows]: final result for the side to move
+    "positions/search_value": ("float32", 1),  # [rows]: the search's root value (version 2)
     "positions/game": ("uint64", 1),      # [rows]: game id of each row
     "positions/move": ("int32", 1),
     "positions/phase": ("uint8", 1),
@@ -44,9 +45,12 @@ def read(path):
     with h5py.File(path, "r") as f:
         if f.attrs.get("format") != FORMAT:
             raise SystemExit(f"{path}: not a morne self-play shard")
-        if int(f.attrs["format_version"]) != VERSION:
-            raise SystemExit(f"{path}: format version {f.attrs['format_version']}, this script reads {VERSION}")
+        version = int(f.attrs["format_version"])
+        if version not in VERSIONS:
+            raise SystemExit(f"{path}: format version {version}, this script reads {VERSIONS}")
         for name, (dtype, rank) in DATASETS.items():
+            if name == "positions/search_value" and version == 1:
+                continue  # version 1 has none: its values stand in
             d = f[name]
             if d.dtype != np.dtype(dtype) or d.ndim != rank:
                 raise SystemExit(f"{path}: {name} is {d.dtype} of {d.ndim} dimensions, expected {dtype} of {rank}")

@@ -71,8 +71,11 @@ std::string serialize(const GameData& g) {
       std::visit(
           [&](auto member) {
             using T = typename ShardElement<decltype(member)>::type;
-            constexpr bool rows = std::is_same_v<decltype(member), std::vector<T> GameData::*>;
-            if (rows != games_first) b.put(g.*member);
+            if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+              if (!games_first) b.put(shardValues(g, d, member));
+            } else if (games_first) {
+              b.put(g.*member);
+            }
           },
           d.field);
     }
@@ -80,14 +83,15 @@ std::string serialize(const GameData& g) {
   return std::move(b.out);
 }
 
-// The game in `raw`, or nullopt when its sizes do not fit `shape`.
-std::optional<GameData> deserialize(std::string_view raw, const RowShape& shape) {
+// The game in `raw`, written by a journal of format `version`, or nullopt when its sizes do
+// not fit `shape`. The datasets a version 1 journal lacks take their stand-ins' values.
+std::optional<GameData> deserialize(std::string_view raw, const RowShape& shape, int version) {
   Reader r(raw);
   GameData g;
   bool ok = true;
   for (const bool games_first : {true, false}) {
     for (const ShardDataset& d : shardDatasets()) {
-      if (inGames(d) != games_first || !ok) continue;
+      if (inGames(d) != games_first || !ok || d.since > version) continue;
       std::visit(
           [&](auto member) {
             using T = typename ShardElement<decltype(member)>::type;
@@ -106,6 +110,16 @@ std::optional<GameData> deserialize(std::string_view raw, const RowShape& shape)
     if (!ok || g.rows < 0) return std::nullopt;
   }
   if (!r.done()) return std::nullopt;
+  for (const ShardDataset& d : shardDatasets()) {
+    if (d.since <= version || !d.stand_in) continue;
+    std::visit(
+        [&](auto member) {
+          using T = typename ShardElement<decltype(member)>::type;
+          if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>)
+            g.*member = shardValues(g, d, member);
+        },
+        d.field);
+  }
   return g;
 }
 
@@ -119,13 +133,23 @@ nlohmann::json infoJson(const ShardInfo& info) {
   return j;
 }
 
-std::optional<ShardInfo> infoFromJson(std::string_view text) {
+// A journal's header: what its shard says about itself, and the format version it was written in.
+struct JournalInfo {
+  ShardInfo info;
+  int version = kShardFormatVersion;
+};
+
+std::optional<JournalInfo> infoFromJson(std::string_view text) {
   const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   try {
     if (j.is_discarded() || j.at("format") != kShardFormat ||
-        j.at("format_version") != kShardFormatVersion)
+        !j.at("format_version").is_number_integer() ||
+        j.at("format_version").get<int>() < kOldestShardFormatVersion ||
+        j.at("format_version").get<int>() > kShardFormatVersion)
       return std::nullopt;
-    ShardInfo info;
+    JournalInfo read;
+    read.version = j.at("format_version").get<int>();
+    ShardInfo& info = read.info;
     for (const ShardAttribute& a : shardAttributes()) {
       std::visit([&](auto member) { j.at(a.name).get_to(info.*member); }, a.field);
     }
@@ -137,7 +161,7 @@ std::optional<ShardInfo> infoFromJson(std::string_view text) {
         r.planes > 4096 || r.height > 4096 || r.width > 4096 || r.globals > 4096 ||
         r.policy > (1 << 26))
       return std::nullopt;
-    return info;
+    return read;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;
   }
@@ -228,6 +252,7 @@ RecoveredJournal parseJournal(std::string_view data, const std::string& path) {
   RecoveredJournal out;
   size_t at = 0;
   bool have_info = false;
+  int version = kShardFormatVersion;
   bool cut_short = false;  // the record where reading stopped runs past the end of the data
   while (at < data.size()) {
     Reader header(std::string_view(data).substr(at));
@@ -245,10 +270,11 @@ RecoveredJournal parseJournal(std::string_view data, const std::string& path) {
     const std::string_view payload = std::string_view(data).substr(at + kHeaderBytes, stored);
     if (recordCrc(kind, stored, raw, payload) != crc) break;
     if (!have_info) {
-      std::optional<ShardInfo> info =
-          kind == kInfoRecord ? infoFromJson(payload) : std::optional<ShardInfo>();
+      std::optional<JournalInfo> info =
+          kind == kInfoRecord ? infoFromJson(payload) : std::optional<JournalInfo>();
       if (!info) throw ConfigError(path + ": not a morne self-play journal");
-      out.info = std::move(*info);
+      out.info = std::move(info->info);
+      version = info->version;
       have_info = true;
     } else {
       if (kind != kGameRecord) break;
@@ -259,7 +285,7 @@ RecoveredJournal parseJournal(std::string_view data, const std::string& path) {
                      static_cast<uLong>(payload.size())) != Z_OK ||
           unpacked_bytes != raw)
         break;
-      std::optional<GameData> game = deserialize(unpacked, out.info.shape);
+      std::optional<GameData> game = deserialize(unpacked, out.info.shape, version);
       if (!game) break;
       out.games.push_back(std::move(*game));
     }

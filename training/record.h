@@ -11,6 +11,8 @@
 //   legal    uint8   [rows, policy size]            1 at the legal actions
 //   value    float32 [rows]                         the final result for the side to move at
 //                                                   that position: +1 win, 0 draw, -1 loss
+//   search_value float32 [rows]                     the search's root value there, for the
+//                                                   side to move (empty: as `value`)
 //   move     int32   [rows]                         the decision's number in the game (from 0)
 //   phase    uint8   [rows]                         env::Phase
 //   side     uint8   [rows]                         side to move (0 blue, 1 orange)
@@ -45,6 +47,7 @@ struct GameData {
   std::vector<float> policy;
   std::vector<uint8_t> legal;
   std::vector<float> value;
+  std::vector<float> search_value;  // empty when the game has none: the shard then holds `value`
   std::vector<int32_t> move;
   std::vector<uint8_t> phase;
   std::vector<uint8_t> side;

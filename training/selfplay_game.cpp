@@ -1,5 +1,9 @@
 #include "training/selfplay_game.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "agents/game_runner.h"
 #include "agents/informed_decision.h"
 #include "env/rules.h"
@@ -88,7 +92,13 @@ void SelfPlayGame::provide(double value) { search_[s_.side]->complete(value); }
 // Records the decision (when fully searched), watches for resignation, plays the action.
 void SelfPlayGame::decided(const agents::Decision& d) {
   ++data_.decisions;
-  if (full_search_) rows_.append(view_, move_, d.info.children, d.action, data_);
+  if (full_search_) {
+    rows_.append(view_, move_, d.info.children, d.action, data_);
+    // The search's value of the position for the side to move; none (NaN, the result once
+    // known) for an agent that does not search.
+    data_.search_value.push_back(d.info.simulations > 0 ? static_cast<float>(d.info.root_value)
+                                                        : std::numeric_limits<float>::quiet_NaN());
+  }
   const int side = s_.side;
   if (c_.resign_value > 0 && d.info.simulations > 0) {
     low_streak_[side] = d.info.root_value < -c_.resign_value ? low_streak_[side] + 1 : 0;
@@ -117,6 +127,10 @@ void SelfPlayGame::finish(uint8_t end, int resigner) {
     data_.value.push_back(data_.winner == env::kNoSide ? 0.0f
                           : data_.winner == side       ? 1.0f
                                                        : -1.0f);
+  }
+  for (size_t row = 0; row < data_.search_value.size(); ++row) {
+    float& v = data_.search_value[row];
+    v = std::isnan(v) ? data_.value[row] : std::clamp(v, -1.0f, 1.0f);
   }
   for (int side = 0; side < env::kNumSides; ++side) {
     if (would_resign_[side] && data_.winner != 1 - side) false_resignation_ = true;

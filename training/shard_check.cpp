@@ -138,6 +138,10 @@ ShardCheck checkShard(const ShardContents& c) {
         check.problem(where, "value target " + std::to_string(g.value[r]) +
                                  " does not match the result (" + std::to_string(expected) + ")");
       }
+      if (r < g.search_value.size() && !(g.search_value[r] >= -1.0f && g.search_value[r] <= 1.0f)) {
+        check.problem(where,
+                      "search value " + std::to_string(g.search_value[r]) + " outside [-1, 1]");
+      }
       legal_sum += legal;
       top_sum += top;
       value_sum += g.value[r];

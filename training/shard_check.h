@@ -2,8 +2,9 @@
 // Checks a shard read whole (training/shard_reader.h) against every promise of its format
 // (docs/training-data.md): the encoder version and shapes, finite inputs within [-1, 1],
 // policy targets that are distributions over the legal actions, legal masks of 0 and 1, value
-// targets that match each game's result, rows that agree with their games, and fields within
-// their ranges. Used by `morne data inspect --check` and by whatever learns from shards.
+// targets that match each game's result, search values within [-1, 1], rows that agree with
+// their games, and fields within their ranges. Used by `morne data inspect --check` and by whatever
+// learns from shards.
 
 #include <cstdint>
 #include <string>

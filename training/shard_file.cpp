@@ -93,7 +93,8 @@ struct ShardFile::Datasets {
   }
 };
 
-ShardFile::ShardFile(const ShardInfo& info) : sets_(std::make_unique<Datasets>()) {
+ShardFile::ShardFile(const ShardInfo& info)
+    : sets_(std::make_unique<Datasets>()), shape_(info.shape) {
   H5::Exception::dontPrint();
   Datasets& o = *sets_;
   try {
@@ -130,8 +131,27 @@ void ShardFile::append(const GameData& g) {
   if (!sets_) throw IoError("a saved shard takes no more games");
   Datasets& o = *sets_;
   const auto n = static_cast<hsize_t>(g.rows);
+  const std::span<const ShardDataset> datasets = shardDatasets();
+  // Every row dataset holds the game's rows (a game that cannot be written whole is refused
+  // before any of it is).
+  for (const ShardDataset& d : datasets) {
+    std::visit(
+        [&](auto member) {
+          using T = typename ShardElement<decltype(member)>::type;
+          if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+            uint64_t expected = n;
+            for (uint64_t dim : rowDims(d, shape_)) expected *= dim;
+            if (shardValues(g, d, member).size() != expected) {
+              throw InternalError("game " + std::to_string(g.id) + ": " + d.name + " holds " +
+                                  std::to_string(shardValues(g, d, member).size()) +
+                                  " values for " + std::to_string(g.rows) + " rows, not " +
+                                  std::to_string(expected));
+            }
+          }
+        },
+        d.field);
+  }
   try {
-    const std::span<const ShardDataset> datasets = shardDatasets();
     for (size_t i = 0; i < datasets.size(); ++i) {
       const ShardDataset& d = datasets[i];
       const bool per_position = d.group == std::string(kPositionsGroup);
@@ -140,7 +160,7 @@ void ShardFile::append(const GameData& g) {
             const auto& value = g.*member;
             using Value = std::decay_t<decltype(value)>;
             if constexpr (requires { value.data(); }) {
-              appendRows(o.sets[i], value.data(), n, h5Type(d));
+              appendRows(o.sets[i], shardValues(g, d, member).data(), n, h5Type(d));
             } else if (per_position) {  // the game's value on each of its rows
               const std::vector<Value> repeated(static_cast<size_t>(g.rows), value);
               appendRows(o.sets[i], repeated.data(), n, h5Type(d));

@@ -22,7 +22,9 @@ class ShardFile {
   ShardFile(const ShardFile&) = delete;
   ShardFile& operator=(const ShardFile&) = delete;
 
-  // Appends a game's rows and its record. Throws IoError.
+  // Appends a game's rows and its record (a dataset the game leaves empty holds its stand-in's
+  // values: shard_schema.h). Throws IoError; InternalError when a dataset does not hold the
+  // game's rows.
   void append(const GameData& game);
 
   // Writes the shard to `path` (through PATH.tmp, fsynced, renamed). The shard cannot be
@@ -34,6 +36,7 @@ class ShardFile {
  private:
   struct Datasets;
   std::unique_ptr<Datasets> sets_;
+  RowShape shape_;
   int64_t rows_ = 0;
 };
 

@@ -9,7 +9,10 @@
 namespace morne::training {
 
 inline constexpr const char* kShardFormat = "morne-selfplay";
-inline constexpr int kShardFormatVersion = 1;
+// Version 2 added positions/search_value; version 1 shards and journals are still read (their
+// search values are their values).
+inline constexpr int kShardFormatVersion = 2;
+inline constexpr int kOldestShardFormatVersion = 1;
 
 struct ShardInfo {
   std::string scenario;

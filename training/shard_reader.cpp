@@ -192,9 +192,10 @@ ShardContents readShard(const std::string& path, bool positions) {
       throw ConfigError("not a morne self-play shard (no format attribute \"morne-selfplay\")");
     c.format = kShardFormat;
     c.format_version = intAttribute(file, "format_version");
-    if (c.format_version != kShardFormatVersion) {
+    if (c.format_version < kOldestShardFormatVersion || c.format_version > kShardFormatVersion) {
       throw ConfigError("shard format version " + std::to_string(c.format_version) +
-                        ", this morne reads " + std::to_string(kShardFormatVersion));
+                        ", this morne reads versions " + std::to_string(kOldestShardFormatVersion) +
+                        " to " + std::to_string(kShardFormatVersion));
     }
     ShardInfo& info = c;
     for (const ShardAttribute& a : shardAttributes()) {
@@ -211,9 +212,11 @@ ShardContents readShard(const std::string& path, bool positions) {
       throw ConfigError("missing group /positions or /games");
     const H5::Group groups[2] = {file.openGroup(kPositionsGroup), file.openGroup(kGamesGroup)};
 
-    // Every dataset, checked for its type and rank; then the shapes, from the datasets that
-    // carry them; then every dataset's rows against the first of its group.
-    const std::span<const ShardDataset> schema = shardDatasets();
+    // Every dataset of its version, checked for its type and rank; then the shapes, from the
+    // datasets that carry them; then every dataset's rows against the first of its group.
+    std::vector<ShardDataset> schema;
+    for (const ShardDataset& d : shardDatasets())
+      if (d.since <= c.format_version) schema.push_back(d);
     std::vector<Dataset> sets;
     for (const ShardDataset& d : schema)
       sets.push_back(openDataset(groups[inPositions(d) ? 0 : 1], d));
@@ -311,6 +314,18 @@ ShardContents readShard(const std::string& path, bool positions) {
           schema[i].field);
     }
     for (size_t g : game_of_row) ++c.games[g].rows;
+    // The datasets an older version lacks hold their stand-ins' values.
+    for (const ShardDataset& d : shardDatasets()) {
+      if (d.since <= c.format_version || !d.stand_in) continue;
+      std::visit(
+          [&](auto member) {
+            using T = typename ShardElement<decltype(member)>::type;
+            if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+              for (GameData& g : c.games) g.*member = shardValues(g, d, member);
+            }
+          },
+          d.field);
+    }
   } catch (const ConfigError& e) {
     abandon();
     throw ConfigError(path + ": damaged or not a morne shard: " + e.what());
@@ -333,8 +348,13 @@ void readShardRows(const std::string& path, int64_t first, int64_t count, const 
     opened = std::make_unique<H5::H5File>(path, H5F_ACC_RDONLY);
     const H5::Group pos = opened->openGroup(kPositionsGroup);
     std::optional<hsize_t> rows;
+    std::vector<const ShardDataset*> stood_in;
     for (const ShardDataset& d : shardDatasets()) {
       if (std::holds_alternative<std::monostate>(d.batch)) continue;
+      if (d.stand_in && !pos.nameExists(d.name)) {  // an older shard: filled below
+        stood_in.push_back(&d);
+        continue;
+      }
       const Dataset set = openDataset(pos, d);
       if (!rows) {
         rows = set.dims[0];
@@ -353,6 +373,20 @@ void readShardRows(const std::string& path, int64_t first, int64_t count, const 
             }
           },
           d.batch);
+    }
+    for (const ShardDataset* d : stood_in) {
+      const ShardDataset* source = shardDataset(d->group, d->stand_in);
+      std::visit(
+          [&](auto to, auto from) {
+            if constexpr (!std::is_same_v<decltype(to), std::monostate> &&
+                          std::is_same_v<decltype(to), decltype(from)>) {
+              auto& values = into.*to;
+              const auto& given = into.*from;
+              values.insert(values.end(), given.end() - static_cast<std::ptrdiff_t>(count),
+                            given.end());
+            }
+          },
+          d->batch, source->batch);
     }
     into.size += static_cast<int>(count);
   } catch (const ConfigError& e) {

@@ -22,6 +22,11 @@ constexpr ShardDataset kDatasets[] = {
      "`env/agent_actions.h`)"},
     {kPositionsGroup, "value", &GameData::value, RowExtent::kOne, &TrainingBatch::value,
      "the game's final result for the side to move: +1 won, 0 drawn, -1 lost"},
+    {kPositionsGroup, "search_value", &GameData::search_value, RowExtent::kOne,
+     &TrainingBatch::search_value,
+     "the search's root value there for the side to move, in [-1, 1]; the game's result "
+     "(`value`) for agents that do not search, and in version 1 files",
+     2, "value"},
     {kPositionsGroup, "game", &GameData::id, RowExtent::kOne, {}, "the game's id"},
     {kPositionsGroup,
      "move",
@@ -110,6 +115,12 @@ const char* numpyName() {
 
 std::span<const ShardDataset> shardDatasets() { return kDatasets; }
 
+const ShardDataset* shardDataset(const char* group, const std::string& name) {
+  for (const ShardDataset& d : kDatasets)
+    if (std::string(d.group) == group && name == d.name) return &d;
+  return nullptr;
+}
+
 std::span<const ShardAttribute> shardAttributes() { return kAttributes; }
 
 std::string elementTypeName(const ShardDataset& d) {
@@ -158,8 +169,10 @@ std::string shapeText(const ShardDataset& d) {
 nlohmann::json shardSchemaJson() {
   nlohmann::json attributes = nlohmann::json::array();
   attributes.push_back({{"name", "format"}, {"type", "string"}, {"value", kShardFormat}});
-  attributes.push_back(
-      {{"name", "format_version"}, {"type", "integer"}, {"value", kShardFormatVersion}});
+  attributes.push_back({{"name", "format_version"},
+                        {"type", "integer"},
+                        {"value", kShardFormatVersion},
+                        {"oldest_read", kOldestShardFormatVersion}});
   for (const ShardAttribute& a : kAttributes) {
     const bool text = std::holds_alternative<std::string ShardInfo::*>(a.field);
     attributes.push_back(
@@ -170,6 +183,7 @@ nlohmann::json shardSchemaJson() {
     datasets.push_back({{"path", std::string(d.group) + "/" + d.name},
                         {"type", elementTypeName(d)},
                         {"shape", shapeText(d)},
+                        {"since", d.since},
                         {"meaning", d.meaning}});
   }
   return {{"format", kShardFormat},

@@ -60,6 +60,10 @@ struct ShardDataset {
   RowExtent extent;
   BatchField batch;     // where readShardRows() puts it
   const char* meaning;  // one line for the docs and `morne data schema`
+  int since = 1;        // the format version that added it
+  // A dataset added later: the dataset whose values stand in for it in older files, and in a
+  // GameData that leaves it empty.
+  const char* stand_in = nullptr;
 };
 
 // Every dataset, /positions first, in the order they are written.
@@ -81,6 +85,19 @@ size_t elementBytes(const ShardDataset& d);
 std::vector<uint64_t> rowDims(const ShardDataset& d, const RowShape& shape);
 // Its shape as the docs write it: "[rows, C, H, W]", "[rows]", "[games]".
 std::string shapeText(const ShardDataset& d);
+
+// The dataset named `name` of `group`; nullptr when there is none.
+const ShardDataset* shardDataset(const char* group, const std::string& name);
+
+// The values of dataset `d` in `g` (a vector member), or those of its stand-in when `g` leaves
+// it empty.
+template <typename T>
+const std::vector<T>& shardValues(const GameData& g, const ShardDataset& d,
+                                  std::vector<T> GameData::*member) {
+  if (!(g.*member).empty() || !d.stand_in || g.rows == 0) return g.*member;
+  const ShardDataset* stand_in = shardDataset(d.group, d.stand_in);
+  return g.*std::get<std::vector<T> GameData::*>(stand_in->field);
+}
 
 // The schema as JSON: format, version, attributes, and each dataset's group, name, type,
 // shape and meaning (`morne data schema`; scripts/read_shard.py is checked against it).

@@ -30,12 +30,21 @@ void writeTrainRecord(const std::string& dir, const TrainSettings& settings,
   env::writeFileDurably(dir + "/train.json", record.dump(2) + "\n");
 }
 
+nlohmann::json withLegacyTrainDefaults(const nlohmann::json& settings) {
+  // Settings added since format 1 began, with the values that give the runs made before them
+  // what they did.
+  json out = {{"q_ratio", 0.0}};
+  if (settings.is_object()) out.update(settings);
+  return out;
+}
+
 void readTrainRecord(const std::string& dir, TrainSettings& settings, NetworkSource& source) {
   const std::string where = dir + "/train.json";
   const json record = json::parse(env::readTextFile(where, "training run record"), nullptr, false);
   if (!record.is_object() || record.value("format", "") != kRecordFormat)
     throw ConfigError(where + ": not the record of a training run");
-  env::readOptionsJson<TrainSettings>(where, record.at("settings"), trainOptionRows(), settings);
+  env::readOptionsJson<TrainSettings>(where, withLegacyTrainDefaults(record.at("settings")),
+                                      trainOptionRows(), settings);
   env::readOptionsJson<NetworkSource>(where, record.at("network"), networkOptionRows(), source);
   settings.data_dirs = record.at("settings").at("data").get<std::vector<std::string>>();
 }

@@ -3,6 +3,7 @@
 // settings with their data folders, where its network came from, and the engine that made it;
 // `--resume` goes on with them.
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "training/network_source.h"
@@ -18,5 +19,9 @@ void writeTrainRecord(const std::string& dir, const TrainSettings& settings,
 // naming the file when it is not a training run's record or a setting is missing, of the wrong
 // type or out of range; IoError when it cannot be read.
 void readTrainRecord(const std::string& dir, TrainSettings& settings, NetworkSource& source);
+
+// The recorded training settings `settings` (a JSON object of their rows), with the settings
+// added since the record's format began set to what the runs made before them did.
+nlohmann::json withLegacyTrainDefaults(const nlohmann::json& settings);
 
 }  // namespace morne::training

@@ -15,6 +15,14 @@
 
 namespace morne::training {
 
+void mixValueTargets(nn::TrainingBatch& batch, double q_ratio) {
+  if (q_ratio <= 0 || batch.search_value.size() != batch.value.size()) return;
+  for (size_t i = 0; i < batch.value.size(); ++i) {
+    batch.value[i] =
+        static_cast<float>((1 - q_ratio) * batch.value[i] + q_ratio * batch.search_value[i]);
+  }
+}
+
 namespace {
 
 using nlohmann::json;
@@ -338,6 +346,7 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
     }
     const double rate = learner_.learningRate();
     nn::TrainingBatch batch = st.stream->next(s.batch);
+    mixValueTargets(batch, s.q_ratio);
     if (group_) {  // this rank's share
       const int share = s.batch / group_->size();
       nn::TrainingBatch part;

@@ -25,6 +25,10 @@ namespace morne::training {
 
 // The settings of a training run, flat so that one table of rows (training/train_options.h)
 // declares them all.
+// Mixes the search values into the value targets of `batch`: value = (1 - q_ratio) value +
+// q_ratio search_value (a batch without search values is left as it is).
+void mixValueTargets(nn::TrainingBatch& batch, double q_ratio);
+
 struct TrainSettings {
   std::vector<std::string> data_dirs;  // shard folders, oldest first
   // When set, exactly these shards of the folders, not all those there now (the ranks of a
@@ -50,6 +54,9 @@ struct TrainSettings {
   double decay = nn::LearnerConfig{}.decay;
   double max_grad_norm = nn::LearnerConfig{}.max_grad_norm;
   double value_weight = nn::LearnerConfig{}.value_weight;
+  // The value target of a training row: (1 - q_ratio) x the game's result + q_ratio x the
+  // search's root value there (lc0's q_ratio); validation rows keep the result.
+  double q_ratio = 0;
   // The run.
   int batch = 256;
   int steps = 0;         // optimizer steps in all (0: as many as max_reuse allows)

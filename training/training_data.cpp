@@ -59,6 +59,7 @@ void appendRows(const nn::TrainingBatch& from, int first, int count, nn::Trainin
   copy(from.policy, to.policy);
   copy(from.legal, to.legal);
   copy(from.value, to.value);
+  if (!from.search_value.empty()) copy(from.search_value, to.search_value);
   to.size += count;
 }
 
@@ -212,6 +213,7 @@ nn::TrainingBatch reservedBatch(const RowShape& shape, int64_t rows) {
   b.policy.reserve(n * static_cast<size_t>(shape.policy));
   b.legal.reserve(n * static_cast<size_t>(shape.policy));
   b.value.reserve(n);
+  b.search_value.reserve(n);
   return b;
 }
 

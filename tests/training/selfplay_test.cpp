@@ -90,6 +90,26 @@ TEST_F(SelfPlayTest, WritesConsistentTrainingRows) {
     }
   }
   EXPECT_EQ(rows, r.progress.positions);
+  // The search's root values: one per row, within [-1, 1], and not the results themselves.
+  int differ = 0;
+  for (const auto& [id, g] : games) {
+    ASSERT_EQ(g.search_value.size(), static_cast<size_t>(g.rows));
+    for (size_t row = 0; row < g.search_value.size(); ++row) {
+      EXPECT_GE(g.search_value[row], -1.0f);
+      EXPECT_LE(g.search_value[row], 1.0f);
+      differ += g.search_value[row] != g.value[row];
+    }
+  }
+  EXPECT_GT(differ, rows / 2);
+}
+
+// Agents that do not search keep no search value: the result stands in.
+TEST_F(SelfPlayTest, RowsOfAgentsThatDoNotSearchHoldTheResultAsTheirSearchValue) {
+  SelfPlayConfig c = config("rule");
+  c.agent = "rule";
+  c.games = 2;
+  for (const auto& [id, g] : readGames(runSelfPlay(c, nullptr, nullptr).shards))
+    EXPECT_EQ(g.search_value, g.value) << "game " << id;
 }
 
 TEST_F(SelfPlayTest, SameSeedSameDataWhateverTheJobs) {

@@ -16,6 +16,7 @@
 #include "tests/training/temp_dir.h"
 #include "training/shard_check.h"
 #include "training/shard_reader.h"
+#include "training/shard_schema.h"
 #include "training/shard_writer.h"
 
 namespace morne::training {
@@ -122,6 +123,34 @@ class ShardDamageTest : public test::TempDirTest {
   std::string good_;
 };
 
+// A version 1 shard (before search values) is read: its values stand in for them, whole and by
+// rows; a search value outside [-1, 1] is a problem `data inspect --check` reports.
+TEST_F(ShardDamageTest, VersionOneShardsAreReadWithTheirValuesAsSearchValues) {
+  const std::string old = damaged("v1.h5", [](H5::H5File& f) {
+    f.unlink("positions/search_value");
+    const int one = 1;
+    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &one);
+  });
+  const ShardContents c = readShard(old, true);
+  EXPECT_EQ(c.format_version, 1);
+  for (const GameData& g : c.games) EXPECT_EQ(g.search_value, g.value);
+  EXPECT_EQ(checkShard(c).problem_count, 0);
+  nn::TrainingBatch rows;
+  readShardRows(old, 2, 5, kShape, rows);
+  EXPECT_EQ(rows.search_value, rows.value);
+  EXPECT_EQ(rows.size, 5);
+  const std::string bad = damaged("sv.h5", [](H5::H5File& f) {
+    poke(f, "positions/search_value", 4, 1.5f, H5::PredType::NATIVE_FLOAT);
+  });
+  EXPECT_NE(firstProblem(bad).find("search value 1.5"), std::string::npos) << firstProblem(bad);
+  const std::string future = damaged("v3.h5", [](H5::H5File& f) {
+    const int three = 3;
+    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &three);
+  });
+  EXPECT_NE(readError(future).find("reads versions 1 to 2"), std::string::npos)
+      << readError(future);
+}
+
 TEST_F(ShardDamageTest, TheGoodShardPassesEveryCheck) {
   const ShardCheck r = checkShard(readShard(good_, true));
   EXPECT_EQ(r.problem_count, 0) << r.problems.front();
@@ -145,10 +174,10 @@ TEST_F(ShardDamageTest, DatasetsOfTheWrongLengthAreRefused) {
 // A 100 KB shard that declared 10^9 rows was an internal error: std::bad_alloc.
 TEST_F(ShardDamageTest, SizesAreCheckedBeforeAllocating) {
   const std::string huge = damaged("huge.h5", [](H5::H5File& f) {
-    for (const char* name : {"positions/planes", "positions/globals", "positions/policy",
-                             "positions/legal", "positions/value", "positions/game",
-                             "positions/move", "positions/phase", "positions/side"})
-      resize(f, name, 1'000'000'000);
+    for (const ShardDataset& d : shardDatasets()) {
+      if (d.group == std::string(kPositionsGroup))
+        resize(f, (std::string(d.group) + "/" + d.name).c_str(), 1'000'000'000);
+    }
   });
   EXPECT_LT(std::filesystem::file_size(huge), 1'000'000u);
   EXPECT_NE(readError(huge).find("more than a file of"), std::string::npos) << readError(huge);

@@ -44,6 +44,7 @@ GameData randomGame(uint64_t id, int rows, env::Rng& rng) {
       g.legal.push_back(static_cast<uint8_t>(rng.below(2)));
     }
     g.value.push_back(static_cast<float>(static_cast<int>(rng.below(3)) - 1));
+    g.search_value.push_back(static_cast<float>(2 * rng.uniform() - 1));
     g.move.push_back(r);
     g.phase.push_back(static_cast<uint8_t>(rng.below(5)));
     g.side.push_back(static_cast<uint8_t>(rng.below(2)));
@@ -94,6 +95,7 @@ void expectSameGame(const GameData& a, const GameData& b) {
   EXPECT_EQ(a.policy, b.policy);
   EXPECT_EQ(a.legal, b.legal);
   EXPECT_EQ(a.value, b.value);
+  EXPECT_EQ(a.search_value, b.search_value);
   EXPECT_EQ(a.move, b.move);
   EXPECT_EQ(a.phase, b.phase);
   EXPECT_EQ(a.side, b.side);
@@ -137,6 +139,27 @@ TEST_F(ShardTest, WhatIsWrittenReadsBackIdentically) {
     EXPECT_EQ(c.rows, rows);
   }
   EXPECT_EQ(next, games.size());
+}
+
+// A game without search values (an agent's that keeps none) is written with its values in
+// their place, and a game whose rows disagree with a dataset is refused before any of it is
+// written.
+TEST_F(ShardTest, SearchValuesStandInAndRowsMustAgree) {
+  env::Rng rng(5);
+  GameData plain = randomGame(0, 4, rng);
+  plain.search_value.clear();
+  GameData broken = randomGame(1, 3, rng);
+  broken.search_value.pop_back();
+  ShardWriter writer(dir_.string(), "sv", testInfo(), 100);
+  writer.write(plain);
+  EXPECT_THROW(writer.write(broken), InternalError);
+  writer.close();
+  const ShardContents c = readShard(writer.shards().at(0), true);
+  ASSERT_EQ(c.games.size(), 1u);
+  EXPECT_EQ(c.games[0].search_value, plain.value);
+  nn::TrainingBatch batch;
+  readShardRows(writer.shards().at(0), 1, 2, kShape, batch);
+  EXPECT_EQ(batch.search_value, (std::vector<float>{plain.value[1], plain.value[2]}));
 }
 
 TEST_F(ShardTest, SummaryReadSkipsThePositions) {

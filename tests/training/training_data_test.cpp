@@ -134,6 +134,26 @@ TEST_F(TrainingDataTest, TheOrderInWhichGamesEndedDoesNotChangeTheStream) {
   EXPECT_EQ(ids(validationRows(a, config.window, 50)), ids(validationRows(b, config.window, 50)));
 }
 
+// --q-ratio: the value target is (1 - q) x the result + q x the search value, by hand.
+TEST(ValueTargets, SearchValuesMixIntoTheResultsByTheRatio) {
+  nn::TrainingBatch b;
+  b.size = 3;
+  b.value = {1, -1, 0};
+  b.search_value = {0.5f, -0.2f, 0.4f};
+  nn::TrainingBatch unmixed = b;
+  mixValueTargets(unmixed, 0);
+  EXPECT_EQ(unmixed.value, b.value);
+  mixValueTargets(b, 0.25);
+  EXPECT_NEAR(b.value[0], 0.75 * 1 + 0.25 * 0.5, 1e-6);    // 0.875
+  EXPECT_NEAR(b.value[1], 0.75 * -1 + 0.25 * -0.2, 1e-6);  // -0.8
+  EXPECT_NEAR(b.value[2], 0.25 * 0.4, 1e-6);               // 0.1
+  nn::TrainingBatch none;  // rows without search values are left alone
+  none.size = 1;
+  none.value = {1};
+  mixValueTargets(none, 0.5);
+  EXPECT_EQ(none.value, std::vector<float>{1});
+}
+
 TEST_F(TrainingDataTest, StreamSamplesTheWindowUniformlyAndNeverValidationRows) {
   const std::string dir = writeShards("a", 45, 9, 40);  // 405 rows
   const ShardIndex index = indexShards({dir}, kPermille);
