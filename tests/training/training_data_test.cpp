@@ -21,6 +21,26 @@ namespace {
 
 const RowShape kShape{1, 1, 2, 1, 3};
 
+// Game `id` of `rows` rows of kShape, whose rows carry first_global, first_global + 1, ... in
+// globals[0].
+GameData numberedGame(int id, int rows, int64_t first_global) {
+  GameData game;
+  game.id = static_cast<uint64_t>(id);
+  game.seed = env::deriveSeed(77, id);
+  game.rows = rows;
+  for (int r = 0; r < rows; ++r) {
+    game.planes.insert(game.planes.end(), 2, 0.5f);
+    game.globals.push_back(static_cast<float>(first_global + r));
+    game.policy.insert(game.policy.end(), {1.0f, 0.0f, 0.0f});
+    game.legal.insert(game.legal.end(), {1, 1, 0});
+    game.value.push_back(1.0f);
+    game.move.push_back(r);
+    game.phase.push_back(2);
+    game.side.push_back(0);
+  }
+  return game;
+}
+
 // Games whose rows carry their number in the whole sequence in globals[0] (exact in a float).
 class TrainingDataTest : public test::TempDirTest {
  protected:
@@ -34,20 +54,8 @@ class TrainingDataTest : public test::TempDirTest {
     const std::string dir = (dir_ / name).string();
     ShardWriter writer(dir, "t", info, rows_per_shard);
     for (int g = 0; g < games; ++g) {
-      GameData game;
-      game.id = static_cast<uint64_t>(g);
-      game.seed = env::deriveSeed(77, g);
-      game.rows = rows;
-      for (int r = 0; r < rows; ++r) {
-        game.planes.insert(game.planes.end(), 2, 0.5f);
-        game.globals.push_back(static_cast<float>(next_row_++));
-        game.policy.insert(game.policy.end(), {1.0f, 0.0f, 0.0f});
-        game.legal.insert(game.legal.end(), {1, 1, 0});
-        game.value.push_back(1.0f);
-        game.move.push_back(r);
-        game.phase.push_back(2);
-        game.side.push_back(0);
-      }
+      const GameData game = numberedGame(g, rows, next_row_);
+      next_row_ += rows;
       if (isValidationGame(game.seed, kPermille)) {
         for (int r = 0; r < rows; ++r) validation_ids_.insert(next_row_ - rows + r);
       }
@@ -96,23 +104,7 @@ TEST_F(TrainingDataTest, TheOrderInWhichGamesEndedDoesNotChangeTheStream) {
     info.shape = kShape;
     const std::string dir = (dir_ / name).string();
     ShardWriter writer(dir, "w", info, 25);
-    for (int g : order) {
-      GameData game;
-      game.id = static_cast<uint64_t>(g);
-      game.seed = env::deriveSeed(77, g);
-      game.rows = 3 + g % 7;
-      for (int r = 0; r < game.rows; ++r) {
-        game.planes.insert(game.planes.end(), 2, 0.5f);
-        game.globals.push_back(static_cast<float>(100 * g + r));
-        game.policy.insert(game.policy.end(), {1.0f, 0.0f, 0.0f});
-        game.legal.insert(game.legal.end(), {1, 1, 0});
-        game.value.push_back(1.0f);
-        game.move.push_back(r);
-        game.phase.push_back(2);
-        game.side.push_back(0);
-      }
-      writer.write(game);
-    }
+    for (int g : order) writer.write(numberedGame(g, 3 + g % 7, 100 * g));
     writer.close();
     return dir;
   };
