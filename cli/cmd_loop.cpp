@@ -210,9 +210,10 @@ int runLoop(const Args& args) {
   std::string dir;
   if (vm.count("resume")) {
     dir = vm["resume"].as<std::string>();
-    refuseSettingsOnResume("loop", vm, "loop.json", {"generations"});
+    refuseSettingsOnResume("loop", vm, "loop.json", {"generations", "max-cpu-hours"});
     c = loop::readLoopRecord(dir);
     if (!vm["generations"].defaulted()) c.loop.generations = vm["generations"].as<int>();
+    if (!vm["max-cpu-hours"].defaulted()) c.loop.max_cpu_hours = vm["max-cpu-hours"].as<double>();
   } else {
     if (!vm.count("out")) throw ConfigError("loop: give --out RUN (or --resume RUN)");
     dir = vm["out"].as<std::string>();
@@ -228,7 +229,8 @@ int runLoop(const Args& args) {
   dir = std::filesystem::absolute(dir).lexically_normal().string();
   checkConfig(c, dir);
   std::filesystem::create_directories(dir);
-  if (!vm.count("resume") || !vm["generations"].defaulted()) loop::writeLoopRecord(dir, c);
+  if (!vm.count("resume") || !vm["generations"].defaulted() || !vm["max-cpu-hours"].defaulted())
+    loop::writeLoopRecord(dir, c);
   std::cout << core::versionLine() << "\nloop: run folder " << dir << "\n" << std::flush;
   if (action == "init") {
     loop::openRun(c, dir, true, nullptr);  // its folders

@@ -34,8 +34,8 @@ RoleContext openRun(const LoopConfig& config, const std::string& run_dir, bool q
                     const std::atomic<bool>* stop);
 
 // Runs or resumes the run's roles in turn in this process until the last generation is gated
-// (true) or the run stops (false). Progress goes to stdout and RUN/log.txt. Throws ConfigError
-// or IoError.
+// or the run has spent its max_cpu_hours (true) or the run stops (false). Progress goes to stdout
+// and RUN/log.txt. Throws ConfigError or IoError.
 bool runRolesInTurn(const RoleContext& run);
 
 }  // namespace morne::loop

@@ -30,6 +30,9 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      "alternate (self-play, training and gate in turn in one process, each with the whole "
      "machine) or processes (self-play workers, the learner and the gate as processes at once)"},
     {"generations", &LoopSettings::generations, env::atLeast(1), "generations to train"},
+    {"max-cpu-hours", &LoopSettings::max_cpu_hours, env::atLeast(0),
+     "the alternate mode stops after the first gate at which the run has spent this many "
+     "CPU-hours, all roles counted (0: no limit; runs compared at equal cost)"},
     {"bootstrap", &LoopSettings::bootstrap, env::anyValue(), "agent spec that plays generation 0"},
     {"bootstrap-games", &LoopSettings::bootstrap_games, env::atLeast(1), "games of generation 0"},
     {"agent", &LoopSettings::agent, env::anyValue(),
@@ -88,6 +91,8 @@ void checkLoopSettings(const LoopSettings& s) {
     throw ConfigError("loop: --mode must be alternate or processes (got " + s.mode + ")");
   if (s.gate != "score" && s.gate != "sprt" && s.gate != "none")
     throw ConfigError("loop: --gate must be score, sprt or none (got " + s.gate + ")");
+  if (s.max_cpu_hours > 0 && s.mode != "alternate")
+    throw ConfigError("loop: --max-cpu-hours applies to --mode alternate only");
   if (!(s.sprt_elo1 > s.sprt_elo0)) {
     throw ConfigError("loop: --sprt-elo1 (" + core::shortText(s.sprt_elo1) +
                       ") must be above --sprt-elo0 (" + core::shortText(s.sprt_elo0) + ")");
@@ -115,9 +120,9 @@ LoopConfig readLoopRecord(const std::string& dir) {
   LoopConfig c;
   // Settings added since format 1 began, with the values that give the runs made before them
   // what they did.
-  json loop = {{"gate", "score"},        {"sprt_elo0", 0.0},     {"sprt_elo1", 35.0},
-               {"sprt_alpha", 0.05},     {"sprt_beta", 0.05},    {"gate_guard", 0.0},
-               {"average_snapshots", 1}, {"average_decay", 0.75}};
+  json loop = {{"gate", "score"},        {"sprt_elo0", 0.0},      {"sprt_elo1", 35.0},
+               {"sprt_alpha", 0.05},     {"sprt_beta", 0.05},     {"gate_guard", 0.0},
+               {"average_snapshots", 1}, {"average_decay", 0.75}, {"max_cpu_hours", 0.0}};
   if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
   env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
   env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),

@@ -20,6 +20,7 @@ struct LoopSettings {
   std::string scenario = "duel";
   std::string mode = "alternate";  // or "processes"
   int generations = 8;
+  double max_cpu_hours = 0;  // the alternate mode stops after the gate that spends it (0: never)
   std::string bootstrap = "mcts:sims=200";  // plays generation 0
   int bootstrap_games = 256;
   std::string agent = "az:sims=32,gumbel=1";  // self-play with the best network (model= added)

@@ -175,5 +175,31 @@ TEST(LoopRoles, TheNetworksDoNotDependOnTheSelfPlayJobs) {
   EXPECT_EQ(checksums[0], checksums[1]);
 }
 
+// --max-cpu-hours ends the run after the first gate at which the run has spent it: with a
+// budget any run exceeds at once, after generation 1 of 3; resumed with a larger one, it goes on.
+TEST(LoopRoles, ACpuBudgetEndsTheRunAfterTheGateThatSpentIt) {
+  useNetworks();
+  const fs::path dir =
+      fs::temp_directory_path() / ("morne_loop_budget_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::atomic<bool> stop{false};
+  loop::LoopConfig c = tinyRun(3);
+  c.loop.max_cpu_hours = 1e-9;
+  loop::writeLoopRecord(dir.string(), c);
+  EXPECT_EQ(loop::readLoopRecord(dir.string()).loop.max_cpu_hours, 1e-9);
+  const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
+  ASSERT_TRUE(loop::runRolesInTurn(run));
+  EXPECT_TRUE(fs::exists(dir / "gates/gen-001.json"));
+  EXPECT_FALSE(fs::exists(dir / "gates/gen-002.json"));
+  c.loop.max_cpu_hours = 100;
+  const loop::RoleContext more = loop::openRun(c, dir.string(), true, &stop);
+  ASSERT_TRUE(loop::runRolesInTurn(more));
+  EXPECT_TRUE(fs::exists(dir / "gates/gen-003.json"));
+  c.loop.mode = "processes";
+  EXPECT_THROW(loop::checkLoopSettings(c.loop), ConfigError);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace morne::test
