@@ -71,6 +71,13 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      &LoopSettings::gate_guard,
      {0, 1},
      "the rule none: reject a candidate scoring below this in gate-rounds rounds (0: no games)"},
+    {"average-snapshots", &LoopSettings::average_snapshots, env::atLeast(1),
+     "the network gated (and played once promoted) is the moving average of this many latest "
+     "candidates (1: the candidate itself; KataGo: 4)"},
+    {"average-decay",
+     &LoopSettings::average_decay,
+     {0, 1, true, false},
+     "weight of each older candidate in the average against the next newer one"},
     {"ladder-every", &LoopSettings::ladder_every, env::atLeast(0),
      "generations between ladders, each of the best network if it changed since the last "
      "(0: the last generation only)"},

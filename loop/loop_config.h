@@ -44,6 +44,8 @@ struct LoopSettings {
   int ladder_rounds = 8;
   std::string ladder_agent = "az:ms=50";                     // the best network on the ladder
   std::string ladder_references = "rule random mcts:ms=50";  // the first is the Elo anchor
+
+  bool operator==(const LoopSettings&) const = default;
 };
 
 // Throws ConfigError naming the setting when the settings cannot make a run (an unknown mode

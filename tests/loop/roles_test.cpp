@@ -95,6 +95,51 @@ TEST(LoopRoles, ARecordWithoutTheGateRuleResumesWithTheScoreRule) {
   fs::remove_all(dir);
 }
 
+// Every setting has its row: a record of settings that all differ from the defaults reads back
+// whole (a setting without a row would come back as its default).
+TEST(LoopRoles, EverySettingIsRecordedAndReadBack) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("morne_loop_rows_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  loop::LoopConfig c;
+  loop::LoopSettings& s = c.loop;
+  s = {.scenario = "crossing",
+       .mode = "processes",
+       .generations = 9,
+       .max_cpu_hours = 2.5,
+       .bootstrap = "rule",
+       .bootstrap_games = 7,
+       .agent = "az:sims=3",
+       .games = 5,
+       .jobs = 3,
+       .threads = 2,
+       .workers = 4,
+       .chunk_games = 6,
+       .gate_agent = "az:sims=5",
+       .gate = "sprt",
+       .gate_rounds = 11,
+       .gate_score = 0.6,
+       .sprt_elo0 = -5,
+       .sprt_elo1 = 40,
+       .sprt_alpha = 0.1,
+       .sprt_beta = 0.2,
+       .gate_guard = 0.3,
+       .average_snapshots = 3,
+       .average_decay = 0.5,
+       .ladder_every = 2,
+       .ladder_rounds = 9,
+       .ladder_agent = "az:sims=7",
+       .ladder_references = "rule random"};
+  const loop::LoopSettings defaults;
+  EXPECT_FALSE(s.scenario == defaults.scenario || s.max_cpu_hours == defaults.max_cpu_hours ||
+               s.average_snapshots == defaults.average_snapshots ||
+               s.ladder_references == defaults.ladder_references);
+  loop::writeLoopRecord(dir.string(), c);
+  EXPECT_TRUE(loop::readLoopRecord(dir.string()).loop == s);
+  fs::remove_all(dir);
+}
+
 // The SPRT gate plays pairs until its test decides (or its cap) and records its ratio; the rule
 // none promotes the newest network without games.
 TEST(LoopRoles, TheSprtAndNoGateRules) {
