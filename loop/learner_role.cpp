@@ -161,10 +161,7 @@ bool LearnerRole::train(const std::string& plan_text) {
   json result = {{"generation", g}, {"train_step", out.step}};
   if (out.last) {
     const nn::LossReport& v = out.last->validation ? *out.last->validation : out.last->train;
-    result["policy_loss"] = v.policy_loss;
-    result["policy_baseline"] = v.policy_baseline;
-    result["value_loss"] = v.value_loss;
-    result["value_baseline"] = v.value_baseline;
+    for (const nn::LossFigure& f : nn::lossFigures()) result[f.name] = v.*f.member;
     run_.say(gen + ": step " + std::to_string(out.step) + ", " +
              (out.last->validation ? "validation " : "training ") + training::lossReportText(v));
   }

@@ -9,10 +9,19 @@
 //           over the legal actions only (illegal entries are masked out);
 //   value   squared error of the tanh value against the game's result for the side to move
 //           (+1, 0, -1), times `value_weight`;
+//   margin  squared error of the margin head against the final victory-point margin divided by
+//           `margin_scale`, times `margin_weight`;
+//   control squared error of the control head against the final control of each square,
+//           averaged over the squares, times `control_weight`;
+//   short value  squared error of the short-term value heads against their targets, averaged
+//           over the horizons, times `short_value_weight`;
 //   weight decay is the optimizer's (L2 for SGD, decoupled for AdamW), reported apart.
+// An auxiliary loss counts only the targets that are known (not NaN), and is not computed (0)
+// when its weight is 0.
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,6 +42,12 @@ struct TrainingBatch {
   // The search's root value of each row, for the side to move (training/shard_schema.h); the
   // learner does not read it: a training run mixes it into `value` (--q-ratio).
   std::vector<float> search_value;
+  // The auxiliary targets (training/shard_schema.h), NaN where unknown; each may be empty (no
+  // target): margin [size], control [size, input.height * input.width], short_value
+  // [size, kShortValueOutputs].
+  std::vector<float> margin;
+  std::vector<float> control;
+  std::vector<float> short_value;
 };
 
 enum class OptimizerKind { kSgd, kAdamW };
@@ -47,6 +62,14 @@ struct LearnerConfig {
   double decay = 0.5;
   double max_grad_norm = 10;  // gradients clipped to this global norm (0: no clipping)
   double value_weight = 1.0;  // of the value loss in the total
+  double margin_weight = 0;   // of the auxiliary losses (0: not trained)
+  double margin_scale = 5;    // victory points of a margin target of 1 (duel: margins of -4..4)
+  double control_weight = 0;
+  double short_value_weight = 0;
+
+  bool auxiliary() const {
+    return margin_weight > 0 || control_weight > 0 || short_value_weight > 0;
+  }
 };
 
 // The losses and agreements of a batch, each beside its baseline (a network that knows
@@ -59,9 +82,27 @@ struct LossReport {
   double value_loss = 0;       // squared error
   double value_baseline = 0;   // ... of predicting 0
   double value_sign = 0;       // share of decisive rows whose value has the result's sign
-  double weight_norm = 0;      // squared L2 norm of the weights, what weight decay shrinks
-                               // (measure() only)
+  double margin_loss = 0;      // the auxiliary heads' squared errors (0 when not trained) ...
+  double margin_baseline = 0;  // ... and those of predicting 0
+  double control_loss = 0;
+  double control_baseline = 0;
+  double short_value_loss = 0;
+  double short_value_baseline = 0;
+  double weight_norm = 0;  // squared L2 norm of the weights, what weight decay shrinks
+                           // (measure() only)
 };
+
+// The per-row figures of a LossReport (all but rows and weight_norm), declared once: the sums
+// of a training run, the columns of metrics.csv (train_NAME, val_NAME), the JSON of its records
+// and the averages of a data-parallel step follow this table.
+struct LossFigure {
+  const char* name;
+  double LossReport::*member;
+};
+std::span<const LossFigure> lossFigures();
+
+// The total loss of `r` under `config`'s weights (what step() minimises, less weight decay).
+double totalLoss(const LossReport& r, const LearnerConfig& config);
 
 class Learner {
  public:

@@ -8,7 +8,10 @@
 // Policy head: a 1x1 convolution to the action planes (one logit per plane and square) and, from
 // the pooled trunk, two logits for "end" and "hold" (nn/policy_layout.h). Value head: global
 // average pooling and the global features, a hidden layer of `value_hidden` units, tanh: the
-// expected result for the side to move, in [-1, 1].
+// expected result for the side to move, in [-1, 1]. Auxiliary heads, trained but not used in
+// play (nn/learner.h): from the value head's hidden layer, the final victory-point margin
+// (linear) and kShortValueOutputs short-term values (tanh); from the trunk, a 1x1 convolution
+// to the final control of each square (tanh).
 
 #include <cstdint>
 #include <memory>
@@ -21,12 +24,16 @@
 
 namespace morne::nn {
 
+// The short-term value outputs (training/record.h: kShortValueHorizons).
+inline constexpr int kShortValueOutputs = 3;
+
 struct NetworkConfig {
   ObservationShape input;  // planes, height, width, globals (from ObservationEncoder)
   int policy_planes = 0;   // action planes of the scenario (PolicyLayout::planes())
   int blocks = 4;
   int channels = 32;
   int value_hidden = 64;
+  bool aux_heads = true;  // the auxiliary heads (networks saved before them have none)
   int encoder_version = kEncoderVersion;
   std::string scenario;  // the scenario it was made for (its map size and action planes)
   // How the weights were made, as JSON (`morne train`: data, steps, final metrics); empty
@@ -72,6 +79,14 @@ class Network {
   // Error when an output is NaN or infinite. Not thread-safe: one caller at a time.
   virtual void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
                         std::span<float> policy_logits, std::span<float> values) = 0;
+
+  // The auxiliary heads' outputs for `batch` observations (as evaluate()): batch margins (in
+  // units of the training's margin scale), batch x height x width final control and
+  // batch x kShortValueOutputs short-term values, all for the side to move. Throws ConfigError
+  // for a network without them (config().aux_heads false).
+  virtual void evaluateAuxiliary(int batch, std::span<const float> planes,
+                                 std::span<const float> globals, std::span<float> margin,
+                                 std::span<float> control, std::span<float> short_value) = 0;
 
   virtual const NetworkConfig& config() const = 0;
   // The checksum of the weights (64-bit FNV-1a over every tensor), saved with them and checked

@@ -18,8 +18,9 @@ NetworkConfig networkConfigFor(const env::Scenario& scenario) {
 namespace {
 
 // The network file's format, saved in its config: 2 added the weights checksum (format 1 files,
-// without one, still load). "provenance" may be absent from either.
-constexpr int kConfigFormat = 2;
+// without one, still load), 3 the auxiliary heads (files before have none). "provenance" may be
+// absent from any.
+constexpr int kConfigFormat = 3;
 
 const env::OptionRow<ObservationShape> kInputRows[] = {
     {"planes", &ObservationShape::planes, {1, 4096}, "observation planes"},
@@ -33,6 +34,8 @@ const env::OptionRow<NetworkConfig> kConfigRows[] = {
     {"blocks", &NetworkConfig::blocks, {0, 64}, "residual blocks"},
     {"channels", &NetworkConfig::channels, {1, 1024}, "channels of the trunk"},
     {"value_hidden", &NetworkConfig::value_hidden, {1, 4096}, "units of the value head"},
+    {"aux_heads", &NetworkConfig::aux_heads, env::anyValue(),
+     "margin, control and short-term value heads"},
     {"encoder_version", &NetworkConfig::encoder_version, env::anyValue(),
      "the observation and policy encoding"},
     {"scenario", &NetworkConfig::scenario, env::anyValue(), "the scenario it was made for"},
@@ -59,6 +62,7 @@ NetworkConfig networkConfigFromJson(const nlohmann::json& saved, const std::stri
   }
   nlohmann::json j = saved;
   if (!j.contains("provenance")) j["provenance"] = "";
+  if (format < 3) j["aux_heads"] = false;
   NetworkConfig c;
   env::readOptionsJson<NetworkConfig>(where, j, kConfigRows, c);
   env::readOptionsJson<ObservationShape>(where, j, kInputRows, c.input);

@@ -14,9 +14,12 @@ import sys
 import h5py
 import numpy as np
 
-FORMAT, VERSIONS = "morne-selfplay", (1, 2)
+FORMAT, VERSIONS = "morne-selfplay", (1, 2, 3)
 
-# Every dataset: its element type and its number of dimensions (rows first).
+# Every dataset: its element type and its number of dimensions (rows first), and the format
+# version that added it (older files lack it).
+SINCE = {"positions/search_value": 2, "positions/margin": 3, "positions/control": 3,
+         "positions/short_value": 3}
 DATASETS = {
     "positions/planes": ("float32", 4),   # [rows, planes, height, width]
     "positions/globals": ("float32", 2),  # [rows, globals]
@@ -24,6 +27,9 @@ DATASETS = {
     "positions/legal": ("uint8", 2),      # [rows, policy size]
     "positions/value": ("float32", 1),    # [rows]: final result for the side to move
     "positions/search_value": ("float32", 1),  # [rows]: the search's root value (version 2)
+    "positions/margin": ("float32", 1),   # [rows]: final VP difference, side to move's (version 3)
+    "positions/control": ("float32", 3),  # [rows, height, width]: final control (version 3)
+    "positions/short_value": ("float32", 2),  # [rows, 3]: short-term values (version 3)
     "positions/game": ("uint64", 1),      # [rows]: game id of each row
     "positions/move": ("int32", 1),
     "positions/phase": ("uint8", 1),
@@ -49,8 +55,8 @@ def read(path):
         if version not in VERSIONS:
             raise SystemExit(f"{path}: format version {version}, this script reads {VERSIONS}")
         for name, (dtype, rank) in DATASETS.items():
-            if name == "positions/search_value" and version == 1:
-                continue  # version 1 has none: its values stand in
+            if version < SINCE.get(name, 1):
+                continue  # an older file has none
             d = f[name]
             if d.dtype != np.dtype(dtype) or d.ndim != rank:
                 raise SystemExit(f"{path}: {name} is {d.dtype} of {d.ndim} dimensions, expected {dtype} of {rank}")

@@ -63,7 +63,7 @@ class Reader {
 // its rows (the /positions datasets of the schema that are vectors, in order).
 bool inGames(const ShardDataset& d) { return d.group == std::string(kGamesGroup); }
 
-std::string serialize(const GameData& g) {
+std::string serialize(const GameData& g, const RowShape& shape) {
   Bytes b;
   for (const bool games_first : {true, false}) {
     for (const ShardDataset& d : shardDatasets()) {
@@ -72,7 +72,7 @@ std::string serialize(const GameData& g) {
           [&](auto member) {
             using T = typename ShardElement<decltype(member)>::type;
             if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
-              if (!games_first) b.put(shardValues(g, d, member));
+              if (!games_first) b.put(shardValues(g, d, member, shape));
             } else if (games_first) {
               b.put(g.*member);
             }
@@ -84,7 +84,7 @@ std::string serialize(const GameData& g) {
 }
 
 // The game in `raw`, written by a journal of format `version`, or nullopt when its sizes do
-// not fit `shape`. The datasets a version 1 journal lacks take their stand-ins' values.
+// not fit `shape`. The datasets an older journal lacks take their stand-ins' values.
 std::optional<GameData> deserialize(std::string_view raw, const RowShape& shape, int version) {
   Reader r(raw);
   GameData g;
@@ -116,7 +116,7 @@ std::optional<GameData> deserialize(std::string_view raw, const RowShape& shape,
         [&](auto member) {
           using T = typename ShardElement<decltype(member)>::type;
           if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>)
-            g.*member = shardValues(g, d, member);
+            g.*member = shardValues(g, d, member, shape);
         },
         d.field);
   }
@@ -221,7 +221,7 @@ GameJournal::~GameJournal() = default;
 const std::string& GameJournal::path() const { return file_->out.path(); }
 
 void GameJournal::append(const GameData& game) {
-  const std::string raw = serialize(game);
+  const std::string raw = serialize(game, shape_);
   uLongf stored_bytes = compressBound(static_cast<uLong>(raw.size()));
   std::string stored(stored_bytes, '\0');
   if (compress2(reinterpret_cast<Bytef*>(stored.data()), &stored_bytes,

@@ -13,12 +13,19 @@
 //                                                   that position: +1 win, 0 draw, -1 loss
 //   search_value float32 [rows]                     the search's root value there, for the
 //                                                   side to move (empty: as `value`)
+//   margin   float32 [rows]                         the final victory-point difference, side
+//                                                   to move's minus the other's
+//   control  float32 [rows, height, width]          the final control of each square, +1 the
+//                                                   side to move's, -1 the other's, 0 neither
+//   short_value float32 [rows, horizons]            the short-term values, one per horizon of
+//                                                   kShortValueHorizons (training/final_targets.h)
 //   move     int32   [rows]                         the decision's number in the game (from 0)
 //   phase    uint8   [rows]                         env::Phase
 //   side     uint8   [rows]                         side to move (0 blue, 1 orange)
 //
 // plus the game's own record (id, seed, result, how it ended, length).
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +36,19 @@ inline constexpr uint8_t kEndRules = 0;     // the rules ended it (last turn, or
 inline constexpr uint8_t kEndResigned = 1;  // the loser resigned (self-play option)
 inline constexpr uint8_t kEndAdjudicated =
     2;  // stopped after a number of decisions, scored as it stood
+
+// The horizons of the short-term value targets, in decisions: each target is an exponential
+// average of the root values of the decisions to come, the game's result after the last
+// (KataGo's short-term value targets, 6/16/50 turns on 19x19 Go, whose games run about 250
+// moves; duel games of the search agent run 37-105 decisions, 67 on average).
+inline constexpr std::array<int, 3> kShortValueHorizons = {6, 16, 50};
+
+// A decision's root value, for the side that made it (NaN: it made none); self-play keeps one
+// for every decision, recorded or not, for the short-term value targets.
+struct DecisionValue {
+  uint8_t side = 0;
+  float value = 0;
+};
 
 struct GameData {
   uint64_t id = 0;
@@ -48,6 +68,11 @@ struct GameData {
   std::vector<uint8_t> legal;
   std::vector<float> value;
   std::vector<float> search_value;  // empty when the game has none: the shard then holds `value`
+  // The auxiliary targets (training/final_targets.h); empty when the game has none: the shard
+  // then holds NaN, "unknown", which the learner leaves out.
+  std::vector<float> margin;
+  std::vector<float> control;
+  std::vector<float> short_value;
   std::vector<int32_t> move;
   std::vector<uint8_t> phase;
   std::vector<uint8_t> side;
@@ -61,6 +86,7 @@ struct RowShape {
   int globals = 0;
   int policy = 0;
   int planeSize() const { return planes * height * width; }
+  int area() const { return height * width; }
 };
 
 }  // namespace morne::training

@@ -7,6 +7,7 @@
 #include "agents/game_runner.h"
 #include "agents/informed_decision.h"
 #include "env/rules.h"
+#include "training/final_targets.h"
 
 namespace morne::training {
 
@@ -92,6 +93,9 @@ void SelfPlayGame::provide(double value) { search_[s_.side]->complete(value); }
 // Records the decision (when fully searched), watches for resignation, plays the action.
 void SelfPlayGame::decided(const agents::Decision& d) {
   ++data_.decisions;
+  decision_values_.push_back({static_cast<uint8_t>(s_.side),
+                              d.info.simulations > 0 ? static_cast<float>(d.info.root_value)
+                                                     : std::numeric_limits<float>::quiet_NaN()});
   if (full_search_) {
     rows_.append(view_, move_, d.info.children, d.action, data_);
     // The search's value of the position for the side to move; none (NaN, the result once
@@ -132,6 +136,7 @@ void SelfPlayGame::finish(uint8_t end, int resigner) {
     float& v = data_.search_value[row];
     v = std::isnan(v) ? data_.value[row] : std::clamp(v, -1.0f, 1.0f);
   }
+  fillFinalTargets(s_, decision_values_, rows_.encoder(), data_);
   for (int side = 0; side < env::kNumSides; ++side) {
     if (would_resign_[side] && data_.winner != 1 - side) false_resignation_ = true;
   }

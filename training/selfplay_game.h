@@ -6,7 +6,8 @@
 // own inside advance(), so the same loop serves every agent spec.
 //
 // The game records what training needs (training/record.h): every fully searched decision,
-// with the agent's policy target; the final result as value target. It also applies the
+// with the agent's policy target; the final result as value target, and the auxiliary targets
+// (training/final_targets.h). It also applies the
 // self-play options: exploration by the policy target for the first moves, playout cap
 // randomisation, resignation (with a share of games that never resign, to measure how often a
 // resignation would have been wrong) and adjudication after a number of decisions.
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "agents/agent.h"
 #include "agents/agent_kinds.h"
@@ -67,6 +69,7 @@ class SelfPlayGame {
   bool false_resignation_ = false;
   bool over_ = false;
   int move_ = 0;
+  std::vector<DecisionValue> decision_values_;  // of every decision, for the short-term values
   GameData data_;
 };
 

@@ -89,6 +89,42 @@ void checkGame(const ShardContents& c, size_t index, Checker& check) {
 
 }  // namespace
 
+namespace {
+
+// The auxiliary targets of row `r` of `g` (NaN, unknown, passes): the margin is the game's
+// victory-point difference for the side to move, control is -1, 0 or +1 on every square, the
+// short-term values lie in [-1, 1].
+void checkAuxiliaryTargets(const ShardContents& c, const GameData& g, size_t r,
+                           const std::string& where, Checker& check) {
+  if (r < g.margin.size() && !std::isnan(g.margin[r])) {
+    const float blue = static_cast<float>(g.vp_blue - g.vp_orange);
+    const float expected = g.side[r] == 0 ? blue : -blue;
+    if (g.margin[r] != expected) {
+      check.problem(where, "margin " + std::to_string(g.margin[r]) +
+                               " does not match the victory points (" + std::to_string(expected) +
+                               ")");
+    }
+  }
+  const auto area = static_cast<size_t>(c.shape.area());
+  for (size_t i = r * area; i < (r + 1) * area && i < g.control.size(); ++i) {
+    const float x = g.control[i];
+    if (!std::isnan(x) && x != -1.0f && x != 0.0f && x != 1.0f) {
+      check.problem(where, "control " + std::to_string(x) + " is not -1, 0 or 1");
+      break;
+    }
+  }
+  const size_t k = kShortValueHorizons.size();
+  for (size_t i = r * k; i < (r + 1) * k && i < g.short_value.size(); ++i) {
+    const float v = g.short_value[i];
+    if (!std::isnan(v) && !(v >= -1.0f && v <= 1.0f)) {
+      check.problem(where, "short-term value " + std::to_string(v) + " outside [-1, 1]");
+      break;
+    }
+  }
+}
+
+}  // namespace
+
 ShardCheck checkShard(const ShardContents& c) {
   ShardCheck out;
   Checker check(out);
@@ -142,6 +178,7 @@ ShardCheck checkShard(const ShardContents& c) {
         check.problem(where,
                       "search value " + std::to_string(g.search_value[r]) + " outside [-1, 1]");
       }
+      checkAuxiliaryTargets(c, g, r, where, check);
       legal_sum += legal;
       top_sum += top;
       value_sum += g.value[r];

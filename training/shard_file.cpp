@@ -141,11 +141,11 @@ void ShardFile::append(const GameData& g) {
           if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
             uint64_t expected = n;
             for (uint64_t dim : rowDims(d, shape_)) expected *= dim;
-            if (shardValues(g, d, member).size() != expected) {
+            const size_t held = shardValues(g, d, member, shape_).size();
+            if (held != expected) {
               throw InternalError("game " + std::to_string(g.id) + ": " + d.name + " holds " +
-                                  std::to_string(shardValues(g, d, member).size()) +
-                                  " values for " + std::to_string(g.rows) + " rows, not " +
-                                  std::to_string(expected));
+                                  std::to_string(held) + " values for " + std::to_string(g.rows) +
+                                  " rows, not " + std::to_string(expected));
             }
           }
         },
@@ -160,7 +160,7 @@ void ShardFile::append(const GameData& g) {
             const auto& value = g.*member;
             using Value = std::decay_t<decltype(value)>;
             if constexpr (requires { value.data(); }) {
-              appendRows(o.sets[i], shardValues(g, d, member).data(), n, h5Type(d));
+              appendRows(o.sets[i], shardValues(g, d, member, shape_).data(), n, h5Type(d));
             } else if (per_position) {  // the game's value on each of its rows
               const std::vector<Value> repeated(static_cast<size_t>(g.rows), value);
               appendRows(o.sets[i], repeated.data(), n, h5Type(d));

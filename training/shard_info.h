@@ -9,9 +9,10 @@
 namespace morne::training {
 
 inline constexpr const char* kShardFormat = "morne-selfplay";
-// Version 2 added positions/search_value; version 1 shards and journals are still read (their
-// search values are their values).
-inline constexpr int kShardFormatVersion = 2;
+// Version 2 added positions/search_value, version 3 positions/margin, control and short_value;
+// version 1 and 2 shards and journals are still read (their search values are their values,
+// their auxiliary targets unknown: NaN).
+inline constexpr int kShardFormatVersion = 3;
 inline constexpr int kOldestShardFormatVersion = 1;
 
 struct ShardInfo {

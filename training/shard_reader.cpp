@@ -321,7 +321,7 @@ ShardContents readShard(const std::string& path, bool positions) {
           [&](auto member) {
             using T = typename ShardElement<decltype(member)>::type;
             if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
-              for (GameData& g : c.games) g.*member = shardValues(g, d, member);
+              for (GameData& g : c.games) g.*member = shardValues(g, d, member, c.shape);
             }
           },
           d.field);
@@ -375,6 +375,17 @@ void readShardRows(const std::string& path, int64_t first, int64_t count, const 
           d.batch);
     }
     for (const ShardDataset* d : stood_in) {
+      if (std::string(d->stand_in) == kUnknown) {
+        std::visit(
+            [&](auto to) {
+              if constexpr (std::is_same_v<decltype(to), std::vector<float> nn::TrainingBatch::*>) {
+                const size_t n = static_cast<size_t>(count) * product(rowDims(*d, shape));
+                (into.*to).insert((into.*to).end(), n, std::nanf(""));
+              }
+            },
+            d->batch);
+        continue;
+      }
       const ShardDataset* source = shardDataset(d->group, d->stand_in);
       std::visit(
           [&](auto to, auto from) {

@@ -8,6 +8,9 @@ namespace {
 
 using nn::TrainingBatch;
 
+static_assert(kShortValueHorizons.size() == nn::kShortValueOutputs,
+              "one short-term value head per horizon");
+
 constexpr ShardDataset kDatasets[] = {
     {kPositionsGroup, "planes", &GameData::planes, RowExtent::kPlanes, &TrainingBatch::planes,
      "the observation from the side to move"},
@@ -27,6 +30,21 @@ constexpr ShardDataset kDatasets[] = {
      "the search's root value there for the side to move, in [-1, 1]; the game's result "
      "(`value`) for agents that do not search, and in version 1 files",
      2, "value"},
+    {kPositionsGroup, "margin", &GameData::margin, RowExtent::kOne, &TrainingBatch::margin,
+     "the final victory-point difference, the side to move's minus the other's (NaN: unknown, "
+     "in older files)",
+     3, kUnknown},
+    {kPositionsGroup, "control", &GameData::control, RowExtent::kBoard, &TrainingBatch::control,
+     "the final control of each square of the grid: +1 a unit of the side to move stands there "
+     "or it owns the empty hex (tracked hex or fort), -1 likewise for the other side, 0 neither "
+     "or off the map (NaN: unknown)",
+     3, kUnknown},
+    {kPositionsGroup, "short_value", &GameData::short_value, RowExtent::kHorizons,
+     &TrainingBatch::short_value,
+     "the short-term values for the side to move, one per horizon of 6, 16 and 50 decisions: "
+     "exponential averages of the root values to come, the result after the last decision "
+     "(NaN: unknown)",
+     3, kUnknown},
     {kPositionsGroup, "game", &GameData::id, RowExtent::kOne, {}, "the game's id"},
     {kPositionsGroup,
      "move",
@@ -147,6 +165,10 @@ std::vector<uint64_t> rowDims(const ShardDataset& d, const RowShape& s) {
       return {static_cast<uint64_t>(s.globals)};
     case RowExtent::kPolicy:
       return {static_cast<uint64_t>(s.policy)};
+    case RowExtent::kBoard:
+      return {static_cast<uint64_t>(s.height), static_cast<uint64_t>(s.width)};
+    case RowExtent::kHorizons:
+      return {kShortValueHorizons.size()};
   }
   return {};
 }
@@ -162,6 +184,10 @@ std::string shapeText(const ShardDataset& d) {
       return "[" + rows + ", G]";
     case RowExtent::kPolicy:
       return "[" + rows + ", P]";
+    case RowExtent::kBoard:
+      return "[" + rows + ", H, W]";
+    case RowExtent::kHorizons:
+      return "[" + rows + ", " + std::to_string(kShortValueHorizons.size()) + "]";
   }
   return "";
 }

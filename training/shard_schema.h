@@ -5,10 +5,12 @@
 // (shard_reader.cpp), the crash journal (game_journal.cpp), `morne data schema` and the checks
 // on scripts/read_shard.py and the docs all follow from these tables.
 
+#include <cmath>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -44,10 +46,12 @@ using BatchField = std::variant<std::monostate, std::vector<float> nn::TrainingB
 
 // The values of one row beyond the first (row) dimension.
 enum class RowExtent {
-  kOne,      // a single value
-  kPlanes,   // [C, H, W]: the observation planes
-  kGlobals,  // [G]: the global features
-  kPolicy,   // [P]: one value per policy entry
+  kOne,       // a single value
+  kPlanes,    // [C, H, W]: the observation planes
+  kGlobals,   // [G]: the global features
+  kPolicy,    // [P]: one value per policy entry
+  kBoard,     // [H, W]: one value per square of the grid
+  kHorizons,  // [K]: one value per horizon of kShortValueHorizons
 };
 
 inline constexpr const char* kPositionsGroup = "positions";
@@ -62,9 +66,12 @@ struct ShardDataset {
   const char* meaning;  // one line for the docs and `morne data schema`
   int since = 1;        // the format version that added it
   // A dataset added later: the dataset whose values stand in for it in older files, and in a
-  // GameData that leaves it empty.
+  // GameData that leaves it empty; kUnknown: NaN stands in (a float dataset's "no target").
   const char* stand_in = nullptr;
 };
+
+// The stand-in of a dataset whose values, where a file or a game lacks them, are unknown: NaN.
+inline constexpr const char* kUnknown = "unknown";
 
 // Every dataset, /positions first, in the order they are written.
 std::span<const ShardDataset> shardDatasets();
@@ -89,12 +96,18 @@ std::string shapeText(const ShardDataset& d);
 // The dataset named `name` of `group`; nullptr when there is none.
 const ShardDataset* shardDataset(const char* group, const std::string& name);
 
-// The values of dataset `d` in `g` (a vector member), or those of its stand-in when `g` leaves
-// it empty.
+// The values of dataset `d` in `g` (a vector member, rows of `shape`), or those of its stand-in
+// when `g` leaves it empty.
 template <typename T>
-const std::vector<T>& shardValues(const GameData& g, const ShardDataset& d,
-                                  std::vector<T> GameData::*member) {
+std::vector<T> shardValues(const GameData& g, const ShardDataset& d,
+                           std::vector<T> GameData::*member, const RowShape& shape) {
   if (!(g.*member).empty() || !d.stand_in || g.rows == 0) return g.*member;
+  if (std::string(d.stand_in) == kUnknown) {
+    size_t n = static_cast<size_t>(g.rows);
+    for (uint64_t dim : rowDims(d, shape)) n *= static_cast<size_t>(dim);
+    if constexpr (std::is_floating_point_v<T>) return std::vector<T>(n, std::nan(""));
+    return std::vector<T>(n);
+  }
   const ShardDataset* stand_in = shardDataset(d.group, d.stand_in);
   return g.*std::get<std::vector<T> GameData::*>(stand_in->field);
 }

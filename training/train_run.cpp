@@ -1,5 +1,6 @@
 #include "training/train_run.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -32,52 +33,41 @@ constexpr const char* kCheckpointFormat = "morne-train/1";
 // through deriveSeed(seed, fill); this one lies far beyond any fill number).
 constexpr uint64_t kCalibrationStream = uint64_t{1} << 62;
 
-// Sums of reports weighted by their rows, for the means of a stretch of steps.
+// Sums of reports weighted by their rows, for the means of a stretch of steps: the rows, then
+// each figure of nn::lossFigures() times its rows.
 struct ReportSum {
-  double rows = 0, policy_loss = 0, policy_baseline = 0, policy_top1 = 0, value_loss = 0,
-         value_baseline = 0, value_sign = 0;
+  std::vector<double> sums = std::vector<double>(1 + nn::lossFigures().size(), 0.0);
 
   void add(const nn::LossReport& r) {
     const double n = r.rows;
-    rows += n;
-    policy_loss += n * r.policy_loss;
-    policy_baseline += n * r.policy_baseline;
-    policy_top1 += n * r.policy_top1;
-    value_loss += n * r.value_loss;
-    value_baseline += n * r.value_baseline;
-    value_sign += n * r.value_sign;
+    sums[0] += n;
+    size_t k = 1;
+    for (const nn::LossFigure& f : nn::lossFigures()) sums[k++] += n * r.*f.member;
   }
 
   nn::LossReport mean() const {
     nn::LossReport r;
-    if (rows == 0) return r;
-    r.rows = static_cast<int>(rows);
-    r.policy_loss = policy_loss / rows;
-    r.policy_baseline = policy_baseline / rows;
-    r.policy_top1 = policy_top1 / rows;
-    r.value_loss = value_loss / rows;
-    r.value_baseline = value_baseline / rows;
-    r.value_sign = value_sign / rows;
+    if (sums[0] == 0) return r;
+    r.rows = static_cast<int>(sums[0]);
+    size_t k = 1;
+    for (const nn::LossFigure& f : nn::lossFigures()) r.*f.member = sums[k++] / sums[0];
     return r;
   }
 
-  json toJson() const {
-    return json::array(
-        {rows, policy_loss, policy_baseline, policy_top1, value_loss, value_baseline, value_sign});
-  }
+  json toJson() const { return sums; }
+  // From toJson(); a checkpoint written before later figures existed holds fewer (they are 0).
   static ReportSum fromJson(const json& j) {
     ReportSum s;
-    double* fields[] = {&s.rows,       &s.policy_loss,    &s.policy_baseline, &s.policy_top1,
-                        &s.value_loss, &s.value_baseline, &s.value_sign};
-    for (size_t i = 0; i < 7; ++i) *fields[i] = j.at(i).get<double>();
+    for (size_t i = 0; i < std::min(j.size(), s.sums.size()); ++i)
+      s.sums[i] = j.at(i).get<double>();
     return s;
   }
 };
 
 json reportJson(const nn::LossReport& r) {
-  return {{"policy_loss", r.policy_loss},       {"policy_baseline", r.policy_baseline},
-          {"policy_top1", r.policy_top1},       {"value_loss", r.value_loss},
-          {"value_baseline", r.value_baseline}, {"value_sign", r.value_sign}};
+  json j = json::object();
+  for (const nn::LossFigure& f : nn::lossFigures()) j[f.name] = r.*f.member;
+  return j;
 }
 
 // The report of `rows` in evaluation mode, in batches of `batch`.
@@ -96,8 +86,18 @@ nn::LossReport measureAll(nn::Learner& learner, const nn::TrainingBatch& rows, i
   return mean;
 }
 
+std::vector<std::string> csvCells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, ',')) cells.push_back(cell);
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
+}
+
 // Keeps the header and the rows of metrics.csv up to `step` (rows written after the checkpoint
-// a run resumes from would otherwise appear twice).
+// a run resumes from would otherwise appear twice). A file of an earlier morne, whose columns
+// are fewer, is rewritten with today's header, the columns it lacks left empty.
 void truncateMetrics(const std::string& path, int64_t step) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
@@ -105,17 +105,36 @@ void truncateMetrics(const std::string& path, int64_t step) {
     return;
   }
   std::istringstream in(env::readTextFile(path, "metrics file", size_t{1} << 30));
-  std::string kept, line;
+  const std::vector<std::string> columns =
+      csvCells(metricsCsvHeader().substr(0, metricsCsvHeader().size() - 1));
+  std::vector<int> source;  // for each of today's columns, the file's, or -1
+  std::string kept = metricsCsvHeader(), line;
   for (int number = 1; std::getline(in, line); ++number) {
-    int64_t row_step = 0;
-    if (number == 1 && line + "\n" != metricsCsvHeader())
-      throw ConfigError(path + ":1: damaged (not the header of a metrics file)");
-    if (number > 1 && !line.empty()) {
-      const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), row_step);
-      if (error != std::errc() || *end != ',')
-        throw ConfigError(path + ":" + std::to_string(number) + ": not a metrics row");
+    if (number == 1) {
+      const std::vector<std::string> had = csvCells(line);
+      for (const std::string& c : columns) {
+        const auto it = std::find(had.begin(), had.end(), c);
+        source.push_back(it == had.end() ? -1 : static_cast<int>(it - had.begin()));
+      }
+      const bool subset = std::all_of(had.begin(), had.end(), [&](const std::string& c) {
+        return std::find(columns.begin(), columns.end(), c) != columns.end();
+      });
+      if (had.empty() || had.front() != "step" || !subset)
+        throw ConfigError(path + ":1: damaged (not the header of a metrics file)");
+      continue;
     }
-    if (row_step <= step) kept += line + "\n";
+    if (line.empty()) continue;
+    int64_t row_step = 0;
+    const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), row_step);
+    if (error != std::errc() || *end != ',')
+      throw ConfigError(path + ":" + std::to_string(number) + ": not a metrics row");
+    if (row_step > step) continue;
+    const std::vector<std::string> cells = csvCells(line);
+    for (size_t i = 0; i < source.size(); ++i) {
+      if (i > 0) kept += ",";
+      if (source[i] >= 0 && static_cast<size_t>(source[i]) < cells.size()) kept += cells[source[i]];
+    }
+    kept += "\n";
   }
   env::writeFileDurably(path, kept);
 }
@@ -139,6 +158,10 @@ nn::LearnerConfig TrainSettings::learnerConfig() const {
   c.decay = decay;
   c.max_grad_norm = max_grad_norm;
   c.value_weight = value_weight;
+  c.margin_weight = margin_weight;
+  c.margin_scale = margin_scale;
+  c.control_weight = control_weight;
+  c.short_value_weight = short_value_weight;
   return c;
 }
 
@@ -158,28 +181,26 @@ int64_t targetSteps(const TrainSettings& s, int64_t training_rows) {
 }
 
 std::string metricsCsvHeader() {
-  return "step,samples,seconds,learning_rate,"
-         "train_policy_loss,train_policy_baseline,train_policy_top1,"
-         "train_value_loss,train_value_baseline,train_value_sign,"
-         "val_policy_loss,val_policy_baseline,val_policy_top1,"
-         "val_value_loss,val_value_baseline,val_value_sign,weight_norm\n";
+  std::string h = "step,samples,seconds,learning_rate";
+  for (const char* prefix : {"train_", "val_"})
+    for (const nn::LossFigure& f : nn::lossFigures()) h += std::string(",") + prefix + f.name;
+  return h + ",weight_norm\n";
 }
 
 std::string metricsCsvRow(const TrainMetrics& m) {
   std::ostringstream out;
   out.precision(6);
-  auto report = [&](const nn::LossReport& r) {
-    out << "," << r.policy_loss << "," << r.policy_baseline << "," << r.policy_top1 << ","
-        << r.value_loss << "," << r.value_baseline << "," << r.value_sign;
+  auto report = [&](const nn::LossReport* r) {
+    for (const nn::LossFigure& f : nn::lossFigures()) {
+      out << ",";
+      if (r) out << r->*f.member;
+    }
   };
   out << m.step << "," << m.samples << "," << m.seconds << "," << m.learning_rate;
-  report(m.train);
-  if (m.validation) {
-    report(*m.validation);
-    out << "," << m.validation->weight_norm;
-  } else {
-    out << ",,,,,,,";
-  }
+  report(&m.train);
+  report(m.validation ? &*m.validation : nullptr);
+  out << ",";
+  if (m.validation) out << m.validation->weight_norm;
   out << "\n";
   return out.str();
 }

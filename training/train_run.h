@@ -57,6 +57,11 @@ struct TrainSettings {
   // The value target of a training row: (1 - q_ratio) x the game's result + q_ratio x the
   // search's root value there (lc0's q_ratio); validation rows keep the result.
   double q_ratio = 0;
+  // The auxiliary heads' loss weights (0: not trained) and the margin's scale (nn/learner.h).
+  double margin_weight = nn::LearnerConfig{}.margin_weight;
+  double margin_scale = nn::LearnerConfig{}.margin_scale;
+  double control_weight = nn::LearnerConfig{}.control_weight;
+  double short_value_weight = nn::LearnerConfig{}.short_value_weight;
   // The run.
   int batch = 256;
   int steps = 0;         // optimizer steps in all (0: as many as max_reuse allows)

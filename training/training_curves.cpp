@@ -1,8 +1,10 @@
 #include "training/training_curves.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 #include "core/line_chart.h"
@@ -14,11 +16,23 @@
 namespace morne::training {
 
 std::string lossReportText(const nn::LossReport& r) {
-  return "policy " + core::fixedText(r.policy_loss, 3) + " (uniform " +
-         core::fixedText(r.policy_baseline, 3) + ") top-1 " +
-         core::fixedText(100 * r.policy_top1, 1) + "%, value " + core::fixedText(r.value_loss, 3) +
-         " (0: " + core::fixedText(r.value_baseline, 3) + ") sign " +
-         core::fixedText(100 * r.value_sign, 1) + "%";
+  std::string text = "policy " + core::fixedText(r.policy_loss, 3) + " (uniform " +
+                     core::fixedText(r.policy_baseline, 3) + ") top-1 " +
+                     core::fixedText(100 * r.policy_top1, 1) + "%, value " +
+                     core::fixedText(r.value_loss, 3) +
+                     " (0: " + core::fixedText(r.value_baseline, 3) + ") sign " +
+                     core::fixedText(100 * r.value_sign, 1) + "%";
+  const std::tuple<const char*, double, double> heads[] = {
+      {"margin", r.margin_loss, r.margin_baseline},
+      {"control", r.control_loss, r.control_baseline},
+      {"short value", r.short_value_loss, r.short_value_baseline}};
+  for (const auto& [name, loss, baseline] : heads) {
+    if (loss > 0) {
+      text += std::string(", ") + name + " " + core::fixedText(loss, 3) +
+              " (0: " + core::fixedText(baseline, 3) + ")";
+    }
+  }
+  return text;
 }
 
 namespace {
@@ -59,7 +73,7 @@ std::string trainingCurvesSvg(const std::string& metrics_csv) {
     return s;
   };
   const std::string train = "#1f77b4", validation = "#d62728", baseline = "#7f7f7f";
-  return core::lineChartSvg({
+  std::vector<core::ChartPanel> panels = {
       {"policy loss (cross-entropy, nats)",
        "step",
        {series("training", "train_policy_loss", train),
@@ -76,7 +90,27 @@ std::string trainingCurvesSvg(const std::string& metrics_csv) {
         series("policy top-1, validation", "val_policy_top1", validation),
         series("value sign, training", "train_value_sign", "#2ca02c"),
         series("value sign, validation", "val_value_sign", "#9467bd")}},
-  });
+  };
+  // The auxiliary heads that were trained (a loss above 0 somewhere; files of earlier runs have
+  // no such columns).
+  const std::pair<const char*, const char*> heads[] = {
+      {"margin", "margin loss (squared error, scaled)"},
+      {"control", "final control loss (squared error a square)"},
+      {"short_value", "short-term value loss (squared error)"}};
+  for (const auto& [head, title] : heads) {
+    const std::string key = std::string("train_") + head + "_loss";
+    const auto it = column.find(key);
+    if (it == column.end() ||
+        std::none_of(rows.begin(), rows.end(), [&](const auto& r) { return r[it->second] > 0; }))
+      continue;
+    panels.push_back(
+        {title,
+         "step",
+         {series("training", key, train),
+          series("validation", std::string("val_") + head + "_loss", validation),
+          series("predicting 0", std::string("val_") + head + "_baseline", baseline, true)}});
+  }
+  return core::lineChartSvg(panels);
 }
 
 void writeTrainingCurves(const std::string& run_dir) {

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <variant>
 
 #include "env/error.h"
 #include "env/rng.h"
 #include "training/shard_reader.h"
+#include "training/shard_schema.h"
 
 namespace morne::training {
 
@@ -49,17 +51,20 @@ std::string shapeText(const RowShape& s) {
 }  // namespace
 
 void appendRows(const nn::TrainingBatch& from, int first, int count, nn::TrainingBatch& to) {
-  auto copy = [&](const auto& src, auto& dst) {
-    const size_t per_row = src.size() / static_cast<size_t>(from.size);
-    dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(per_row * first),
-               src.begin() + static_cast<std::ptrdiff_t>(per_row * (first + count)));
-  };
-  copy(from.planes, to.planes);
-  copy(from.globals, to.globals);
-  copy(from.policy, to.policy);
-  copy(from.legal, to.legal);
-  copy(from.value, to.value);
-  if (!from.search_value.empty()) copy(from.search_value, to.search_value);
+  for (const ShardDataset& d : shardDatasets()) {
+    std::visit(
+        [&](auto member) {
+          if constexpr (!std::is_same_v<decltype(member), std::monostate>) {
+            const auto& src = from.*member;
+            if (src.empty()) return;  // a target the rows do not have
+            const size_t per_row = src.size() / static_cast<size_t>(from.size);
+            auto& dst = to.*member;
+            dst.insert(dst.end(), src.begin() + static_cast<std::ptrdiff_t>(per_row * first),
+                       src.begin() + static_cast<std::ptrdiff_t>(per_row * (first + count)));
+          }
+        },
+        d.batch);
+  }
   to.size += count;
 }
 
@@ -206,14 +211,16 @@ namespace {
 
 // An empty batch with room for `rows` rows of `shape`.
 nn::TrainingBatch reservedBatch(const RowShape& shape, int64_t rows) {
-  const auto n = static_cast<size_t>(rows);
   nn::TrainingBatch b;
-  b.planes.reserve(n * static_cast<size_t>(shape.planeSize()));
-  b.globals.reserve(n * static_cast<size_t>(shape.globals));
-  b.policy.reserve(n * static_cast<size_t>(shape.policy));
-  b.legal.reserve(n * static_cast<size_t>(shape.policy));
-  b.value.reserve(n);
-  b.search_value.reserve(n);
+  for (const ShardDataset& d : shardDatasets()) {
+    size_t n = static_cast<size_t>(rows);
+    for (uint64_t dim : rowDims(d, shape)) n *= static_cast<size_t>(dim);
+    std::visit(
+        [&](auto member) {
+          if constexpr (!std::is_same_v<decltype(member), std::monostate>) (b.*member).reserve(n);
+        },
+        d.batch);
+  }
   return b;
 }
 

@@ -84,6 +84,53 @@ TEST_F(TrainCli, LearnsWritesItsRunFolderAndTheAgentsPlayTheNetwork) {
   EXPECT_NE(changed.output.find("not --lr"), std::string::npos) << changed.output;
 }
 
+// The auxiliary heads train when their losses have weights: metrics.csv and curves.svg show
+// them. A metrics.csv of an earlier morne (without their columns) is carried over on --resume,
+// its rows kept, the new columns empty.
+TEST_F(TrainCli, AuxiliaryHeadsAreTrainedAndShownAndOldMetricsFilesAreCarriedOver) {
+  const std::string run = dir_ + "/aux";
+  const ProcessResult r = runMorne("train --data " + data_ + " --out " + run +
+                                   " --steps 20 --metrics-every 10 --checkpoint-every 10"
+                                   " --margin-weight 1 --control-weight 1 --short-value-weight 1" +
+                                   kTiny);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream metrics(read(run + "/metrics.csv"));
+  std::string header, row;
+  std::getline(metrics, header);
+  std::getline(metrics, row);
+  std::vector<std::string> names, cells;
+  for (std::istringstream h(header); std::getline(h, names.emplace_back(), ',');) {
+  }
+  for (std::istringstream c(row); std::getline(c, cells.emplace_back(), ',');) {
+  }
+  for (const char* column : {"train_margin_loss", "val_control_loss", "val_short_value_baseline"}) {
+    const auto at = std::find(names.begin(), names.end(), column);
+    ASSERT_NE(at, names.end()) << column << " in " << header;
+    EXPECT_GT(std::stod(cells.at(static_cast<size_t>(at - names.begin()))), 0) << column;
+  }
+  const std::string svg = read(run + "/curves.svg");
+  for (const char* panel : {"margin loss", "final control loss", "short-term value loss"})
+    EXPECT_NE(svg.find(panel), std::string::npos) << panel;
+
+  // The metrics file as the morne before the auxiliary heads wrote it: its own columns only.
+  const std::string old_header =
+      "step,samples,seconds,learning_rate,train_policy_loss,train_policy_baseline,"
+      "train_policy_top1,train_value_loss,train_value_baseline,train_value_sign,val_policy_loss,"
+      "val_policy_baseline,val_policy_top1,val_value_loss,val_value_baseline,val_value_sign,"
+      "weight_norm";
+  std::ofstream(run + "/metrics.csv") << old_header << "\n10,320,0.5,0.02,1,2,0.1,0.5,1,0.6,1.1,2,"
+                                      << "0.1,0.6,1,0.5,3.5\n";
+  const ProcessResult more = runMorne("train --resume " + run + " --steps 30 --quiet");
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  const std::string carried = read(run + "/metrics.csv");
+  EXPECT_EQ(carried.substr(0, carried.find('\n')), header) << carried;
+  EXPECT_NE(
+      carried.find("\n10,320,0.5,0.02,1,2,0.1,0.5,1,0.6,,,,,,,1.1,2,0.1,0.6,1,0.5,,,,,,,3.5\n"),
+      std::string::npos)
+      << carried;
+  EXPECT_NE(carried.find("\n30,"), std::string::npos) << carried;
+}
+
 TEST_F(TrainCli, ShippedConfigFilesAreAccepted) {
   const std::string configs = std::string(MORNE_SOURCE_DIR) + "/configs/";
   const ProcessResult train =

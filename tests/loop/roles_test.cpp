@@ -220,6 +220,34 @@ TEST(LoopRoles, TheNetworksDoNotDependOnTheSelfPlayJobs) {
   EXPECT_EQ(checksums[0], checksums[1]);
 }
 
+// Two generations with every learning option of docs/training.md on at once: the SPRT gate,
+// the moving average, the search-value mix and the three auxiliary heads, whose losses the
+// learner's record reports.
+TEST(LoopRoles, TwoGenerationsWithEveryLearningOption) {
+  useNetworks();
+  const fs::path dir = fs::temp_directory_path() / ("morne_loop_all_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::atomic<bool> stop{false};
+  loop::LoopConfig c = tinyRun(2);
+  c.loop.gate = "sprt";
+  c.loop.gate_rounds = 8;
+  c.loop.average_snapshots = 2;
+  c.loop.max_cpu_hours = 10;
+  c.train.q_ratio = 0.5;
+  c.train.margin_weight = 1;
+  c.train.control_weight = 1;
+  c.train.short_value_weight = 1;
+  loop::writeLoopRecord(dir.string(), c);
+  const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
+  ASSERT_TRUE(loop::runRolesInTurn(run));
+  const nlohmann::json trained =
+      loop::readJsonFile((dir / "train/gen-002.json").string(), nlohmann::json());
+  for (const char* figure : {"margin_loss", "control_loss", "short_value_loss"})
+    EXPECT_GT(trained.value(figure, 0.0), 0) << figure << " " << trained.dump();
+  fs::remove_all(dir);
+}
+
 // --max-cpu-hours ends the run after the first gate at which the run has spent it: with a
 // budget any run exceeds at once, after generation 1 of 3; resumed with a larger one, it goes on.
 TEST(LoopRoles, ACpuBudgetEndsTheRunAfterTheGateThatSpentIt) {

@@ -12,6 +12,7 @@
 
 #include "env/error.h"
 #include "env/io/scenario_library.h"
+#include "env/rng.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
 #include "nn/random_rows.h"
@@ -88,6 +89,82 @@ TEST(Learner, MaskedPolicyLossIsTheHandComputedCrossEntropy) {
   EXPECT_NEAR(report.policy_baseline, baseline / 6, 1e-4);
   EXPECT_NEAR(report.value_loss, value_loss / 6, 1e-5);
   EXPECT_NEAR(report.value_baseline, 1.0, 1e-9);  // every result is +1 or -1
+}
+
+// The auxiliary losses: the squared errors of the heads' outputs against the known (not NaN)
+// targets, averaged over them, the margin's target divided by its scale; not computed when
+// their weight is 0.
+TEST(Learner, AuxiliaryLossesAreTheHandComputedMaskedSquaredErrors) {
+  const Data d;
+  constexpr int kRows = 6;
+  nn::TrainingBatch b = d.batch(kRows, 4);
+  const nn::NetworkConfig net = d.tinyNetwork();
+  const auto area = static_cast<size_t>(net.input.height * net.input.width);
+  const float nan = std::nanf("");
+  env::Rng rng(8);
+  for (int r = 0; r < kRows; ++r) {
+    b.margin.push_back(r == 2 ? nan : static_cast<float>(static_cast<int>(rng.below(21)) - 10));
+    for (size_t i = 0; i < area; ++i)
+      b.control.push_back(r == 4 ? nan : static_cast<float>(static_cast<int>(rng.below(3)) - 1));
+    for (int h = 0; h < nn::kShortValueOutputs; ++h)
+      b.short_value.push_back(r == 1 && h == 0 ? nan : static_cast<float>(rng.uniform() * 2 - 1));
+  }
+  nn::LearnerConfig c;
+  c.margin_weight = 1;
+  c.margin_scale = 5;
+  c.control_weight = 0.5;
+  c.short_value_weight = 2;
+  auto learner = nn::Learner::create(net, 5, c);
+  const nn::LossReport report = learner->measure(b);
+
+  const std::string path = tempPath("aux.pt");
+  learner->exportNetwork(path, "");
+  auto network = nn::Network::load(path);
+  std::vector<float> margin(kRows), control(kRows * area), short_value(kRows * 3);
+  network->evaluateAuxiliary(kRows, b.planes, b.globals, margin, control, short_value);
+  auto masked = [](const std::vector<float>& out, const std::vector<float>& target, float scale) {
+    double loss = 0, baseline = 0;
+    int known = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (std::isnan(target[i])) continue;
+      const double t = target[i] / scale;
+      loss += (out[i] - t) * (out[i] - t);
+      baseline += t * t;
+      ++known;
+    }
+    return std::pair{loss / known, baseline / known};
+  };
+  const auto [m, m0] = masked(margin, b.margin, 5);
+  const auto [k, k0] = masked(control, b.control, 1);
+  const auto [v, v0] = masked(short_value, b.short_value, 1);
+  EXPECT_NEAR(report.margin_loss, m, 1e-4 * m);
+  EXPECT_NEAR(report.margin_baseline, m0, 1e-6 * m0);
+  EXPECT_NEAR(report.control_loss, k, 1e-4 * k);
+  EXPECT_NEAR(report.control_baseline, k0, 1e-6);
+  EXPECT_NEAR(report.short_value_loss, v, 1e-4 * v);
+  EXPECT_NEAR(report.short_value_baseline, v0, 1e-6);
+  EXPECT_NEAR(nn::totalLoss(report, c),
+              report.policy_loss + report.value_loss + m + 0.5 * k + 2 * v, 1e-4);
+
+  // Weight 0: not computed. A network without the heads refuses a weight.
+  auto plain = nn::Learner::fromFile(path, {});
+  const nn::LossReport without = plain->measure(b);
+  EXPECT_EQ(without.margin_loss, 0);
+  EXPECT_EQ(without.control_loss, 0);
+  nn::NetworkConfig old = net;
+  old.aux_heads = false;
+  const std::string old_path = tempPath("old.pt");
+  nn::Network::create(old, 1)->save(old_path);
+  EXPECT_THROW(nn::Learner::fromFile(old_path, c), ConfigError);
+  EXPECT_THROW(nn::Network::load(old_path)->evaluateAuxiliary(kRows, b.planes, b.globals, margin,
+                                                              control, short_value),
+               ConfigError);
+  // The auxiliary heads learn: 200 steps on the batch lower each loss.
+  for (int i = 0; i < 200; ++i) learner->step(b);
+  const nn::LossReport after = learner->measure(b);
+  EXPECT_LT(after.margin_loss, 0.5 * report.margin_loss);
+  EXPECT_LT(after.control_loss, 0.5 * report.control_loss);
+  EXPECT_LT(after.short_value_loss, 0.5 * report.short_value_loss);
 }
 
 TEST(Learner, ATinyNetworkOverfitsATinyDataSet) {

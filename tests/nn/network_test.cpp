@@ -88,6 +88,28 @@ TEST(Network, SaveAndLoadGiveTheSameOutputs) {
   EXPECT_NE(f.evaluate(*net).first, f.evaluate(*other).first);
 }
 
+// Network files before format 3 have no auxiliary heads: their configs read back without them;
+// a format 3 config must say.
+TEST(Network, ConfigsBeforeTheAuxiliaryHeadsReadBackWithoutThem) {
+  const Fixture f;
+  const nn::NetworkConfig c = f.config();
+  EXPECT_TRUE(c.aux_heads);
+  nlohmann::json j = nn::networkConfigJson(c);
+  EXPECT_EQ(j.at("format"), 3);
+  EXPECT_TRUE(nn::networkConfigFromJson(j, "x.pt").aux_heads);
+  j.erase("aux_heads");
+  EXPECT_THROW(nn::networkConfigFromJson(j, "x.pt"), ConfigError);
+  j["format"] = 2;
+  EXPECT_FALSE(nn::networkConfigFromJson(j, "x.pt").aux_heads);
+  // Such a network plays as before: the same outputs with or without the heads' weights.
+  nn::NetworkConfig old = c;
+  old.aux_heads = false;
+  auto with = nn::Network::create(c, 4);
+  auto without = nn::Network::create(old, 4);
+  EXPECT_GT(with->parameters(), without->parameters());
+  EXPECT_EQ(f.evaluate(*with), f.evaluate(*without));
+}
+
 TEST(Network, RejectsFilesThatAreNotItsNetworks) {
   Fixture f;
   EXPECT_THROW(nn::Network::load(tempPath("missing.pt")), IoError);

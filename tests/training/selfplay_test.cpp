@@ -13,6 +13,8 @@
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "tests/training/temp_dir.h"
+#include "training/final_targets.h"
+#include "training/shard_check.h"
 #include "training/shard_reader.h"
 
 namespace morne::training {
@@ -101,6 +103,25 @@ TEST_F(SelfPlayTest, WritesConsistentTrainingRows) {
     }
   }
   EXPECT_GT(differ, rows / 2);
+  // The auxiliary targets: every decision is recorded here (row = decision), so the short-term
+  // values follow from the rows' search values; the shard passes every check.
+  for (const auto& [id, g] : games) {
+    std::vector<DecisionValue> decisions;
+    for (size_t row = 0; row < static_cast<size_t>(g.rows); ++row)
+      decisions.push_back({g.side[row], g.search_value[row]});
+    const float blue_result = g.winner == 0 ? 1.0f : g.winner == 1 ? -1.0f : 0.0f;
+    for (size_t h = 0; h < kShortValueHorizons.size(); ++h) {
+      std::vector<float> blue(decisions.size());
+      shortTermValues(decisions, blue_result, kShortValueHorizons[h], blue);
+      for (size_t row = 0; row < blue.size(); ++row) {
+        const float mine = g.side[row] == 0 ? 1.0f : -1.0f;
+        EXPECT_NEAR(g.short_value[row * kShortValueHorizons.size() + h], mine * blue[row], 1e-5)
+            << "game " << id << " row " << row << " horizon " << kShortValueHorizons[h];
+      }
+    }
+  }
+  for (const std::string& shard : r.shards)
+    EXPECT_EQ(checkShard(readShard(shard, true)).problem_count, 0) << shard;
 }
 
 // Agents that do not search keep no search value: the result stands in.

@@ -51,6 +51,12 @@ GameData validGame(uint64_t id, int rows, env::Rng& rng) {
     g.value.push_back(g.winner < 0 ? 0.0f : g.winner == side ? 1.0f : -1.0f);
     g.move.push_back(2 * r);
     g.phase.push_back(static_cast<uint8_t>(rng.below(5)));
+    const float mine = side == 0 ? 1.0f : -1.0f;
+    g.margin.push_back(mine * static_cast<float>(g.vp_blue - g.vp_orange));
+    for (int i = 0; i < kShape.area(); ++i)
+      g.control.push_back(static_cast<float>(static_cast<int>(rng.below(3)) - 1));
+    for (size_t h = 0; h < kShortValueHorizons.size(); ++h)
+      g.short_value.push_back(static_cast<float>(rng.uniform() * 2 - 1));
   }
   return g;
 }
@@ -125,29 +131,48 @@ class ShardDamageTest : public test::TempDirTest {
 
 // A version 1 shard (before search values) is read: its values stand in for them, whole and by
 // rows; a search value outside [-1, 1] is a problem `data inspect --check` reports.
-TEST_F(ShardDamageTest, VersionOneShardsAreReadWithTheirValuesAsSearchValues) {
-  const std::string old = damaged("v1.h5", [](H5::H5File& f) {
-    f.unlink("positions/search_value");
-    const int one = 1;
-    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &one);
-  });
-  const ShardContents c = readShard(old, true);
-  EXPECT_EQ(c.format_version, 1);
-  for (const GameData& g : c.games) EXPECT_EQ(g.search_value, g.value);
-  EXPECT_EQ(checkShard(c).problem_count, 0);
-  nn::TrainingBatch rows;
-  readShardRows(old, 2, 5, kShape, rows);
-  EXPECT_EQ(rows.search_value, rows.value);
-  EXPECT_EQ(rows.size, 5);
+// Shards of older versions lack the datasets added since: search values stand in as the
+// values, the auxiliary targets as unknown (NaN), in whole games and in rows for the learner.
+TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
+  for (const int version : {1, 2}) {
+    const std::string old = damaged("v" + std::to_string(version) + ".h5", [&](H5::H5File& f) {
+      for (const ShardDataset& d : shardDatasets())
+        if (d.since > version) f.unlink(std::string(d.group) + "/" + d.name);
+      f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &version);
+    });
+    const ShardContents c = readShard(old, true);
+    EXPECT_EQ(c.format_version, version);
+    for (const GameData& g : c.games) {
+      if (version == 1) {
+        EXPECT_EQ(g.search_value, g.value);
+      }
+      ASSERT_EQ(g.control.size(), static_cast<size_t>(g.rows * kShape.area()));
+      ASSERT_EQ(g.short_value.size(), static_cast<size_t>(g.rows) * kShortValueHorizons.size());
+      ASSERT_EQ(g.margin.size(), static_cast<size_t>(g.rows));
+      for (float m : g.margin) EXPECT_TRUE(std::isnan(m));
+      for (float x : g.control) EXPECT_TRUE(std::isnan(x));
+    }
+    EXPECT_EQ(checkShard(c).problem_count, 0);
+    nn::TrainingBatch rows, today;
+    readShardRows(good_, 2, 5, kShape, today);
+    for (float m : today.margin) EXPECT_FALSE(std::isnan(m));
+    readShardRows(old, 2, 5, kShape, rows);
+    if (version == 1) {
+      EXPECT_EQ(rows.search_value, rows.value);
+    }
+    EXPECT_EQ(rows.size, 5);
+    ASSERT_EQ(rows.short_value.size(), 5 * kShortValueHorizons.size());
+    for (float v : rows.short_value) EXPECT_TRUE(std::isnan(v));
+  }
   const std::string bad = damaged("sv.h5", [](H5::H5File& f) {
     poke(f, "positions/search_value", 4, 1.5f, H5::PredType::NATIVE_FLOAT);
   });
   EXPECT_NE(firstProblem(bad).find("search value 1.5"), std::string::npos) << firstProblem(bad);
-  const std::string future = damaged("v3.h5", [](H5::H5File& f) {
-    const int three = 3;
-    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &three);
+  const std::string future = damaged("v4.h5", [](H5::H5File& f) {
+    const int four = 4;
+    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &four);
   });
-  EXPECT_NE(readError(future).find("reads versions 1 to 2"), std::string::npos)
+  EXPECT_NE(readError(future).find("reads versions 1 to 3"), std::string::npos)
       << readError(future);
 }
 
@@ -216,6 +241,15 @@ TEST_F(ShardDamageTest, CheckFindsEveryBreakOfTheFormat) {
       {"count",
        [](H5::H5File& f) { poke(f, "games/positions", 2, int32_t{5}, H5::PredType::NATIVE_INT32); },
        "game 2: games/positions says 5 rows, the shard has 3"},
+      {"margin",
+       [](H5::H5File& f) { poke(f, "positions/margin", 4, 1000.0f, H5::PredType::NATIVE_FLOAT); },
+       "game 1 row 1: margin 1000.000000 does not match the victory points"},
+      {"control",
+       [](H5::H5File& f) { poke(f, "positions/control", 5, 0.5f, H5::PredType::NATIVE_FLOAT); },
+       "game 1 row 2: control 0.500000 is not -1, 0 or 1"},
+      {"short-value",
+       [](H5::H5File& f) { poke(f, "positions/short_value", 2, 1.5f, H5::PredType::NATIVE_FLOAT); },
+       "game 0 row 2: short-term value 1.500000 outside [-1, 1]"},
       {"encoder",
        [](H5::H5File& f) {
          int v = 99;
