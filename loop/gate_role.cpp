@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -151,6 +152,52 @@ arena::WinDrawLoss candidateResults(const std::vector<arena::ArenaGame>& games) 
 // decision does not depend on how many games run at once.
 constexpr int kSprtPairsPerLook = 8;
 
+// Plays the SPRT gate's `games` (of `arena`, the candidate agent 1) in order of their rounds,
+// kSprtPairsPerLook pairs at a time, until the test of `sprt` decides or the rounds run out
+// (then the candidate is promoted when the ratio leans to H1); the games played get their
+// results. Returns the gate record's rule fields with "promoted", or nullopt when stopped.
+std::optional<json> playSprtGate(const RoleContext& run, const arena::ArenaConfig& arena,
+                                 const SprtConfig& sprt, std::vector<arena::ArenaGame>& games) {
+  std::vector<double> pairs;
+  double llr = 0;
+  SprtVerdict verdict = SprtVerdict::kContinue;
+  for (int first = 0; first < arena.rounds && verdict == SprtVerdict::kContinue;
+       first += kSprtPairsPerLook) {
+    std::vector<arena::ArenaGame> look;
+    std::vector<size_t> place;  // of each game of the look in `games`
+    for (size_t i = 0; i < games.size(); ++i) {
+      if (games[i].round >= first && games[i].round < first + kSprtPairsPerLook) {
+        look.push_back(games[i]);
+        place.push_back(i);
+      }
+    }
+    if (!playArena(run, arena, look, "gate games")) return std::nullopt;
+    std::vector<double> points(kSprtPairsPerLook, 0.0);
+    for (size_t k = 0; k < look.size(); ++k) {
+      games[place[k]] = look[k];
+      points[static_cast<size_t>(look[k].round - first)] += pointsOf(look[k], 1);
+    }
+    for (int r = first; r < first + kSprtPairsPerLook && r < arena.rounds; ++r)
+      pairs.push_back(points[static_cast<size_t>(r - first)] / 2);
+    llr = sprtLlr(pairs, sprt);
+    verdict = sprtVerdict(llr, sprt);
+  }
+  return json{
+      {"rule", "sprt"},
+      {"elo0", sprt.elo0},
+      {"elo1", sprt.elo1},
+      {"alpha", sprt.alpha},
+      {"beta", sprt.beta},
+      {"pairs", pairs.size()},
+      {"llr", llr},
+      {"bounds", {std::log(sprt.beta / (1 - sprt.alpha)), std::log((1 - sprt.beta) / sprt.alpha)}},
+      {"verdict", verdict == SprtVerdict::kAcceptH1   ? "H1"
+                  : verdict == SprtVerdict::kAcceptH0 ? "H0"
+                                                      : "cap"},
+      {"promoted",
+       verdict == SprtVerdict::kAcceptH1 || (verdict == SprtVerdict::kContinue && llr > 0)}};
+}
+
 }  // namespace
 
 bool GateRole::gate(int g) {
@@ -193,47 +240,13 @@ bool GateRole::gate(int g) {
     std::vector<arena::ArenaGame> games = arena::scheduleArena(arena);
     json rule;
     if (settings.gate == "sprt") {
-      // Rounds in order, kSprtPairsPerLook at a time, until the test decides or the cap.
       const SprtConfig sprt{settings.sprt_elo0, settings.sprt_elo1, settings.sprt_alpha,
                             settings.sprt_beta};
-      std::vector<double> pairs;
-      double llr = 0;
-      SprtVerdict verdict = SprtVerdict::kContinue;
-      for (int first = 0; first < settings.gate_rounds && verdict == SprtVerdict::kContinue;
-           first += kSprtPairsPerLook) {
-        std::vector<arena::ArenaGame> look;
-        for (const arena::ArenaGame& game : games)
-          if (game.round >= first && game.round < first + kSprtPairsPerLook) look.push_back(game);
-        if (!playArena(run_, arena, look, "gate games")) return false;
-        for (arena::ArenaGame& game : games) {
-          for (const arena::ArenaGame& played : look) {
-            if (played.round == game.round && played.blue == game.blue) game = played;
-          }
-        }
-        for (int r = first; r < first + kSprtPairsPerLook && r < settings.gate_rounds; ++r) {
-          double points = 0;
-          for (const arena::ArenaGame& played : look)
-            if (played.round == r) points += pointsOf(played, 1);
-          pairs.push_back(points / 2);
-        }
-        llr = sprtLlr(pairs, sprt);
-        verdict = sprtVerdict(llr, sprt);
-      }
-      // At the cap, the test stops short: promoted when the ratio leans to H1.
-      promoted =
-          verdict == SprtVerdict::kAcceptH1 || (verdict == SprtVerdict::kContinue && llr > 0);
-      rule = {{"rule", "sprt"},
-              {"elo0", sprt.elo0},
-              {"elo1", sprt.elo1},
-              {"alpha", sprt.alpha},
-              {"beta", sprt.beta},
-              {"pairs", pairs.size()},
-              {"llr", llr},
-              {"bounds",
-               {std::log(sprt.beta / (1 - sprt.alpha)), std::log((1 - sprt.beta) / sprt.alpha)}},
-              {"verdict", verdict == SprtVerdict::kAcceptH1   ? "H1"
-                          : verdict == SprtVerdict::kAcceptH0 ? "H0"
-                                                              : "cap"}};
+      const std::optional<json> played = playSprtGate(run_, arena, sprt, games);
+      if (!played) return false;
+      rule = *played;
+      promoted = rule["promoted"].get<bool>();
+      rule.erase("promoted");
     } else {
       if (!playArena(run_, arena, games, "gate games")) return false;
       const double threshold = settings.gate == "none" ? settings.gate_guard : settings.gate_score;
