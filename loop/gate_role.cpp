@@ -101,7 +101,7 @@ bool GateRole::candidateReady() const {
 bool GateRole::gateNext() {
   const int g = state_.generation;
   const double cpu0 = processCpuSeconds();
-  const bool done = gate(g);
+  const bool done = gate(g, cpu0);
   state_.cpu_seconds += processCpuSeconds() - cpu0;
   if (!done) return false;
   const LoopSettings& settings = run_.config.loop;
@@ -200,7 +200,7 @@ std::optional<json> playSprtGate(const RoleContext& run, const arena::ArenaConfi
 
 }  // namespace
 
-bool GateRole::gate(int g) {
+bool GateRole::gate(int g, double cpu0) {
   const LoopSettings& settings = run_.config.loop;
   const std::string gen = "[" + generationName(g) + "] gate";
   std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
@@ -277,6 +277,13 @@ bool GateRole::gate(int g) {
              core::fixedText(c.score(), 3) + detail + (promoted ? ": promoted" : ": not promoted"));
   }
   result["promoted"] = promoted;
+  // The run's CPU time when this generation's best network was decided: every role's saved
+  // total, this gate's as it stands now.
+  const double saved_gate =
+      readJsonFile(run_.folder.path("gates/state.json"), json::object()).value("cpu_seconds", 0.0);
+  result["cpu_hours"] =
+      (runCpuSeconds(run_.folder) - saved_gate + state_.cpu_seconds + processCpuSeconds() - cpu0) /
+      3600;
   if (promoted) {  // complete under its own name before latest.json names it
     state_.best = "nets/" + generationName(g) + ".pt";
     state_.best_generation = g;

@@ -45,7 +45,9 @@ class GateRole {
   void publish() const;
   // What latest.json says after the gate's state (the best network measured).
   LatestNetwork fromState() const;
-  bool gate(int g);
+  // Gates generation g, begun when this process had used `cpu0` CPU seconds (its record's
+  // cpu_hours include the gate itself).
+  bool gate(int g, double cpu0);
   // The ladder of generation g, begun when this process had used `cpu0` CPU seconds: its
   // record's cpu_hours include the ladder itself.
   bool ladder(int g, double cpu0);

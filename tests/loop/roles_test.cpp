@@ -245,6 +245,10 @@ TEST(LoopRoles, TwoGenerationsWithEveryLearningOption) {
       loop::readJsonFile((dir / "train/gen-002.json").string(), nlohmann::json());
   for (const char* figure : {"margin_loss", "control_loss", "short_value_loss"})
     EXPECT_GT(trained.value(figure, 0.0), 0) << figure << " " << trained.dump();
+  // The gate's record says the run's CPU-hours when it decided: the training's and more.
+  const nlohmann::json gated =
+      loop::readJsonFile((dir / "gates/gen-002.json").string(), nlohmann::json());
+  EXPECT_GT(gated.value("cpu_hours", 0.0), trained.value("cpu_hours", 1.0)) << gated.dump();
   fs::remove_all(dir);
 }
 
