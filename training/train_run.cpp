@@ -86,15 +86,6 @@ nn::LossReport measureAll(nn::Learner& learner, const nn::TrainingBatch& rows, i
   return mean;
 }
 
-std::vector<std::string> csvCells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) cells.push_back(cell);
-  if (!line.empty() && line.back() == ',') cells.emplace_back();
-  return cells;
-}
-
 // Keeps the header and the rows of metrics.csv up to `step` (rows written after the checkpoint
 // a run resumes from would otherwise appear twice). A file of an earlier morne, whose columns
 // are fewer, is rewritten with today's header, the columns it lacks left empty.
@@ -106,12 +97,12 @@ void truncateMetrics(const std::string& path, int64_t step) {
   }
   std::istringstream in(env::readTextFile(path, "metrics file", size_t{1} << 30));
   const std::vector<std::string> columns =
-      csvCells(metricsCsvHeader().substr(0, metricsCsvHeader().size() - 1));
+      metricsCells(metricsCsvHeader().substr(0, metricsCsvHeader().size() - 1));
   std::vector<int> source;  // for each of today's columns, the file's, or -1
   std::string kept = metricsCsvHeader(), line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (number == 1) {
-      const std::vector<std::string> had = csvCells(line);
+      const std::vector<std::string> had = metricsCells(line);
       for (const std::string& c : columns) {
         const auto it = std::find(had.begin(), had.end(), c);
         source.push_back(it == had.end() ? -1 : static_cast<int>(it - had.begin()));
@@ -129,7 +120,7 @@ void truncateMetrics(const std::string& path, int64_t step) {
     if (error != std::errc() || *end != ',')
       throw ConfigError(path + ":" + std::to_string(number) + ": not a metrics row");
     if (row_step > step) continue;
-    const std::vector<std::string> cells = csvCells(line);
+    const std::vector<std::string> cells = metricsCells(line);
     for (size_t i = 0; i < source.size(); ++i) {
       if (i > 0) kept += ",";
       if (source[i] >= 0 && static_cast<size_t>(source[i]) < cells.size()) kept += cells[source[i]];
@@ -178,6 +169,15 @@ int64_t targetSteps(const TrainSettings& s, int64_t training_rows) {
       std::ceil(s.max_reuse * static_cast<double>(training_rows) / static_cast<double>(s.batch)));
   if (s.max_reuse <= 0) return s.steps;
   return s.steps > 0 ? std::min<int64_t>(s.steps, cap) : cap;
+}
+
+std::vector<std::string> metricsCells(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, ',')) cells.push_back(cell);
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
 }
 
 std::string metricsCsvHeader() {

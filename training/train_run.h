@@ -161,6 +161,8 @@ class TrainingRun {
 
 // The header and the rows of metrics.csv.
 std::string metricsCsvHeader();
+// The cells of a line of metrics.csv (a trailing comma ends with an empty cell).
+std::vector<std::string> metricsCells(const std::string& line);
 std::string metricsCsvRow(const TrainMetrics& m);
 
 }  // namespace morne::training

@@ -12,6 +12,7 @@
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
+#include "training/train_run.h"
 
 namespace morne::training {
 
@@ -35,31 +36,18 @@ std::string lossReportText(const nn::LossReport& r) {
   return text;
 }
 
-namespace {
-
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) cells.push_back(cell);
-  if (!line.empty() && line.back() == ',') cells.emplace_back();
-  return cells;
-}
-
-}  // namespace
-
 std::string trainingCurvesSvg(const std::string& metrics_csv) {
   std::istringstream in(metrics_csv);
   std::string line;
   std::getline(in, line);
   std::map<std::string, size_t> column;
-  const std::vector<std::string> header = splitCsv(line);
+  const std::vector<std::string> header = metricsCells(line);
   for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
   std::vector<std::vector<double>> rows;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     std::vector<double> values;
-    for (const std::string& cell : splitCsv(line))
+    for (const std::string& cell : metricsCells(line))
       values.push_back(cell.empty() ? NAN : std::strtod(cell.c_str(), nullptr));
     values.resize(header.size(), NAN);
     rows.push_back(std::move(values));

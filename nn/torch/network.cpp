@@ -196,11 +196,7 @@ class TorchNetwork : public Network {
                     values.size() == n,
                 "network inputs or outputs of another size than the batch");
     torch::InferenceMode guard;
-    // from_blob needs a non-const pointer; the tensors are only read.
-    const torch::Tensor p = torch::from_blob(const_cast<float*>(planes.data()),
-                                             {batch, in.planes, in.height, in.width});
-    const torch::Tensor g =
-        torch::from_blob(const_cast<float*>(globals.data()), {batch, in.globals});
+    const auto [p, g] = inputTensors(batch, planes, globals);
     const auto [policy, value] = net_->forward(p, g);
     std::memcpy(
         policy_logits.data(), policy.contiguous().data_ptr<float>(),
@@ -231,10 +227,7 @@ class TorchNetwork : public Network {
                     short_value.size() == n * kShortValueOutputs,
                 "network inputs or outputs of another size than the batch");
     torch::InferenceMode guard;
-    const torch::Tensor p = torch::from_blob(const_cast<float*>(planes.data()),
-                                             {batch, in.planes, in.height, in.width});
-    const torch::Tensor g =
-        torch::from_blob(const_cast<float*>(globals.data()), {batch, in.globals});
+    const auto [p, g] = inputTensors(batch, planes, globals);
     const NetOutputs o = net_->outputs(p, g, true);
     auto copy = [](const torch::Tensor& t, std::span<float> into) {
       std::memcpy(into.data(), t.contiguous().data_ptr<float>(), into.size() * sizeof(float));
@@ -265,6 +258,16 @@ class TorchNetwork : public Network {
   }
 
  private:
+  // The observations of `batch` positions as tensors over the caller's memory (from_blob needs
+  // a non-const pointer; the tensors are only read).
+  std::pair<torch::Tensor, torch::Tensor> inputTensors(int batch, std::span<const float> planes,
+                                                       std::span<const float> globals) const {
+    const ObservationShape& in = config_.input;
+    return {torch::from_blob(const_cast<float*>(planes.data()),
+                             {batch, in.planes, in.height, in.width}),
+            torch::from_blob(const_cast<float*>(globals.data()), {batch, in.globals})};
+  }
+
   NetworkConfig config_;
   PolicyValueNet net_;
   uint64_t checksum_;

@@ -45,6 +45,15 @@ loop::LoopConfig tinyRun(int generations) {
   return c;
 }
 
+// An empty folder of its own for a test's run.
+fs::path freshDir(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("morne_loop_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
 void useNetworks() {
   nn::configureTorchRuntime(1);
   agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
@@ -54,10 +63,7 @@ void useNetworks() {
 
 TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
   useNetworks();
-  const fs::path dir =
-      fs::temp_directory_path() / ("morne_loop_roles_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = freshDir("roles");
   const std::atomic<bool> stop{false};
   for (int generations : {1, 2}) {
     const loop::LoopConfig c = tinyRun(generations);
@@ -75,9 +81,7 @@ TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
 
 // A run made before the gate rules were settings reads back with the rule it used: score.
 TEST(LoopRoles, ARecordWithoutTheGateRuleResumesWithTheScoreRule) {
-  const fs::path dir = fs::temp_directory_path() / ("morne_loop_old_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = freshDir("old");
   loop::LoopConfig c = tinyRun(2);
   c.loop.gate = "sprt";
   loop::writeLoopRecord(dir.string(), c);
@@ -98,10 +102,7 @@ TEST(LoopRoles, ARecordWithoutTheGateRuleResumesWithTheScoreRule) {
 // Every setting has its row: a record of settings that all differ from the defaults reads back
 // whole (a setting without a row would come back as its default).
 TEST(LoopRoles, EverySettingIsRecordedAndReadBack) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("morne_loop_rows_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = freshDir("rows");
   loop::LoopConfig c;
   loop::LoopSettings& s = c.loop;
   s = {.scenario = "crossing",
@@ -145,10 +146,7 @@ TEST(LoopRoles, EverySettingIsRecordedAndReadBack) {
 TEST(LoopRoles, TheSprtAndNoGateRules) {
   useNetworks();
   for (const std::string rule : {"sprt", "none"}) {
-    const fs::path dir =
-        fs::temp_directory_path() / ("morne_loop_gate_" + rule + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const fs::path dir = freshDir("gate_" + rule);
     const std::atomic<bool> stop{false};
     loop::LoopConfig c = tinyRun(2);
     c.loop.gate = rule;
@@ -199,11 +197,7 @@ TEST(LoopRoles, TheNetworksDoNotDependOnTheSelfPlayJobs) {
   useNetworks();
   std::vector<uint64_t> checksums[2];
   for (int jobs : {1, 2}) {
-    const fs::path dir =
-        fs::temp_directory_path() /
-        ("morne_loop_jobs_" + std::to_string(::getpid()) + "_" + std::to_string(jobs));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const fs::path dir = freshDir("jobs" + std::to_string(jobs));
     const std::atomic<bool> stop{false};
     loop::LoopConfig c = tinyRun(2);
     c.loop.jobs = jobs;
@@ -225,9 +219,7 @@ TEST(LoopRoles, TheNetworksDoNotDependOnTheSelfPlayJobs) {
 // learner's record reports.
 TEST(LoopRoles, TwoGenerationsWithEveryLearningOption) {
   useNetworks();
-  const fs::path dir = fs::temp_directory_path() / ("morne_loop_all_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = freshDir("all");
   const std::atomic<bool> stop{false};
   loop::LoopConfig c = tinyRun(2);
   c.loop.gate = "sprt";
@@ -256,10 +248,7 @@ TEST(LoopRoles, TwoGenerationsWithEveryLearningOption) {
 // budget any run exceeds at once, after generation 1 of 3; resumed with a larger one, it goes on.
 TEST(LoopRoles, ACpuBudgetEndsTheRunAfterTheGateThatSpentIt) {
   useNetworks();
-  const fs::path dir =
-      fs::temp_directory_path() / ("morne_loop_budget_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  const fs::path dir = freshDir("budget");
   const std::atomic<bool> stop{false};
   loop::LoopConfig c = tinyRun(3);
   c.loop.max_cpu_hours = 1e-9;
