@@ -11,9 +11,9 @@
 # on at once under `nice`; stopped (Ctrl-C, or a lost machine), the script started again
 # resumes them. Then:
 #   raw.txt      the raw policies (az:sims=1) of every arm and `rule` in one duplicate round
-#                robin (RAW_ROUNDS a pair, 50);
-#   search.txt   each arm's az:sims=100 against mcts:sims=800 (SEARCH_ROUNDS, 25), rated in
-#                one Elo fit with mcts as the anchor.
+#                robin (RAW_ROUNDS a pair, 50), rated relative to the baseline's;
+#   search.txt   each arm's az:sims=100 against mcts:sims=800 (SEARCH_ROUNDS, 25), all rated
+#                in one Elo fit relative to the baseline's.
 # ABLATION_SET="--set key=value ..." adds settings to every arm (a quick try: small runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,22 +70,24 @@ done
 for pid in "${pids[@]}"; do wait "$pid"; done
 
 echo "ablation: rating the final best networks"
-agents="rule"
+agents=""
 for arm in "${arms[@]}"; do
   name=${arm%%|*}
   best=$(sed -n 's/.*"network": "\(.*\)".*/\1/p' "$out/$name/latest.json")
   cp "$out/$name/$best" "$out/final-$name.pt"
-  agents+=" az:sims=1,model=$out/final-$name.pt"
+  agents+="az:sims=1,model=$out/final-$name.pt "
 done
+agents+="rule"
 "$morne" arena --agents "$agents" --scenarios duel --rounds "$raw_rounds" --seed 1001 --jobs 2 \
   --out "$out/raw" --force --quiet >"$out/raw.txt"
 for arm in "${arms[@]}"; do
   name=${arm%%|*}
-  "$morne" arena --agents "mcts:sims=800 az:sims=100,model=$out/final-$name.pt" --scenarios duel \
+  "$morne" arena --agents "az:sims=100,model=$out/final-$name.pt mcts:sims=800" --scenarios duel \
     --rounds "$search_rounds" --seed 2002 --jobs 2 --out "$out/search-$name" --force --quiet \
     >"$out/search-$name.txt"
 done
-"$morne" arena rate --out "$out/search" "$out"/search-*/games.csv >"$out/search.txt"
+"$morne" arena rate --out "$out/search" "$out/search-baseline/games.csv" \
+  $(ls "$out"/search-*/games.csv | grep -v "/search-baseline/") >"$out/search.txt"
 for arm in "${arms[@]}"; do
   name=${arm%%|*}
   sed -n 's/.*"cpu_hours": \([0-9.]*\).*/\1/p' "$out/$name/summary.json" | head -1 |
