@@ -13,7 +13,7 @@
 #   raw.txt      the raw policies (az:sims=1) of every arm and `rule` in one duplicate round
 #                robin (RAW_ROUNDS a pair, 50), rated relative to the baseline's;
 #   search.txt   each arm's az:sims=100 against mcts:sims=800 (SEARCH_ROUNDS, 25), all rated
-#                in one Elo fit relative to the baseline's.
+#                in one Elo fit, relative to mcts.
 # ABLATION_SET="--set key=value ..." adds settings to every arm (a quick try: small runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -86,8 +86,7 @@ for arm in "${arms[@]}"; do
     --rounds "$search_rounds" --seed 2002 --jobs 2 --out "$out/search-$name" --force --quiet \
     >"$out/search-$name.txt"
 done
-"$morne" arena rate --out "$out/search" "$out/search-baseline/games.csv" \
-  $(ls "$out"/search-*/games.csv | grep -v "/search-baseline/") >"$out/search.txt"
+"$morne" arena rate --force --out "$out/search" "$out"/search-*/games.csv >"$out/search.txt"
 for arm in "${arms[@]}"; do
   name=${arm%%|*}
   sed -n 's/.*"cpu_hours": \([0-9.]*\).*/\1/p' "$out/$name/summary.json" | head -1 |
