@@ -12,7 +12,7 @@
 # resumes them. Then:
 #   raw.txt      the raw policies (az:sims=1) of every arm and `rule` in one duplicate round
 #                robin (RAW_ROUNDS a pair, 50), rated relative to the baseline's;
-#   search.txt   each arm's az:sims=100 against mcts:sims=800 (SEARCH_ROUNDS, 25), all rated
+#   search.txt   each arm's az:sims=100 against mcts:sims=800 (SEARCH_ROUNDS, 100), all rated
 #                in one Elo fit, relative to mcts.
 # ABLATION_SET="--set key=value ..." adds settings to every arm (a quick try: small runs).
 set -euo pipefail
@@ -21,7 +21,7 @@ budget=${1:-0.4}
 out=${2:-ablation}
 morne=${MORNE:-build/morne}
 raw_rounds=${RAW_ROUNDS:-50}
-search_rounds=${SEARCH_ROUNDS:-25}
+search_rounds=${SEARCH_ROUNDS:-100}
 
 # Each arm: its name and the settings it changes.
 arms=(
