@@ -72,7 +72,8 @@ std::string serialize(const GameData& g, const RowShape& shape) {
           [&](auto member) {
             using T = typename ShardElement<decltype(member)>::type;
             if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
-              if (!games_first) b.put(shardValues(g, d, member, shape));
+              std::vector<T> scratch;
+              if (!games_first) b.put(shardValues(g, d, member, shape, scratch));
             } else if (games_first) {
               b.put(g.*member);
             }
@@ -115,8 +116,10 @@ std::optional<GameData> deserialize(std::string_view raw, const RowShape& shape,
     std::visit(
         [&](auto member) {
           using T = typename ShardElement<decltype(member)>::type;
-          if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>)
-            g.*member = shardValues(g, d, member, shape);
+          if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+            std::vector<T> scratch;
+            g.*member = shardValues(g, d, member, shape, scratch);
+          }
         },
         d.field);
   }

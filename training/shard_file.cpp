@@ -139,9 +139,10 @@ void ShardFile::append(const GameData& g) {
         [&](auto member) {
           using T = typename ShardElement<decltype(member)>::type;
           if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
+            std::vector<T> scratch;
             uint64_t expected = n;
             for (uint64_t dim : rowDims(d, shape_)) expected *= dim;
-            const size_t held = shardValues(g, d, member, shape_).size();
+            const size_t held = shardValues(g, d, member, shape_, scratch).size();
             if (held != expected) {
               throw InternalError("game " + std::to_string(g.id) + ": " + d.name + " holds " +
                                   std::to_string(held) + " values for " + std::to_string(g.rows) +
@@ -160,7 +161,9 @@ void ShardFile::append(const GameData& g) {
             const auto& value = g.*member;
             using Value = std::decay_t<decltype(value)>;
             if constexpr (requires { value.data(); }) {
-              appendRows(o.sets[i], shardValues(g, d, member, shape_).data(), n, h5Type(d));
+              std::remove_cvref_t<decltype(value)> scratch;
+              appendRows(o.sets[i], shardValues(g, d, member, shape_, scratch).data(), n,
+                         h5Type(d));
             } else if (per_position) {  // the game's value on each of its rows
               const std::vector<Value> repeated(static_cast<size_t>(g.rows), value);
               appendRows(o.sets[i], repeated.data(), n, h5Type(d));

@@ -321,7 +321,8 @@ ShardContents readShard(const std::string& path, bool positions) {
           [&](auto member) {
             using T = typename ShardElement<decltype(member)>::type;
             if constexpr (std::is_same_v<decltype(member), std::vector<T> GameData::*>) {
-              for (GameData& g : c.games) g.*member = shardValues(g, d, member, c.shape);
+              std::vector<T> scratch;
+              for (GameData& g : c.games) g.*member = shardValues(g, d, member, c.shape, scratch);
             }
           },
           d.field);

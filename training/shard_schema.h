@@ -96,17 +96,22 @@ std::string shapeText(const ShardDataset& d);
 // The dataset named `name` of `group`; nullptr when there is none.
 const ShardDataset* shardDataset(const char* group, const std::string& name);
 
-// The values of dataset `d` in `g` (a vector member, rows of `shape`), or those of its stand-in
-// when `g` leaves it empty.
+// The values of dataset `d` in `g` (a vector member, rows of `shape`): the member itself, or,
+// when `g` leaves it empty, its stand-in's values, or NaN in `scratch` for a stand-in of
+// kUnknown. Nothing is copied but the NaN.
 template <typename T>
-std::vector<T> shardValues(const GameData& g, const ShardDataset& d,
-                           std::vector<T> GameData::*member, const RowShape& shape) {
+const std::vector<T>& shardValues(const GameData& g, const ShardDataset& d,
+                                  std::vector<T> GameData::*member, const RowShape& shape,
+                                  std::vector<T>& scratch) {
   if (!(g.*member).empty() || !d.stand_in || g.rows == 0) return g.*member;
   if (std::string(d.stand_in) == kUnknown) {
     size_t n = static_cast<size_t>(g.rows);
     for (uint64_t dim : rowDims(d, shape)) n *= static_cast<size_t>(dim);
-    if constexpr (std::is_floating_point_v<T>) return std::vector<T>(n, std::nan(""));
-    return std::vector<T>(n);
+    if constexpr (std::is_floating_point_v<T>)
+      scratch.assign(n, std::nan(""));
+    else
+      scratch.assign(n, T{});
+    return scratch;
   }
   const ShardDataset* stand_in = shardDataset(d.group, d.stand_in);
   return g.*std::get<std::vector<T> GameData::*>(stand_in->field);
