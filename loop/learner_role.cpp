@@ -1,6 +1,8 @@
 #include "loop/learner_role.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -44,7 +46,7 @@ training::TrainStart startOf(const std::string& name) {
 
 }  // namespace
 
-const env::OptionRow<LearnerRole::State> LearnerRole::kStateRows[7] = {
+const env::OptionRow<LearnerRole::State> LearnerRole::kStateRows[9] = {
     {"generation", &State::generation, env::atLeast(1), "the generation to train next"},
     {"reuse_budget", &State::reuse_budget, env::anyValue(),
      "training rows the reuse cap still allows"},
@@ -56,31 +58,54 @@ const env::OptionRow<LearnerRole::State> LearnerRole::kStateRows[7] = {
     {"trained_steps", &State::trained_steps, env::atLeast(0),
      "the learner's steps after the last finished training"},
     {"cpu_seconds", &State::cpu_seconds, env::atLeast(0), "CPU time the learner has used"},
+    {"counted_games", &State::counted_games, env::atLeast(-1),
+     "games of every data set when the last generation was planned (-1: not counted)"},
+    {"waited_seconds", &State::waited_seconds, env::atLeast(0),
+     "seconds the learner has waited for the next generation's data"},
 };
+
+// The fields a learner.json written before them lacks, with the values that keep its rule: a
+// generation not counted waits for the data set of the last gate.
+const nlohmann::json kStateFieldsSince = {{"counted_games", -1}, {"waited_seconds", 0}};
 
 LearnerRole::LearnerRole(const RoleContext& run, nn::ProcessGroup* group)
     : run_(run), group_(group) {
   if (!leads()) return;
-  readRecord<State>(run_.folder.path("train/learner.json"), kStateFormat, "the state of a learner",
-                    kStateRows, state_);
+  const std::string path = run_.folder.path("train/learner.json");
+  readRecordFile(path, kStateFormat, "the state of a learner", [&](const json& j) {
+    json whole = kStateFieldsSince;
+    whole.update(j);
+    env::readOptionsJson<State>(path, whole, kStateRows, state_);
+  });
 }
 
 void LearnerRole::saveState() {
   writeRecord<State>(run_.folder.path("train/learner.json"), kStateFormat, kStateRows, state_);
 }
 
+int64_t LearnerRole::gamesPlayed() const {
+  int64_t games = 0;
+  for (int k = 0; k <= run_.folder.readLatest().data_set; ++k) games += run_.folder.gamesIn(k);
+  return games;
+}
+
 bool LearnerRole::dataReady() const {
   const int g = state_.generation;
   const LoopSettings& settings = run_.config.loop;
-  return run_.folder.readLatest().data_set >= g - 1 &&
-         run_.folder.gamesIn(g - 1) >= (g == 1 ? settings.bootstrap_games : settings.games);
+  if (g == 1) return run_.folder.gamesIn(0) >= settings.bootstrap_games;
+  if (state_.counted_games < 0) {
+    return run_.folder.readLatest().data_set >= g - 1 &&
+           run_.folder.gamesIn(g - 1) >= settings.games;
+  }
+  return gamesPlayed() - state_.counted_games >= settings.games;
 }
 
 std::string LearnerRole::planNext() {
   const int g = state_.generation;
   const training::TrainSettings& t = run_.config.train;
   std::vector<std::string> dirs;
-  for (int k = 0; k < g; ++k) dirs.push_back(run_.folder.dataSet(k));
+  const int last_set = std::min(g - 1, run_.folder.readLatest().data_set);
+  for (int k = 0; k <= last_set; ++k) dirs.push_back(run_.folder.dataSet(k));
   const std::vector<std::string> files = training::shardFiles(dirs);
   if (state_.train_target < 0) {
     // The reuse cap credits the training rows added since the last plan, and the steps spend
@@ -96,6 +121,7 @@ std::string LearnerRole::planNext() {
       state_.reuse_budget -= static_cast<double>(steps * t.batch);
     }
     state_.credited_rows = rows;
+    state_.counted_games = gamesPlayed();
     state_.train_target = state_.trained_steps + steps;
     saveState();
   }
@@ -158,7 +184,9 @@ bool LearnerRole::train(const std::string& plan_text) {
     return false;
   }
   training::writeTrainingCurves(train_dir);
-  json result = {{"generation", g}, {"train_step", out.step}};
+  json result = {{"generation", g},
+                 {"train_step", out.step},
+                 {"waited_seconds", std::round(state_.waited_seconds * 10) / 10}};
   if (out.last) {
     const nn::LossReport& v = out.last->validation ? *out.last->validation : out.last->train;
     for (const nn::LossFigure& f : nn::lossFigures()) result[f.name] = v.*f.member;
@@ -181,6 +209,7 @@ bool LearnerRole::train(const std::string& plan_text) {
   ++state_.generation;
   state_.train_target = -1;
   state_.train_started = false;
+  state_.waited_seconds = 0;
   saveState();
   return true;
 }
@@ -195,6 +224,7 @@ bool runLearnerRole(const RoleContext& run, nn::ProcessGroup* group) {
     return text;
   };
   bool waiting = false;
+  auto since = std::chrono::steady_clock::now();
   for (;;) {
     std::string plan;
     if (leads) {
@@ -209,13 +239,21 @@ bool runLearnerRole(const RoleContext& run, nn::ProcessGroup* group) {
       }
       if (!learner.dataReady()) {
         if (!waiting) {
-          run.say("[" + generationName(learner.generation()) + "] train: waiting for data set " +
-                  generationName(learner.generation() - 1));
+          const int g = learner.generation();
+          run.say("[" + generationName(g) + "] train: waiting for " +
+                  (g == 1 ? std::to_string(run.config.loop.bootstrap_games) + " games of " +
+                                generationName(0)
+                          : std::to_string(run.config.loop.games) + " new games"));
         }
+        if (!waiting) since = std::chrono::steady_clock::now();
         waiting = true;
         tell("wait");
         std::this_thread::sleep_for(std::chrono::seconds(1));
         continue;
+      }
+      if (waiting) {
+        learner.addWait(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count());
       }
       waiting = false;
       plan = tell(learner.planNext());

@@ -1,11 +1,13 @@
 #pragma once
-// The learner of a learning run (loop/run_folder.h). It trains generation g once data set
-// g - 1 (played by the best network after gate g - 1) holds its games: on every data set so
-// far (the replay window keeps the recent rows), for at most `steps` steps and the reuse cap
-// (each generation credits `max_reuse` times the training rows added since the last), then
-// writes nets/candidate-gen-g.pt and train/gen-g.json for the gate. Its state is
-// train/learner.json, written atomically before and after each training, so a learner killed
-// at any point resumes from its checkpoint.
+// The learner of a learning run (loop/run_folder.h). It trains generation 1 once data set 0
+// (the bootstrap games) holds its games, and each later generation once `games` more games
+// have been played since it planned the last (in any data set: a worker goes on playing the
+// best network while the learner trains and the gate decides, so neither waits for the other).
+// It trains on every data set so far (the replay window keeps the recent rows), for at most
+// `steps` steps and the reuse cap (each generation credits `max_reuse` times the training rows
+// added since the last), then writes nets/candidate-gen-g.pt and train/gen-g.json for the
+// gate. Its state is train/learner.json, written atomically before and after each training,
+// so a learner killed at any point resumes from its checkpoint.
 //
 // With a process group it is a data-parallel learner (nn/process_group.h): rank 0 plans each
 // training and tells the other ranks, every rank trains on its share of each batch, and rank 0
@@ -29,6 +31,10 @@ class LearnerRole {
   // True when the next generation's data are there (rank 0).
   bool dataReady() const;
 
+  // Counts `seconds` the learner waited for the next generation's data (rank 0); recorded in
+  // its train/gen-NNN.json.
+  void addWait(double seconds) { state_.waited_seconds += seconds; }
+
   // Plans the next generation's training (rank 0): what every rank is to do, as text.
   std::string planNext();
 
@@ -48,9 +54,13 @@ class LearnerRole {
     bool train_started = false;
     int64_t trained_steps = 0;  // the learner's steps after the last finished training
     double cpu_seconds = 0;
+    int64_t counted_games = -1;  // of every data set when the last generation was planned
+    double waited_seconds = 0;   // for the next generation's data
   };
   // train/learner.json's fields.
-  static const env::OptionRow<State> kStateRows[7];
+  static const env::OptionRow<State> kStateRows[9];
+  // Games in every data set so far.
+  int64_t gamesPlayed() const;
   void saveState();
   bool leads() const { return !group_ || group_->rank() == 0; }
 

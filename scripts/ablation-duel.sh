@@ -14,7 +14,8 @@
 #                robin (RAW_ROUNDS a pair, 50), rated relative to the baseline's;
 #   search.txt   each arm's az:sims=100 against mcts:sims=800 (SEARCH_ROUNDS, 100), all rated
 #                in one Elo fit, relative to mcts.
-# ABLATION_SET="--set key=value ..." adds settings to every arm (a quick try: small runs).
+# ABLATION_SET="--set key=value ..." adds settings to every arm (a quick try: small runs);
+# ARMS="baseline combined" runs only the arms named (the baseline always plays data set 0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 budget=${1:-0.4}
@@ -33,7 +34,15 @@ arms=(
   "control|--control-weight 1"
   "short-value|--short-value-weight 1"
   "reuse-8|--max-reuse 8"
+  "combined|--gate none --average-snapshots 4 --q-ratio 0.5 --margin-weight 1 --short-value-weight 1"
 )
+if [ -n "${ARMS:-}" ]; then
+  chosen=()
+  for arm in "${arms[@]}"; do
+    case " baseline $ARMS " in *" ${arm%%|*} "*) chosen+=("$arm") ;; esac
+  done
+  arms=("${chosen[@]}")
+fi
 read -r -a extra <<<"${ABLATION_SET:-}"
 common=(--config configs/loop-duel.cfg --generations 999 --ladder-every 0 --quiet "${extra[@]}")
 

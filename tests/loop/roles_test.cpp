@@ -11,7 +11,10 @@
 
 #include "agents/network_agent.h"
 #include "env/error.h"
+#include "loop/gate_role.h"
+#include "loop/learner_role.h"
 #include "loop/learning_loop.h"
+#include "loop/selfplay_worker.h"
 #include "loop/run_summary.h"
 #include "nn/network.h"
 #include "nn/network_evaluator.h"
@@ -189,6 +192,56 @@ TEST(LoopRoles, TheSprtAndNoGateRules) {
     EXPECT_NE(loop::loopStatus(dir.string()).find("gen-002"), std::string::npos);
     fs::remove_all(dir);
   }
+}
+
+// The learner trains the next generation once `games` new games are there in any data set: it
+// does not wait for the gate's decision (the worker goes on playing the best network). A
+// learner.json written before the games were counted waits, as it did, for the data set of the
+// last gate.
+TEST(LoopRoles, TheLearnerTrainsOnNewGamesWithoutWaitingForTheGate) {
+  useNetworks();
+  const fs::path dir = freshDir("overlap");
+  const std::atomic<bool> stop{false};
+  const loop::LoopConfig c = tinyRun(3);
+  loop::writeLoopRecord(dir.string(), c);
+  const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
+  loop::SelfplayWorker worker(run, "w", 1);
+  ASSERT_TRUE(worker.fill(0, 8));
+  {
+    loop::LearnerRole learner(run, nullptr);
+    ASSERT_TRUE(learner.dataReady());
+    ASSERT_TRUE(learner.trainNext());
+    EXPECT_FALSE(learner.dataReady()) << "no new games yet";
+  }
+  // Gate 1 has not decided: the worker goes on with data set 0.
+  ASSERT_TRUE(worker.fill(0, 12));
+  EXPECT_FALSE(loop::LearnerRole(run, nullptr).dataReady()) << "4 new games of 8";
+  ASSERT_TRUE(worker.fill(0, 16));
+  loop::LearnerRole learner(run, nullptr);
+  ASSERT_TRUE(learner.dataReady());
+  learner.addWait(2.5);
+  ASSERT_TRUE(learner.trainNext());
+  EXPECT_TRUE(fs::exists(dir / "nets/candidate-gen-002.pt"));
+  EXPECT_FALSE(fs::exists(dir / "gates/gen-001.json"));
+  const nlohmann::json trained =
+      loop::readJsonFile((dir / "train/gen-002.json").string(), nlohmann::json());
+  EXPECT_EQ(trained.value("waited_seconds", 0.0), 2.5) << trained.dump();
+  loop::GateRole gate(run);
+  ASSERT_TRUE(gate.gateNext());
+  ASSERT_TRUE(gate.gateNext());
+  EXPECT_EQ(run.folder.readLatest().data_set, 2);
+
+  const std::string state_path = (dir / "train/learner.json").string();
+  nlohmann::json state = loop::readJsonFile(state_path, nlohmann::json());
+  state.erase("counted_games");
+  state.erase("waited_seconds");
+  std::ofstream(state_path) << state.dump(1);
+  const loop::LearnerRole old(run, nullptr);
+  EXPECT_EQ(old.generation(), 3);
+  EXPECT_FALSE(old.dataReady()) << "data set 2 is empty";
+  ASSERT_TRUE(worker.fill(2, 8));
+  EXPECT_TRUE(old.dataReady());
+  fs::remove_all(dir);
 }
 
 // Self-play jobs end games in an order that depends on the threads; the learner reads them in
