@@ -14,8 +14,8 @@
 #include "loop/gate_role.h"
 #include "loop/learner_role.h"
 #include "loop/learning_loop.h"
-#include "loop/selfplay_worker.h"
 #include "loop/run_summary.h"
+#include "loop/selfplay_worker.h"
 #include "nn/network.h"
 #include "nn/network_evaluator.h"
 
