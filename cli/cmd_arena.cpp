@@ -14,6 +14,7 @@
 
 #include "agents/agent_kinds.h"
 #include "arena/arena.h"
+#include "arena/arena_folder.h"
 #include "arena/report.h"
 #include "arena/results.h"
 #include "arena/stats.h"
@@ -24,8 +25,6 @@
 #include "core/progress.h"
 #include "core/version.h"
 #include "env/error.h"
-#include "env/io/durable_file.h"
-#include "env/io/game_record.h"
 #include "env/io/scenario_library.h"
 
 namespace morne::cli {
@@ -33,10 +32,6 @@ namespace morne::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The files an arena run writes into its output folder.
-constexpr const char* kRunFiles[] = {"games.csv", "run.json",     "ratings.csv",
-                                     "pairs.csv", "summary.json", "elo.svg"};
 
 // Splits on whitespace, and also on commas when `commas` is set.
 std::vector<std::string> splitList(const std::string& text, bool commas) {
@@ -51,17 +46,6 @@ std::vector<std::string> splitList(const std::string& text, bool commas) {
     }
   }
   return out;
-}
-
-// The run files already in `dir`, as a list for a message ("" when none).
-std::string existingRunFiles(const std::string& dir) {
-  std::string found;
-  for (const char* name : kRunFiles) {
-    std::error_code ec;
-    if (fs::exists(fs::path(dir) / name, ec))
-      found += (found.empty() ? "" : ", ") + std::string(name);
-  }
-  return found;
 }
 
 // Statistics per scenario, plus all scenarios together when there are several.
@@ -142,23 +126,6 @@ int runArenaRate(const Args& args) {
   return 0;
 }
 
-// Writes the record of finished game `g` to OUT/records/game-N.json, N its place in the
-// schedule. A game replayed after an interruption is the same game: its record is rewritten
-// with the same content.
-void writeGameRecord(const std::string& out_dir, const arena::ArenaConfig& config,
-                     const std::vector<arena::ArenaGame>& games, const arena::ArenaGame& g) {
-  env::GameRecord record;
-  record.scenario = config.scenarios[static_cast<size_t>(g.scenario)];
-  record.seed = g.seed;
-  record.agents = {config.agents[static_cast<size_t>(g.blue)],
-                   config.agents[static_cast<size_t>(g.orange)]};
-  for (const agents::Ply& p : g.plies_played)
-    record.plies.push_back({.chance = p.chance, .action = p.action, .outcome = p.outcome});
-  const auto index = &g - games.data();
-  const fs::path path = fs::path(out_dir) / "records" / ("game-" + std::to_string(index) + ".json");
-  env::writeFileDurably(path.string(), env::recordToJson(record).dump(1) + "\n");
-}
-
 }  // namespace
 
 int runArena(const Args& args) {
@@ -202,29 +169,14 @@ int runArena(const Args& args) {
     throw ConfigError("arena: give --resume or --force, not both");
   if (resume && out_dir.empty()) throw ConfigError("arena: --resume needs the run's --out folder");
 
-  arena::ArenaRunFile run{splitList(vm["agents"].as<std::string>(), false),
-                          splitList(vm["scenarios"].as<std::string>(), true),
-                          vm["rounds"].as<int>(), vm["seed"].as<uint64_t>()};
-  if (resume) {  // the saved run, which options given on the command line must agree with
-    const arena::ArenaRunFile saved = arena::readRunFile(out_dir);
-    auto check = [&](const char* key, bool same) {
-      if (!vm[key].defaulted() && !same) {
-        throw ConfigError(std::string("arena --resume: --") + key +
-                          " differs from the run saved in " + out_dir +
-                          "/run.json (leave it out to continue that run)");
-      }
-    };
-    check("agents", run.agents == saved.agents);
-    check("scenarios", run.scenarios == saved.scenarios);
-    check("seed", run.seed == saved.seed);
-    if (!vm["rounds"].defaulted() && run.rounds < saved.rounds) {
-      throw ConfigError("arena --resume: --rounds " + std::to_string(run.rounds) +
-                        " is below the saved run's " + std::to_string(saved.rounds));
-    }
-    const int rounds = vm["rounds"].defaulted() ? saved.rounds : run.rounds;
-    run = saved;
-    run.rounds = rounds;
-  }
+  arena::GivenRun given{{splitList(vm["agents"].as<std::string>(), false),
+                         splitList(vm["scenarios"].as<std::string>(), true), vm["rounds"].as<int>(),
+                         vm["seed"].as<uint64_t>()},
+                        !vm["agents"].defaulted(),
+                        !vm["scenarios"].defaulted(),
+                        !vm["rounds"].defaulted(),
+                        !vm["seed"].defaulted()};
+  const arena::ArenaRunFile run = resume ? arena::resumedRun(out_dir, given) : given.run;
 
   arena::ArenaConfig config;
   config.agents = run.agents;
@@ -244,40 +196,14 @@ int runArena(const Args& args) {
   const arena::ArenaLineup lineup = arena::lineupOf(config);
   std::vector<arena::ArenaGame> games = arena::scheduleArena(config);
 
-  // games.csv takes each game as it ends, one whole row per write: a kill or a full disk
-  // leaves every finished game's row and no torn one.
-  std::optional<env::AppendOnlyFile> games_csv;
-  int resumed = 0;
+  std::optional<arena::ArenaFolder> folder;
   if (!out_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(out_dir, ec);
-    if (ec) throw IoError("arena: cannot create folder " + out_dir + ": " + ec.message());
-    const std::string csv = (fs::path(out_dir) / "games.csv").string();
-    const std::string found = existingRunFiles(out_dir);
-    if (resume) {
-      if (fs::exists(csv, ec)) {
-        arena::SavedGames saved;
-        arena::readGamesCsv(csv, saved);
-        resumed = arena::markSavedGames(saved, lineup, games);
-      }
-    } else if (!found.empty()) {
-      if (!vm["force"].as<bool>()) {
-        throw ConfigError("arena: " + out_dir + " already holds the results of a run (" + found +
-                          "); --resume continues it, --force deletes them and starts over, or "
-                          "choose another --out");
-      }
-      for (const char* name : kRunFiles) env::removeDurably((fs::path(out_dir) / name).string());
-      fs::remove_all(fs::path(out_dir) / "records", ec);
-      if (ec) throw IoError("arena: cannot remove " + out_dir + "/records: " + ec.message());
-    }
-    arena::writeRunFile(out_dir, run);
-    if (config.keep_plies) {
-      fs::create_directories(fs::path(out_dir) / "records", ec);
-      if (ec) throw IoError("arena: cannot create folder " + out_dir + "/records: " + ec.message());
-    }
-    games_csv.emplace(csv, false, true);
-    if (games_csv->size() == 0) games_csv->append(arena::gamesCsvHeader() + "\n");
+    const arena::FolderUse use = resume                   ? arena::FolderUse::kResume
+                                 : vm["force"].as<bool>() ? arena::FolderUse::kReplace
+                                                          : arena::FolderUse::kNew;
+    folder.emplace(out_dir, run, use, lineup, games, config.keep_plies);
   }
+  const int resumed = folder ? folder->resumed() : 0;
 
   std::cout << core::versionLine() << "\narena: " << config.agents.size() << " agents, "
             << config.scenarios.size() << " scenario(s), " << config.rounds
@@ -291,8 +217,7 @@ int runArena(const Args& args) {
   arena::runArena(
       config, games,
       [&](const arena::ArenaGame& g, int finished) {
-        if (games_csv) games_csv->append(arena::gamesCsvRow(lineup, g) + "\n");
-        if (config.keep_plies) writeGameRecord(out_dir, config, games, g);
+        if (folder) folder->addGame(config, games, g);
         progress.update(finished, "", etaSeconds(games, config.jobs));
       },
       interrupt.flag());
@@ -309,10 +234,8 @@ int runArena(const Args& args) {
   }
   const std::vector<arena::ArenaStats> scopes = allScopes(lineup, games);
   for (const arena::ArenaStats& st : scopes) arena::printArenaStats(std::cout, lineup, st);
-  if (games_csv) {
-    games_csv->sync();
-    games_csv->close();
-    arena::writeArenaReports(out_dir, lineup, scopes);
+  if (folder) {
+    folder->finish(scopes);
     std::cout << "reports: " << out_dir
               << "/{games.csv,run.json,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
   }

@@ -1,12 +1,15 @@
-// The arena's schedule (duplicate pairs on shared dice), its statistics, and the Elo fit against
-// examples whose answer is known in closed form.
+// The arena's schedule (duplicate pairs on shared dice), its statistics, the Elo fit against
+// examples whose answer is known in closed form, and its output folder.
 
 #include "arena/arena.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 
+#include "arena/arena_folder.h"
 #include "arena/elo.h"
 #include "arena/stats.h"
 #include "env/error.h"
@@ -207,6 +210,57 @@ TEST(Arena, DuplicateRoundsNetTheTwoGamesOfARound) {
                       (0.5 - 0.125) * (0.5 - 0.125) + (-1 - 0.125) * (-1 - 0.125)) /
                      3;
   EXPECT_NEAR(d.margin95, 1.959963984540054 * std::sqrt(var / 4), 1e-12);
+}
+
+// A resumed run keeps the saved agents, scenarios, seed and rounds; what is given must agree,
+// and rounds may only grow. A folder with results is kept unless replacing is asked for, and a
+// resumed folder marks the games of its games.csv played.
+TEST(ArenaFolder, AResumedRunContinuesTheSavedRunOnly) {
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("morne_arena_folder_" + std::to_string(::getpid())))
+                              .string();
+  std::filesystem::remove_all(dir);
+  arena::ArenaConfig c;
+  c.agents = {"rule", "random"};
+  c.scenarios = {env::loadScenario("duel")};
+  c.rounds = 2;
+  c.seed = 7;
+  const arena::ArenaRunFile saved{c.agents, {"duel"}, 2, 7};
+  const arena::ArenaLineup lineup = arena::lineupOf(c);
+  std::vector<arena::ArenaGame> schedule = arena::scheduleArena(c);
+  {
+    arena::ArenaFolder folder(dir, saved, arena::FolderUse::kNew, lineup, schedule, false);
+    schedule[1].played = true;
+    schedule[1].result = {.vp = {3, 0}, .winner = 0, .level = 2};
+    folder.addGame(c, schedule, schedule[1]);
+    folder.finish({arena::arenaStats(lineup, schedule, 0)});
+  }
+  arena::GivenRun given{{{"rule", "mcts"}, {"duel"}, 5, 7}, false, false, false, false};
+  arena::ArenaRunFile run = arena::resumedRun(dir, given);
+  EXPECT_EQ(run.agents, saved.agents);
+  EXPECT_EQ(run.rounds, 2);
+  given.rounds = true;
+  EXPECT_EQ(arena::resumedRun(dir, given).rounds, 5);
+  given.run.rounds = 1;
+  EXPECT_THROW(arena::resumedRun(dir, given), ConfigError) << "fewer rounds";
+  given.agents = true;
+  given.run.rounds = 5;
+  EXPECT_THROW(arena::resumedRun(dir, given), ConfigError) << "other agents";
+
+  std::vector<arena::ArenaGame> again = arena::scheduleArena(c);
+  EXPECT_THROW(arena::ArenaFolder(dir, saved, arena::FolderUse::kNew, lineup, again, false),
+               ConfigError);
+  {
+    const arena::ArenaFolder resumed(dir, saved, arena::FolderUse::kResume, lineup, again, false);
+    EXPECT_EQ(resumed.resumed(), 1);
+    EXPECT_TRUE(again[1].played);
+    EXPECT_FALSE(again[0].played);
+  }
+  std::vector<arena::ArenaGame> fresh = arena::scheduleArena(c);
+  const arena::ArenaFolder replaced(dir, saved, arena::FolderUse::kReplace, lineup, fresh, false);
+  EXPECT_EQ(replaced.resumed(), 0);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/ratings.csv"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
