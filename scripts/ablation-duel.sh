@@ -24,18 +24,33 @@ morne=${MORNE:-build/morne}
 raw_rounds=${RAW_ROUNDS:-50}
 search_rounds=${SEARCH_ROUNDS:-100}
 
+# The settings every arm starts from: those of the first learning run, before this ablation
+# chose the defaults of configs/loop-duel.cfg (the combined arm's), so the arms stay the same.
+baseline=(gate=score gate-rounds=20 average-snapshots=1 q-ratio=0 margin-weight=0
+  control-weight=0 short-value-weight=0 max-reuse=4)
 # Each arm: its name and the settings it changes.
 arms=(
   "baseline|"
-  "sprt|--gate sprt --gate-rounds 100"
-  "no-gate-average|--gate none --average-snapshots 4"
-  "q-ratio|--q-ratio 0.5"
-  "margin|--margin-weight 1"
-  "control|--control-weight 1"
-  "short-value|--short-value-weight 1"
-  "reuse-8|--max-reuse 8"
-  "combined|--gate none --average-snapshots 4 --q-ratio 0.5 --margin-weight 1 --short-value-weight 1"
+  "sprt|gate=sprt gate-rounds=100"
+  "no-gate-average|gate=none average-snapshots=4"
+  "q-ratio|q-ratio=0.5"
+  "margin|margin-weight=1"
+  "control|control-weight=1"
+  "short-value|short-value-weight=1"
+  "reuse-8|max-reuse=8"
+  "combined|gate=none average-snapshots=4 q-ratio=0.5 margin-weight=1 short-value-weight=1"
 )
+# An arm's settings as --set options: the baseline's, with the arm's in their place.
+armSettings() {
+  local -A value=()
+  local order=() kv key
+  for kv in "${baseline[@]}" $1; do
+    key=${kv%%=*}
+    [ -n "${value[$key]+x}" ] || order+=("$key")
+    value[$key]=${kv#*=}
+  done
+  for key in "${order[@]}"; do printf -- '--set\n%s=%s\n' "$key" "${value[$key]}"; done
+}
 if [ -n "${ARMS:-}" ]; then
   chosen=()
   for arm in "${arms[@]}"; do
@@ -49,7 +64,7 @@ common=(--config configs/loop-duel.cfg --generations 999 --ladder-every 0 --quie
 mkdir -p "$out"
 for arm in "${arms[@]}"; do
   name=${arm%%|*}
-  read -r -a settings <<<"${arm#*|}"
+  mapfile -t settings < <(armSettings "${arm#*|}")
   [ -f "$out/$name/loop.json" ] ||
     "$morne" loop init "${common[@]}" "${settings[@]}" --out "$out/$name" >/dev/null
 done
