@@ -76,11 +76,21 @@ if [ ! -f "$out/baseline/gates/gen-001.json" ]; then
   nice -n 19 "$morne" loop --resume "$out/baseline" --max-cpu-hours 0.0001 --quiet \
     >>"$out/baseline.log"
 fi
+# Its worker's totals (CPU time) as they were after data set 0, kept for arms added later.
+totals0="$out/data-set-0-worker.json"
+if [ ! -f "$totals0" ]; then
+  if ! grep -q '"data_set": 0,' "$out/baseline/workers/loop.json"; then
+    echo "ablation: $out/baseline has played past data set 0 and $totals0 is missing:" \
+      "a new arm's CPU-hours cannot be counted; start the arms in a new OUT" >&2
+    exit 1
+  fi
+  cp "$out/baseline/workers/loop.json" "$totals0"
+fi
 for arm in "${arms[@]:1}"; do
   name=${arm%%|*}
   if [ ! -d "$out/$name/selfplay/gen-000" ]; then
     cp -r "$out/baseline/selfplay/gen-000" "$out/$name/selfplay/"
-    cp "$out/baseline/workers/loop.json" "$out/$name/workers/loop.json"
+    cp "$totals0" "$out/$name/workers/loop.json"
   fi
 done
 
