@@ -104,8 +104,11 @@ std::string LearnerRole::planNext() {
   const int g = state_.generation;
   const training::TrainSettings& t = run_.config.train;
   std::vector<std::string> dirs;
+  // The data sets so far that hold games: a set the gate has just named may have none yet.
   const int last_set = std::min(g - 1, run_.folder.readLatest().data_set);
-  for (int k = 0; k <= last_set; ++k) dirs.push_back(run_.folder.dataSet(k));
+  for (int k = 0; k <= last_set; ++k) {
+    if (run_.folder.gamesIn(k) > 0) dirs.push_back(run_.folder.dataSet(k));
+  }
   const std::vector<std::string> files = training::shardFiles(dirs);
   if (state_.train_target < 0) {
     // The reuse cap credits the training rows added since the last plan, and the steps spend

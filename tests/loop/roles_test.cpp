@@ -230,6 +230,9 @@ TEST(LoopRoles, TheLearnerTrainsOnNewGamesWithoutWaitingForTheGate) {
   ASSERT_TRUE(gate.gateNext());
   ASSERT_TRUE(gate.gateNext());
   EXPECT_EQ(run.folder.readLatest().data_set, 2);
+  // The gate has named data set 2, which holds no game yet: the learner plans without it.
+  fs::create_directories(dir / "selfplay/gen-002");
+  EXPECT_NO_THROW(learner.planNext());
 
   const std::string state_path = (dir / "train/learner.json").string();
   nlohmann::json state = loop::readJsonFile(state_path, nlohmann::json());
