@@ -14,6 +14,9 @@ namespace morne::training {
 
 namespace {
 
+// Rows a shard is read in when it is checked on joining an index.
+constexpr int64_t kVerifyRows = 1024;
+
 // The games of the sequence that hold rows [begin, end) of it, from the first such.
 size_t firstGameAt(const ShardIndex& index, int64_t row) {
   const auto it = std::upper_bound(index.sequence.begin(), index.sequence.end(), row,
@@ -97,6 +100,13 @@ ShardSummary ShardSummaries::of(const std::string& path) {
     if (at != known_.end()) return at->second;
   }
   const ShardContents c = readShard(path, false);
+  // Every row read once now: damage anywhere in the shard is refused when it joins, not when a
+  // sample first reaches the damaged rows, generations later or never.
+  nn::TrainingBatch scratch;
+  for (int64_t first = 0; first < c.rows; first += kVerifyRows) {
+    scratch = nn::TrainingBatch{};
+    readShardRows(path, first, std::min(kVerifyRows, c.rows - first), c.shape, scratch);
+  }
   ShardSummary summary{c.scenario, c.encoder_version, c.shape, c.rows, {}};
   for (size_t g = 0; g < c.games.size(); ++g)
     summary.games.push_back({c.games[g].id, c.games[g].seed, c.declared_rows[g]});

@@ -61,10 +61,11 @@ struct ShardIndex {
 
 // Lists the shards (*.h5) of `dirs`: the folders in the order given, each folder's shards by
 // name, at most `max_shards` of them (0: all; a resumed run reads the shards it knew). Reads
-// their attributes and game tables only, and orders the games as the sequence above. A game belongs
-// to the validation set by isValidationGame(seed, validation_permille). Throws ConfigError when a
-// folder holds no shard, or when shards disagree on the scenario, the encoder version or the row
-// shape (the message names both), IoError when one is unreadable.
+// their attributes and game tables, reads every row once as a check, and orders the games as the
+// sequence above. A game belongs to the validation set by isValidationGame(seed,
+// validation_permille). Throws ConfigError when a folder holds no shard, or when shards disagree on
+// the scenario, the encoder version or the row shape (the message names both), IoError when one is
+// unreadable.
 ShardIndex indexShards(const std::vector<std::string>& dirs, int validation_permille,
                        size_t max_shards = 0);
 
@@ -91,7 +92,8 @@ struct ShardSummary {
 // generation) reads each one once. Thread-safe.
 class ShardSummaries {
  public:
-  // The summary of `path`, read now when it is new. Throws as readShard().
+  // The summary of `path`, read now when it is new, with every row of the shard read once so
+  // that damage anywhere is refused on joining. Throws as readShard() and readShardRows().
   ShardSummary of(const std::string& path);
 
  private:

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 
@@ -18,6 +19,7 @@
 #include "training/shard_reader.h"
 #include "training/shard_schema.h"
 #include "training/shard_writer.h"
+#include "training/training_data.h"
 
 namespace morne::training {
 namespace {
@@ -271,6 +273,40 @@ TEST_F(ShardDamageTest, HdfErrorsSayWhy) {
   const std::string error = readError(path);
   EXPECT_NE(error.find("cannot read the shard: "), std::string::npos) << error;
   EXPECT_EQ(error.find("H5Fopen failed)"), std::string::npos) << "more than the failed call";
+}
+
+// Bytes of stored rows damaged where no sample of the learner may ever reach (the tables the
+// index reads intact) are refused when the shard joins an index, with the file's name.
+TEST_F(ShardDamageTest, DamagedRowsAreRefusedWhenTheShardIsIndexed) {
+  const std::string folder = (dir_ / "indexed").string();
+  std::filesystem::create_directories(folder);
+  const std::string path = folder + "/rows.h5";
+  std::filesystem::copy_file(good_, path);
+  haddr_t address = 0;
+  hsize_t size = 0;
+  {
+    H5::H5File file(path, H5F_ACC_RDONLY);
+    const H5::DataSet planes = file.openDataSet("positions/planes");
+    hsize_t offset[4] = {};
+    unsigned filters = 0;
+    const H5::DataSpace space = planes.getSpace();
+    ASSERT_GE(
+        H5Dget_chunk_info(planes.getId(), space.getId(), 0, offset, &filters, &address, &size), 0);
+  }
+  ASSERT_GT(size, 8u);
+  {
+    std::fstream out(path, std::ios::binary | std::ios::in | std::ios::out);
+    out.seekp(static_cast<std::streamoff>(address + size / 2));
+    const std::string zeros(4, '\0');
+    out.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  EXPECT_EQ(readShard(path, false).rows, 12);  // the tables the index reads are intact
+  try {
+    indexShards({folder}, 0);
+    FAIL() << "a shard with damaged rows was indexed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
