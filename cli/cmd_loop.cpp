@@ -26,6 +26,8 @@
 #include "loop/learning_loop.h"
 #include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
+#include "nn/network.h"
+#include "nn/network_evaluator.h"
 #include "training/selfplay_options.h"
 #include "training/train_options.h"
 
@@ -46,7 +48,13 @@ void checkConfig(const loop::LoopConfig& c, const std::string& dir) {
                       " holds a ',' or ':', which agent specs cannot carry in model=");
   }
   c.train.learnerConfig();
-  env::loadScenario(c.loop.scenario);
+  const std::shared_ptr<const env::Scenario> scenario = env::loadScenario(c.loop.scenario);
+  if (!c.loop.init.empty()) {
+    if (!c.network.net.empty())
+      throw ConfigError("loop: give --init or --net, not both (--init trains from its network)");
+    if (!std::filesystem::exists(dir + "/" + loop::kInitialNetwork))  // not copied yet
+      nn::checkNetworkFits(nn::Network::load(c.loop.init)->config(), *scenario);
+  }
   agents::makeAgent(c.loop.bootstrap, 1);
   std::istringstream references(c.loop.ladder_references);
   int count = 0;
@@ -221,6 +229,8 @@ int runLoop(const Args& args) {
     readOptions<training::SelfPlayConfig>("loop", vm, training::selfplayPlayRows(), c.selfplay);
     readOptions<training::TrainSettings>("loop", vm, training::trainOptionRows(), c.train);
     readOptions<training::NetworkSource>("loop", vm, training::networkOptionRows(), c.network);
+    if (!c.loop.init.empty())
+      c.loop.init = std::filesystem::absolute(c.loop.init).lexically_normal().string();
     if (std::filesystem::exists(dir + "/loop.json")) {
       throw ConfigError("loop: " + dir + " already holds a run; continue it with --resume " + dir +
                         ", or choose another folder");

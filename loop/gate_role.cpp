@@ -57,6 +57,10 @@ const env::OptionRow<GateRole::State> GateRole::kStateRows[6] = {
 };
 
 GateRole::GateRole(const RoleContext& run) : run_(run) {
+  if (!run_.config.loop.init.empty()) {  // a warm start: its network is the first best one
+    state_.best = kInitialNetwork;
+    state_.best_generation = 0;
+  }
   readRecord<State>(run_.folder.path("gates/state.json"), kStateFormat, "the state of a gate",
                     kStateRows, state_);
   // latest.json follows from the gate's state: one left behind (a gate killed between its

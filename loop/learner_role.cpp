@@ -152,10 +152,12 @@ bool LearnerRole::train(const std::string& plan_text) {
   const std::string train_dir = run_.folder.path("train");
   const double cpu0 = processCpuSeconds();
   nn::configureTorchRuntime(c.loop.threads);
+  training::NetworkSource source = c.network;
+  if (!c.loop.init.empty()) source.net = run_.folder.path(kInitialNetwork);  // a warm start
   const std::unique_ptr<nn::Learner> learner =
       start != training::TrainStart::kFresh
           ? nn::Learner::fromFile(train_dir + "/net.pt", t.learnerConfig())
-          : training::makeLearner(c.network, run_.scenario->name(), t.learnerConfig());
+          : training::makeLearner(source, run_.scenario->name(), t.learnerConfig());
   const json provenance = {
       {"trained_by", core::versionLine()}, {"loop", run_.folder.dir()}, {"generation", g}};
   training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_, &known_);
@@ -169,6 +171,8 @@ bool LearnerRole::train(const std::string& plan_text) {
              std::to_string(planned.target) + " on " + std::to_string(planned.shards) +
              " shard(s), window " + std::to_string(planned.window_rows) + " of " +
              std::to_string(planned.rows) + " rows" +
+             (start == training::TrainStart::kFresh && !source.net.empty() ? ", from " + source.net
+                                                                           : "") +
              (group_ ? ", " + std::to_string(group_->size()) + " ranks" : ""));
   }
   core::Progress progress(static_cast<int>(planned.target - planned.step), "steps",

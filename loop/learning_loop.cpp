@@ -62,6 +62,7 @@ RoleContext openRun(const LoopConfig& config, const std::string& run_dir, bool q
   }
   for (const char* sub : {"selfplay", "train", "nets", "gates", "ladder", "workers"})
     fs::create_directories(folder.path(sub));
+  if (!config.loop.init.empty()) folder.placeInitialNetwork(config.loop.init);
   return RoleContext{config, folder, env::loadScenario(config.loop.scenario), quiet, stop};
 }
 

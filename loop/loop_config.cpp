@@ -34,6 +34,10 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      "the alternate mode stops after the first gate at which the run has spent this many "
      "CPU-hours, all roles counted (0: no limit; runs compared at equal cost)"},
     {"bootstrap", &LoopSettings::bootstrap, env::anyValue(), "agent spec that plays generation 0"},
+    {"init", &LoopSettings::init, env::anyValue(),
+     "a network to start from (a warm start; empty: none): copied into the run as "
+     "nets/gen-000.pt, it plays generation 0 as the self-play agent instead of the bootstrap "
+     "agent, and generation 1 trains from its weights"},
     {"bootstrap-games", &LoopSettings::bootstrap_games, env::atLeast(1), "games of generation 0"},
     {"agent", &LoopSettings::agent, env::anyValue(),
      "self-play agent spec of the best network (model= is added)"},
@@ -127,9 +131,11 @@ LoopConfig readLoopRecord(const std::string& dir) {
   LoopConfig c;
   // Settings added since format 1 began, with the values that give the runs made before them
   // what they did.
-  json loop = {{"gate", "score"},        {"sprt_elo0", 0.0},      {"sprt_elo1", 35.0},
-               {"sprt_alpha", 0.05},     {"sprt_beta", 0.05},     {"gate_guard", 0.0},
-               {"average_snapshots", 1}, {"average_decay", 0.75}, {"max_cpu_hours", 0.0}};
+  json loop = {{"gate", "score"},        {"sprt_elo0", 0.0},
+               {"sprt_elo1", 35.0},      {"sprt_alpha", 0.05},
+               {"sprt_beta", 0.05},      {"gate_guard", 0.0},
+               {"average_snapshots", 1}, {"average_decay", 0.75},
+               {"max_cpu_hours", 0.0},   {"init", ""}};
   if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
   env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
   env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),

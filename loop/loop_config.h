@@ -22,6 +22,7 @@ struct LoopSettings {
   int generations = 8;
   double max_cpu_hours = 0;  // the alternate mode stops after the gate that spends it (0: never)
   std::string bootstrap = "mcts:sims=200";  // plays generation 0
+  std::string init;  // a network to start from (a warm start): it plays generation 0 instead
   int bootstrap_games = 256;
   std::string agent = "az:sims=32,gumbel=1";  // self-play with the best network (model= added)
   int games = 128;                            // self-play games per generation

@@ -94,6 +94,17 @@ void RunFolder::writeLatest(const LatestNetwork& latest) const {
   writeRecord<LatestNetwork>(path("latest.json"), kLatestFormat, kLatestRows, latest);
 }
 
+void RunFolder::placeInitialNetwork(const std::string& source) const {
+  const std::string copy = path(kInitialNetwork);
+  if (!fs::exists(copy)) env::writeFileDurably(copy, readNetworkBytes(source));
+  if (fs::exists(path("latest.json"))) return;
+  LatestNetwork latest;
+  latest.network = kInitialNetwork;
+  latest.network_generation = 0;
+  measureNetwork(copy, latest);
+  writeLatest(latest);
+}
+
 void RunFolder::measureNetwork(const std::string& file, LatestNetwork& latest) {
   const std::string bytes = readNetworkBytes(file);
   latest.bytes = bytes.size();

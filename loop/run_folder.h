@@ -7,6 +7,7 @@
 //   latest.json                 the data set being played and the best  the gate
 //                               network, with its size and CRC-32
 //   nets/gen-NNN.pt             promoted networks, never changed        the gate
+//   nets/gen-000.pt             a warm start's network (--init)         `morne loop` (init)
 //   nets/candidate-gen-NNN.pt   the learner's network of generation N   the learner
 //   nets/average-gen-NNN.pt     the moving average gated (an option)     the gate
 //   selfplay/gen-NNN/           data set N: shards WORKER-K-SSSS.h5     self-play workers
@@ -34,6 +35,9 @@ namespace morne::loop {
 
 // "gen-007".
 std::string generationName(int generation);
+
+// Where a warm start's network lives in the run folder: the best network before any gate.
+inline constexpr const char* kInitialNetwork = "nets/gen-000.pt";
 
 // What latest.json says: the data set the workers play (the last gated generation; 0 before
 // the first gate) and the network that plays it (none: the bootstrap agent).
@@ -64,6 +68,11 @@ class RunFolder {
   // Publishes `latest` (its network already complete in the folder): a temporary file,
   // synced, then renamed over latest.json.
   void writeLatest(const LatestNetwork& latest) const;
+
+  // A warm start: copies the network file `source` (byte for byte) to kInitialNetwork and
+  // publishes it for data set 0, unless the folder has it already (a run keeps its copy,
+  // wherever `source` has gone since). Throws IoError naming `source` when it cannot be read.
+  void placeInitialNetwork(const std::string& source) const;
 
   // Size and CRC-32 of a network file, for latest.json.
   static void measureNetwork(const std::string& file, LatestNetwork& latest);

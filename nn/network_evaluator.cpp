@@ -76,17 +76,7 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
     }
     encoder_.emplace(sc);
     layout_.emplace(sc);
-    const NetworkConfig& c = network_->config();
-    const ObservationShape shape = encoder_->shape();
-    if (c.input.planes != shape.planes || c.input.height != shape.height ||
-        c.input.width != shape.width || c.input.globals != shape.globals ||
-        c.policySize() != layout_->size()) {
-      throw ConfigError(
-          "network made for scenario \"" + c.scenario + "\" (" + std::to_string(c.input.width) +
-          "x" + std::to_string(c.input.height) + ", " + std::to_string(c.policySize()) +
-          " policy entries) cannot play \"" + sc.name() + "\" (" + std::to_string(shape.width) +
-          "x" + std::to_string(shape.height) + ", " + std::to_string(layout_->size()) + ")");
-    }
+    checkNetworkFits(network_->config(), sc);
     scenario_ = &sc;
     values_.clear();
     resize(batch);
@@ -109,6 +99,20 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
 };
 
 }  // namespace
+
+void checkNetworkFits(const NetworkConfig& c, const env::Scenario& sc) {
+  const PolicyLayout layout(sc);
+  const ObservationShape shape = ObservationEncoder(sc).shape();
+  if (c.input.planes != shape.planes || c.input.height != shape.height ||
+      c.input.width != shape.width || c.input.globals != shape.globals ||
+      c.policySize() != layout.size()) {
+    throw ConfigError("network made for scenario \"" + c.scenario + "\" (" +
+                      std::to_string(c.input.width) + "x" + std::to_string(c.input.height) + ", " +
+                      std::to_string(c.policySize()) + " policy entries) cannot play \"" +
+                      sc.name() + "\" (" + std::to_string(shape.width) + "x" +
+                      std::to_string(shape.height) + ", " + std::to_string(layout.size()) + ")");
+  }
+}
 
 std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
                                                            int fixed_batch) {

@@ -20,6 +20,10 @@ namespace morne::nn {
 // a position alone and in a batch of 2..32 differ in the last bits), so a fixed size makes
 // every evaluation a function of the position alone and self-play data independent of how
 // games share batches.
+// Throws ConfigError, naming both, when a network of `config` cannot play `scenario` (another
+// map size, observation or action space).
+void checkNetworkFits(const NetworkConfig& config, const env::Scenario& scenario);
+
 std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
                                                            int fixed_batch = 0);
 

@@ -29,6 +29,13 @@ class LoopCli : public ::testing::Test {
   void SetUp() override { dir_ = freshTestDir("loop"); }
   void TearDown() override { fs::remove_all(dir_); }
 
+  static std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+  }
+
   static nlohmann::json readJson(const std::string& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in, nullptr, false);
@@ -115,6 +122,49 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   const ProcessResult other = runMorne("loop ladder " + run + " --generations 1,2 --quiet");
   EXPECT_EQ(other.exit_code, 2) << other.output;
   EXPECT_NE(other.output.find("--force"), std::string::npos) << other.output;
+}
+
+// A warm start: the network given with --init is copied into the run byte for byte, plays
+// data set 0 as the self-play agent (no bootstrap agent), is the network generation 1 trains
+// from and gates against, and stays the run's after the file given is gone.
+TEST_F(LoopCli, AWarmStartPlaysAndTrainsFromTheGivenNetwork) {
+  const std::string start = dir_ + "/start.pt";
+  ASSERT_EQ(
+      runMorne("nn init --scenario duel --blocks 1 --channels 8 --value-hidden 8 --out " + start)
+          .exit_code,
+      0);
+  const std::string run = dir_ + "/run";
+  const ProcessResult r = runMorne("loop --out " + run + " --init " + start +
+                                   " --steps 20 --bootstrap-games 16" + kTinyLoop);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string copy = run + "/nets/gen-000.pt";
+  ASSERT_TRUE(fs::exists(copy));
+  EXPECT_EQ(readFile(copy), readFile(start));
+  EXPECT_NE(r.output.find("[gen-000] selfplay loop: 16 games of az:sims=8,gumbel=1,model=" + copy),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("from " + copy), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("[gen-001] gate: candidate"), std::string::npos) << r.output;
+  EXPECT_EQ(readJson(run + "/gates/gen-001.json")["gate"]["against"], "nets/gen-000.pt");
+  EXPECT_EQ(gamesIn(run + "/selfplay/gen-000"), 16);
+
+  fs::remove(start);
+  const ProcessResult more = runMorne("loop --resume " + run + " --generations 3 --quiet");
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  EXPECT_NE(more.output.find("[gen-003] gate"), std::string::npos) << more.output;
+
+  // Refused before anything is made: a network of another scenario, --init with --net.
+  const std::string other = dir_ + "/crossing.pt";
+  ASSERT_EQ(
+      runMorne("nn init --scenario crossing --blocks 1 --channels 8 --out " + other).exit_code, 0);
+  const ProcessResult wrong = runMorne("loop --out " + dir_ + "/wrong --init " + other + kTinyLoop);
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
+  EXPECT_NE(wrong.output.find("cannot play \"duel\""), std::string::npos) << wrong.output;
+  EXPECT_FALSE(fs::exists(dir_ + "/wrong/loop.json"));
+  const ProcessResult both =
+      runMorne("loop --out " + dir_ + "/both --init " + copy + " --net " + copy + kTinyLoop);
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  EXPECT_NE(both.output.find("--init or --net"), std::string::npos) << both.output;
 }
 
 TEST_F(LoopCli, ProcessesModeRunsTheRolesAtOnce) {

@@ -113,6 +113,7 @@ TEST(LoopRoles, EverySettingIsRecordedAndReadBack) {
        .generations = 9,
        .max_cpu_hours = 2.5,
        .bootstrap = "rule",
+       .init = "start.pt",
        .bootstrap_games = 7,
        .agent = "az:sims=3",
        .games = 5,

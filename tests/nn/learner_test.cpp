@@ -210,6 +210,22 @@ TEST(Learner, CalibratedStatisticsAreThoseOfTheCalibrationRows) {
   EXPECT_GT(std::abs(running->measure(b).policy_loss - train_mode.policy_loss), 1e-3);
 }
 
+// A warm start (`morne loop --init`, `morne train --net`): a learner made from a network file
+// holds exactly its weights, and exports them unchanged before any step.
+TEST(Learner, AWarmStartBeginsFromTheFilesWeightsExactly) {
+  const Data d;
+  auto trained = nn::Learner::create(d.tinyNetwork(), 4, {});
+  for (int i = 0; i < 5; ++i) trained->step(d.batch(32, 50 + static_cast<uint64_t>(i)));
+  const std::string path = tempPath("start.pt");
+  trained->exportNetwork(path, "");
+  const std::string copy = tempPath("warm.pt");
+  nn::Learner::fromFile(path, {})->exportNetwork(copy, "");
+  const auto original = nn::Network::load(path);
+  const auto warm = nn::Network::load(copy);
+  EXPECT_EQ(warm->checksum(), original->checksum());
+  EXPECT_EQ(warm->weightValues(), original->weightValues());
+}
+
 TEST(Learner, LearningRateWarmsUpThenDecays) {
   const Data d;
   nn::LearnerConfig c;
