@@ -48,6 +48,11 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      "self-play processes the processes mode starts (more may join from anywhere)"},
     {"chunk-games", &LoopSettings::chunk_games, env::atLeast(1),
      "games a worker plays between two looks for a newer network"},
+    {"resign-bound",
+     &LoopSettings::resign_bound,
+     {0, 1},
+     "a worker suspends resignation (its games all play on, measured) while more than this "
+     "share of its recent checked games would have resigned wrongly (1: never)"},
     {"gate-agent", &LoopSettings::gate_agent, env::anyValue(),
      "agent spec of both networks in the gate (model= is added)"},
     {"gate", &LoopSettings::gate, env::anyValue(),
@@ -135,7 +140,8 @@ LoopConfig readLoopRecord(const std::string& dir) {
                {"sprt_elo1", 35.0},      {"sprt_alpha", 0.05},
                {"sprt_beta", 0.05},      {"gate_guard", 0.0},
                {"average_snapshots", 1}, {"average_decay", 0.75},
-               {"max_cpu_hours", 0.0},   {"init", ""}};
+               {"max_cpu_hours", 0.0},   {"init", ""},
+               {"resign_bound", 1.0}};
   if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
   env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
   env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),

@@ -30,6 +30,9 @@ struct LoopSettings {
   int threads = 1;                            // LibTorch threads of the learner
   int workers = 1;                            // self-play processes of the "processes" mode
   int chunk_games = 32;  // games a worker plays between two looks at latest.json
+  // Resignation is suspended (every game plays on, and is measured) while more than this share
+  // of a worker's recent checked games would have resigned wrongly (1: never suspended).
+  double resign_bound = 0.05;
   std::string gate_agent = "az:sims=32,noise=0.3";
   std::string gate = "score";  // the promotion rule: score, sprt or none (loop/gate_rule.h)
   int gate_rounds = 16;        // duplicate rounds of the score gate; the SPRT's cap on pairs

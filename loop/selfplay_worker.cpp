@@ -28,6 +28,11 @@ uint64_t nameKey(const std::string& name) {
   return h;
 }
 
+// Checked games a worker needs before it may suspend resignation, and the count past which its
+// counts halve (about the last 200 checked games weigh).
+constexpr double kResignMinimumChecks = 10;
+constexpr double kResignMemory = 200;
+
 void checkName(const std::string& name) {
   const bool ok = !name.empty() && name.size() <= 64 &&
                   name.find_first_not_of(
@@ -64,6 +69,8 @@ SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int job
   positions_played_ = totals.value("positions_played", int64_t{0});
   chunks_ = totals.value("chunks", int64_t{0});
   cpu_seconds_ = totals.value("cpu_seconds", 0.0);
+  resign_checks_ = totals.value("resign_checks", 0.0);
+  false_resignations_ = totals.value("false_resignations", 0.0);
 }
 
 SelfplayWorker::~SelfplayWorker() = default;
@@ -89,9 +96,26 @@ void SelfplayWorker::saveTotals() const {
                        {"positions_played", positions_played_},  // of every game
                        {"cpu_seconds", cpu_seconds_},
                        {"chunks", chunks_},
+                       {"resign_checks", resign_checks_},  // recent, halved past 200
+                       {"false_resignations", false_resignations_},
                        {"data_set", playing_.data_set},
                        {"network", playing_.network}};
   env::writeFileDurably(run_.folder.path("workers/" + name_ + ".json"), totals.dump(1) + "\n");
+}
+
+bool SelfplayWorker::resignationSuspended(const std::string& set) {
+  const double bound = run_.config.loop.resign_bound;
+  const bool over =
+      resign_checks_ >= kResignMinimumChecks && false_resignations_ > bound * resign_checks_;
+  if (over != resign_suspended_) {
+    run_.say(set + ": resignation " + (over ? "suspended" : "resumed") + ": " +
+             core::fixedText(false_resignations_, 1) + " of " + core::fixedText(resign_checks_, 1) +
+             " recent checked games would have resigned " + "wrongly (resign-bound " +
+             core::shortText(bound) + ")" +
+             (over ? "; every game plays on, measured, until the share is back under it" : ""));
+  }
+  resign_suspended_ = over;
+  return over;
 }
 
 int SelfplayWorker::playChunk(int games) {
@@ -128,6 +152,8 @@ int SelfplayWorker::playChunk(int games) {
   if (!network) {  // the bootstrap agent plays every decision fully and never resigns
     sp.cheap_sims = 0;
     sp.resign_value = 0;
+  } else if (sp.resign_value > 0 && resignationSuspended(set)) {
+    sp.resign_check_fraction = 1;  // every game plays on, and is measured
   }
   sp.config_json = json{
       {"loop", run_.folder.dir()},
@@ -147,15 +173,21 @@ int SelfplayWorker::playChunk(int games) {
   positions_ += p.positions;
   positions_played_ += p.positions_played;
   cpu_seconds_ += processCpuSeconds() - cpu0;
+  resign_checks_ += p.resign_checks;
+  false_resignations_ += p.false_resignations;
+  if (resign_checks_ > kResignMemory) {
+    resign_checks_ /= 2;
+    false_resignations_ /= 2;
+  }
   saveTotals();
   run_.say(set + ": " + std::to_string(p.games_done) + " games, " + std::to_string(p.positions) +
            " positions in " + core::fixedText(p.seconds, 1) + " s (" +
            core::fixedText(static_cast<double>(p.positions) / std::max(p.seconds, 1e-9), 1) +
            " positions/s)" +
-           (p.resigned ? ", " + std::to_string(p.resigned) + " resigned, " +
-                             std::to_string(p.false_resignations) + " of " +
-                             std::to_string(p.resign_checks) + " checked wrongly"
-                       : ""));
+           (p.resigned || p.resign_checks ? ", " + std::to_string(p.resigned) + " resigned, " +
+                                                std::to_string(p.false_resignations) + " of " +
+                                                std::to_string(p.resign_checks) + " checked wrongly"
+                                          : ""));
   return p.games_done;
 }
 

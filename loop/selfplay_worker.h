@@ -31,6 +31,9 @@ class SelfplayWorker {
 
  private:
   void saveTotals() const;
+  // Whether the next chunk plays with resignation suspended (loop.resign_bound), said under
+  // `set` when that changes.
+  bool resignationSuspended(const std::string& set);
   // One past the highest chunk number in the names of this worker's shards and journals.
   int64_t nextChunkFromFiles() const;
 
@@ -44,6 +47,10 @@ class SelfplayWorker {
   std::string problem_;  // why the last pointer's network could not be played ("" when it could)
   int64_t games_ = 0, positions_ = 0, positions_played_ = 0;
   int64_t chunks_ = 0;  // chunks begun: the next one's number, its seed and shard names
+  // Checked games (those that played on) in which a side would have resigned, and those of them
+  // it did not lose: counts that halve once past kResignMemory, so recent networks weigh most.
+  double resign_checks_ = 0, false_resignations_ = 0;
+  bool resign_suspended_ = false;
   double cpu_seconds_ = 0;
 };
 

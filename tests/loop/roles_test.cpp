@@ -8,9 +8,11 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "agents/network_agent.h"
 #include "env/error.h"
+#include "env/io/scenario_library.h"
 #include "loop/gate_role.h"
 #include "loop/learner_role.h"
 #include "loop/learning_loop.h"
@@ -57,6 +59,13 @@ fs::path freshDir(const std::string& name) {
   return dir;
 }
 
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 void useNetworks() {
   nn::configureTorchRuntime(1);
   agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
@@ -79,6 +88,44 @@ TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
   EXPECT_TRUE(fs::exists(dir / "selfplay/gen-001"));
   const std::string status = loop::loopStatus(dir.string());
   EXPECT_NE(status.find("gen-002"), std::string::npos) << status;
+  fs::remove_all(dir);
+}
+
+// A worker suspends resignation while more of its checked games than resign-bound would have
+// resigned wrongly: then every game plays on (and is measured), none resigns.
+TEST(LoopRoles, ResignationIsSuspendedWhileItsCheckedGamesResignWrongly) {
+  useNetworks();
+  const fs::path dir = freshDir("resign");
+  const std::string start = (dir / "start.pt").string();
+  nn::NetworkConfig net = nn::networkConfigFor(*env::loadScenario("duel"));
+  net.blocks = 1;
+  net.channels = 8;
+  net.value_hidden = 8;
+  nn::Network::create(net, 3)->save(start);
+  loop::LoopConfig c = tinyRun(1);
+  c.loop.init = start;             // a network plays data set 0, so resignation applies
+  c.selfplay.resign_value = 0.01;  // an untrained network's values: many wrong resignations
+  c.selfplay.resign_moves = 1;
+  c.selfplay.resign_check_fraction = 0.5;
+  c.loop.resign_bound = 0.05;
+  const std::atomic<bool> stop{false};
+  fs::create_directories(dir / "run");
+  loop::writeLoopRecord((dir / "run").string(), c);
+  const loop::RoleContext run = loop::openRun(c, (dir / "run").string(), true, &stop);
+  loop::SelfplayWorker worker(run, "w", 1);
+  bool suspended = false;
+  for (int chunk = 0; chunk < 8 && !suspended; ++chunk) {
+    worker.playChunk(8);
+    suspended = readFile(dir / "run/log.txt").find("resignation suspended") != std::string::npos;
+  }
+  ASSERT_TRUE(suspended) << readFile(dir / "run/log.txt");
+  const nlohmann::json before = loop::readJsonFile((dir / "run/workers/w.json").string(), {});
+  worker.playChunk(8);
+  const std::string log = readFile(dir / "run/log.txt");
+  const std::string last = log.substr(log.rfind("selfplay w: 8 games"));
+  EXPECT_NE(last.find(", 0 resigned, "), std::string::npos) << last;
+  const nlohmann::json after = loop::readJsonFile((dir / "run/workers/w.json").string(), {});
+  EXPECT_GT(after["resign_checks"].get<double>(), before["resign_checks"].get<double>());
   fs::remove_all(dir);
 }
 
@@ -121,6 +168,7 @@ TEST(LoopRoles, EverySettingIsRecordedAndReadBack) {
        .threads = 2,
        .workers = 4,
        .chunk_games = 6,
+       .resign_bound = 0.2,
        .gate_agent = "az:sims=5",
        .gate = "sprt",
        .gate_rounds = 11,
