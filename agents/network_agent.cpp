@@ -1,5 +1,6 @@
 #include "agents/network_agent.h"
 
+#include "agents/model_library.h"
 #include "agents/search_agent.h"
 #include "env/error.h"
 
@@ -16,7 +17,7 @@ const std::vector<SpecParam<NetworkAgentParams>>& rows() {
          0,
          {},
          Shown::kAlways,
-         "network file (morne nn init; az only)",
+         "network file, or the name of a model shipped with morne (models/NAME.pt)",
          nullptr,
          nullptr,
          [](const NetworkAgentParams& p) { return p.model; },
@@ -49,6 +50,7 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
   readSpecParams<NetworkAgentParams>("az", rows(), params, p);
   checkSearchParams("az", p.search);
   if (p.model.empty()) throw ConfigError("az: give the network file, az:model=FILE");
+  p.model = modelFile(p.model);
   return p;
 }
 

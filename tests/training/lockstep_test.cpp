@@ -41,7 +41,7 @@ class HashBatchEvaluator : public mcts::BatchEvaluator {
 };
 
 // The "az" kind with a loader that gives the hash evaluator for any model name.
-constexpr const char* kFakeNet = "az:model=fake,sims=24";
+constexpr const char* kFakeNet = "az:model=fake.pt,sims=24";
 
 void useFakeNetworks() {
   agents::setNetworkLoader(
