@@ -10,16 +10,11 @@
 
 namespace morne::agents {
 
-namespace {
-
 namespace fs = std::filesystem;
 
-// Whether a model= value is a file path rather than a shipped model's name.
-bool isPath(const std::string& model) {
+bool isModelPath(const std::string& model) {
   return model.find('/') != std::string::npos || model.ends_with(".pt");
 }
-
-}  // namespace
 
 std::vector<std::string> modelFolders() {
   std::vector<std::string> candidates;
@@ -58,7 +53,7 @@ std::vector<std::pair<std::string, std::string>> shippedModels() {
 }
 
 std::string modelFile(const std::string& model) {
-  if (isPath(model)) return model;
+  if (isModelPath(model)) return model;
   std::string names;
   for (const auto& [name, file] : shippedModels()) {
     if (name == model) return file;

@@ -18,6 +18,10 @@ std::vector<std::string> modelFolders();
 // The shipped models found, as (name, file), by name; a name found twice is the first folder's.
 std::vector<std::pair<std::string, std::string>> shippedModels();
 
+// Whether a model= value is a file path (it holds a '/' or ends in ".pt") rather than the name
+// of a shipped model.
+bool isModelPath(const std::string& model);
+
 // The network file `model` names: a path as given, or the shipped model of that name. Throws
 // ConfigError for a name no model folder holds, naming the folders searched and the models
 // found.

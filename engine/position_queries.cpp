@@ -4,6 +4,7 @@
 
 #include "engine/position_queries.h"
 
+#include "agents/model_library.h"
 #include "engine/played_game.h"
 #include "engine/reply_json.h"
 #include "engine/request_error.h"
@@ -61,6 +62,12 @@ json builtinScenarioList() {
                     {"sides", {sc->sideNames()[0], sc->sideNames()[1]}}});
   }
   return {{"scenarios", list}};
+}
+
+json shippedModelList() {
+  json list = json::array();
+  for (const auto& [name, file] : agents::shippedModels()) list.push_back({{"name", name}});
+  return {{"models", list}};
 }
 
 json legalReply(const env::GameState& s, const json& /*req*/) {

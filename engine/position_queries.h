@@ -32,6 +32,9 @@ nlohmann::json previewStepReply(const env::GameState& s, const nlohmann::json& r
 // "scenarios": the built-in scenarios' name, title, turns and sides.
 nlohmann::json builtinScenarioList();
 
+// "models": the networks shipped with morne (agents/model_library.h), each its "name".
+nlohmann::json shippedModelList();
+
 // The unit req[key] names in `s`: a unit id or the label of the hex it stands on.
 int unitArgument(const env::GameState& s, const nlohmann::json& req, const char* key);
 

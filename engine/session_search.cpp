@@ -10,6 +10,7 @@
 
 #include "agents/agent_kinds.h"
 #include "agents/informed_decision.h"
+#include "agents/model_library.h"
 #include "agents/search_agent.h"
 #include "engine/reply_json.h"
 #include "engine/request_error.h"
@@ -63,6 +64,15 @@ bool searches(const std::string& spec) { return takes(spec, "ms"); }
 // `spec` within a server's limits on the threads and the memory of one search: threads cut to
 // the limit, and each tree's node pool to its share of the memory (40 bytes a node).
 std::string withinLimits(const std::string& spec, const SessionLimits& limits) {
+  if (!limits.files) {
+    const agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+    const auto model = parsed.params.find("model");
+    if (model != parsed.params.end() && agents::isModelPath(model->second)) {
+      throw RequestError{"bad_request",
+                         "this server reads no files: model= takes the name of a shipped model "
+                         "(\"models\" lists them), not a path"};
+    }
+  }
   if (!takes(spec, "threads") || !takes(spec, "nodes")) return spec;
   agents::AgentSpec parsed = agents::parseAgentSpec(spec);
   // A value that is not a whole number is left for makeAgent to refuse precisely.

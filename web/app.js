@@ -491,6 +491,13 @@ async function init() {
       $("scenario").appendChild(option);
     }
     $("scenario").value = "duel";
+    // The trained networks the server ships, offered beside the built-in agents.
+    const models = await probe.must("models");
+    for (const m of models.models) {
+      const option = document.createElement("option");
+      option.value = `az:model=${m.name}`;
+      $("agent-specs").appendChild(option);
+    }
     probe.socket.close();
   } catch (error) {
     refuse(error.message);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "engine/session.h"
@@ -114,6 +116,33 @@ TEST_F(EngineLimitsFiles, AFifoIsRefusedWithoutBlocking) {
   const json r = s.send({{"cmd", "load"}, {"path", fifo}});
   EXPECT_EQ(errorCode(r), "invalid_input");
   EXPECT_NE(message(r).find("not an ordinary file"), std::string::npos) << r;
+}
+
+// A server's sessions read no file: an agent's model= is the name of a shipped model, never a
+// path; "models" lists the shipped ones.
+TEST_F(EngineLimitsFiles, AServerLoadsShippedModelsByNameOnly) {
+  std::filesystem::create_directories(dir_);
+  std::ofstream(dir_ / "tiny.pt") << "not a network";
+  ::setenv("MORNE_MODELS", dir_.c_str(), 1);
+  engine::SessionLimits limits;
+  limits.files = false;
+  engine::EngineSession session(1, {}, limits);
+  bool quit = false;
+  const auto send = [&](const json& request) {
+    return json::parse(session.handle(request.dump(), &quit));
+  };
+  const json models = send({{"cmd", "models"}});
+  ASSERT_TRUE(models.value("ok", false)) << models;
+  EXPECT_EQ(models["models"], json::array({{{"name", "tiny"}}})) << models;
+  ASSERT_TRUE(send({{"cmd", "load"}, {"scenario", "duel"}}).value("ok", false));
+  for (const std::string& path : {(dir_ / "tiny.pt").string(), std::string("../x.pt")}) {
+    const json r = send({{"cmd", "genmove"}, {"agent", "az:sims=2,model=" + path}});
+    EXPECT_EQ(errorCode(r), "bad_request") << r;
+    EXPECT_NE(message(r).find("reads no files"), std::string::npos) << r;
+  }
+  const json named = send({{"cmd", "genmove"}, {"agent", "az:sims=2,model=tiny"}});
+  EXPECT_EQ(message(named).find("reads no files"), std::string::npos) << named;  // looked up
+  ::unsetenv("MORNE_MODELS");
 }
 
 // A 3 MB token came back whole in the error message.

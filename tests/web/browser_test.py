@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,9 +41,10 @@ def check(condition, message):
         raise AssertionError(message)
 
 
-def start_server(morne):
+def start_server(morne, models):
+    env = dict(os.environ, MORNE_MODELS=models)
     proc = subprocess.Popen([morne, "serve", "--port", "0", "--max-search-ms", "3000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     for _ in range(3):
         line = proc.stdout.readline()
         if "http://" in line:
@@ -292,13 +294,18 @@ def main():
     shots = sys.argv[2] if len(sys.argv) > 2 else ""
     if shots:
         os.makedirs(shots, exist_ok=True)
-    proc, port = start_server(morne)
+    models = tempfile.mkdtemp(prefix="morne-browser-models-")
+    open(os.path.join(models, "tiny.pt"), "w").close()  # listed, never loaded
+    proc, port = start_server(morne, models)
     driver = None
     try:
         driver = browser()
         c = Client(driver, port, shots)
         c.start("duel", "blue")
         c.shot("client-setup.png")
+        offered = [e.get_attribute("value")
+                   for e in driver.find_elements(By.CSS_SELECTOR, "#agent-specs option")]
+        check("az:model=tiny" in offered, f"the shipped model is not offered: {offered}")
         test_map_reach_refusal_undo(c)
         test_small_screen(c)
         test_combat_preview(c)
@@ -311,6 +318,7 @@ def main():
             driver.quit()
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
+        shutil.rmtree(models, ignore_errors=True)
     print("browser: all checks passed")
 
 
