@@ -159,7 +159,7 @@ bool LearnerRole::train(const std::string& plan_text) {
           ? nn::Learner::fromFile(train_dir + "/net.pt", t.learnerConfig())
           : training::makeLearner(source, run_.scenario->name(), t.learnerConfig());
   const json provenance = {
-      {"trained_by", core::versionLine()}, {"loop", run_.folder.dir()}, {"generation", g}};
+      {"trained_by", core::versionLine()}, {"loop", run_.folder.name()}, {"generation", g}};
   training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_, &known_);
   if (leads() && !state_.train_started) {
     state_.train_started = true;

@@ -79,6 +79,11 @@ const env::OptionRow<LatestNetwork> kLatestRows[] = {
 
 }  // namespace
 
+std::string RunFolder::name() const {
+  const std::filesystem::path normal = std::filesystem::absolute(dir_).lexically_normal();
+  return (normal.has_filename() ? normal : normal.parent_path()).filename().string();
+}
+
 LatestNetwork RunFolder::readLatest() const {
   LatestNetwork latest;
   readRecord<LatestNetwork>(path("latest.json"), kLatestFormat, "a latest-network pointer",

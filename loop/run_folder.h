@@ -58,6 +58,8 @@ class RunFolder {
       : dir_(std::move(dir)), known_(std::make_shared<training::ShardSummaries>()) {}
 
   const std::string& dir() const { return dir_; }
+  // The folder's own name (its last path component), which names the run in provenance.
+  std::string name() const;
   std::string path(const std::string& relative) const { return dir_ + "/" + relative; }
   std::string dataSet(int g) const { return path("selfplay/" + generationName(g)); }
 

@@ -156,7 +156,7 @@ int SelfplayWorker::playChunk(int games) {
     sp.resign_check_fraction = 1;  // every game plays on, and is measured
   }
   sp.config_json = json{
-      {"loop", run_.folder.dir()},
+      {"loop", run_.folder.name()},
       {"generation", latest.data_set},
       {"worker", name_},
       {"agent", agent}}.dump();

@@ -314,7 +314,14 @@ TrainingRun::~TrainingRun() = default;
 std::string TrainingRun::networkProvenance() const {
   json p = json::parse(provenance_.empty() ? "{}" : provenance_, nullptr, false);
   if (!p.is_object()) p = json::object();
-  p["data"] = settings_.data_dirs;
+  // The data folders relative to the run folder: a network file names no machine's paths.
+  std::vector<std::string> data;
+  for (const std::string& d : settings_.data_dirs)
+    data.push_back(std::filesystem::absolute(d)
+                       .lexically_normal()
+                       .lexically_relative(std::filesystem::absolute(dir_).lexically_normal())
+                       .generic_string());
+  p["data"] = data;
   p["shards"] = out_.shards;
   p["rows"] = out_.rows;
   p["window_rows"] = out_.window_rows;

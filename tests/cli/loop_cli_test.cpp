@@ -85,6 +85,11 @@ TEST_F(LoopCli, TwoGenerationsEndToEnd) {
   EXPECT_EQ(latest["network"], state["best"]);
   const ProcessResult info = runMorne("nn info " + run + "/nets/gen-001.pt");
   EXPECT_NE(info.output.find("\"generation\": 1"), std::string::npos) << info.output;
+  // The run by its folder's name, the data relative to the run's training folder: a network
+  // file names no machine's paths.
+  EXPECT_NE(info.output.find("\"loop\": \"run\""), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("\"../selfplay/gen-000\""), std::string::npos) << info.output;
+  EXPECT_EQ(info.output.find(dir_), std::string::npos) << info.output;
 
   const ProcessResult status = runMorne("loop status " + run);
   EXPECT_EQ(status.exit_code, 0) << status.output;

@@ -72,6 +72,9 @@ TEST_F(TrainCli, LearnsWritesItsRunFolderAndTheAgentsPlayTheNetwork) {
   const ProcessResult info = runMorne("nn info " + run + "/net.pt");
   EXPECT_NE(info.output.find("\"steps\": 40"), std::string::npos) << info.output;
   EXPECT_NE(info.output.find("\"validation\""), std::string::npos) << info.output;
+  // The data folder relative to the run folder: no machine's path in the network file.
+  EXPECT_NE(info.output.find("\"../selfplay\""), std::string::npos) << info.output;
+  EXPECT_EQ(info.output.find(dir_), std::string::npos) << info.output;
   const ProcessResult play = runMorne("play --scenario duel --blue az:model=" + run +
                                       "/net.pt,sims=2 --orange random --seed 3");
   EXPECT_EQ(play.exit_code, 0) << play.output;
