@@ -24,15 +24,19 @@ std::vector<std::string> modelFolders() {
       if (!folder.empty()) candidates.push_back(folder);
     }
   }
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path top = exe.parent_path().parent_path();
+  // The executable's folder above its own, read once per process (empty when unknown).
+  static const fs::path top = [] {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? fs::path() : exe.parent_path().parent_path();
+  }();
+  if (!top.empty()) {
     candidates.push_back((top / "models").string());
     candidates.push_back((top / "share" / "morne" / "models").string());
   }
   std::vector<std::string> folders;
   for (const std::string& folder : candidates) {
+    std::error_code ec;
     if (fs::is_directory(folder, ec) &&
         std::find(folders.begin(), folders.end(), folder) == folders.end())
       folders.push_back(folder);

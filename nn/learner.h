@@ -48,6 +48,15 @@ struct TrainingBatch {
   std::vector<float> margin;
   std::vector<float> control;
   std::vector<float> short_value;
+
+  // Empties the batch, keeping its buffers for the next rows.
+  void clear() {
+    size = 0;
+    for (std::vector<float>* v :
+         {&planes, &globals, &policy, &value, &search_value, &margin, &control, &short_value})
+      v->clear();
+    legal.clear();
+  }
 };
 
 enum class OptimizerKind { kSgd, kAdamW };

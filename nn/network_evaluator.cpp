@@ -13,6 +13,21 @@ namespace morne::nn {
 
 namespace {
 
+// Throws ConfigError, naming both, when a network of `c` does not take observations of `shape`
+// and `policy_size` policy entries (those of the scenario `name`).
+void checkShapes(const NetworkConfig& c, const ObservationShape& shape, int policy_size,
+                 const std::string& name) {
+  if (c.input.planes != shape.planes || c.input.height != shape.height ||
+      c.input.width != shape.width || c.input.globals != shape.globals ||
+      c.policySize() != policy_size) {
+    throw ConfigError("network made for scenario \"" + c.scenario + "\" (" +
+                      std::to_string(c.input.width) + "x" + std::to_string(c.input.height) + ", " +
+                      std::to_string(c.policySize()) + " policy entries) cannot play \"" + name +
+                      "\" (" + std::to_string(shape.width) + "x" + std::to_string(shape.height) +
+                      ", " + std::to_string(policy_size) + ")");
+  }
+}
+
 class NetworkEvaluator : public mcts::BatchEvaluator {
  public:
   NetworkEvaluator(std::unique_ptr<Network> network, int fixed_batch)
@@ -76,7 +91,7 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
     }
     encoder_.emplace(sc);
     layout_.emplace(sc);
-    checkNetworkFits(network_->config(), sc);
+    checkShapes(network_->config(), encoder_->shape(), layout_->size(), sc.name());
     scenario_ = &sc;
     values_.clear();
     resize(batch);
@@ -101,17 +116,7 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
 }  // namespace
 
 void checkNetworkFits(const NetworkConfig& c, const env::Scenario& sc) {
-  const PolicyLayout layout(sc);
-  const ObservationShape shape = ObservationEncoder(sc).shape();
-  if (c.input.planes != shape.planes || c.input.height != shape.height ||
-      c.input.width != shape.width || c.input.globals != shape.globals ||
-      c.policySize() != layout.size()) {
-    throw ConfigError("network made for scenario \"" + c.scenario + "\" (" +
-                      std::to_string(c.input.width) + "x" + std::to_string(c.input.height) + ", " +
-                      std::to_string(c.policySize()) + " policy entries) cannot play \"" +
-                      sc.name() + "\" (" + std::to_string(shape.width) + "x" +
-                      std::to_string(shape.height) + ", " + std::to_string(layout.size()) + ")");
-  }
+  checkShapes(c, ObservationEncoder(sc).shape(), PolicyLayout(sc).size(), sc.name());
 }
 
 std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,

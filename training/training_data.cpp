@@ -104,7 +104,7 @@ ShardSummary ShardSummaries::of(const std::string& path) {
   // sample first reaches the damaged rows, generations later or never.
   nn::TrainingBatch scratch;
   for (int64_t first = 0; first < c.rows; first += kVerifyRows) {
-    scratch = nn::TrainingBatch{};
+    scratch.clear();
     readShardRows(path, first, std::min(kVerifyRows, c.rows - first), c.shape, scratch);
   }
   ShardSummary summary{c.scenario, c.encoder_version, c.shape, c.rows, {}};
