@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Writes the model card of a shipped network (models/NAME.json, docs/models.md).
+
+The card is made from the files alone, never typed by hand: the network file (its size, CRC-32
+and what `morne nn info` reads from it: scenario, encoder version, shape, weights checksum,
+provenance), the `morne loop` run folder that trained it (CPU-hours, self-play games and
+positions, the loop's settings) and the report folders of the arenas that measured it (the
+games, the result and the Elo with its 95% interval of the network's agent over its opponent).
+
+  scripts/model-card.py --morne build/morne --net models/duel.pt --run RUN \\
+      --config configs/loop-duel.cfg --trained "morne loop ..." --arena A1 A2 ... \\
+      --out models/duel.json
+
+Only the standard library is needed.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import zlib
+
+FORMAT = "morne-model-card/1"
+
+
+def fail(message):
+    sys.exit("model-card: " + message)
+
+
+def network_info(morne, net):
+    """The fields of `morne nn info NET`, and its provenance."""
+    out = subprocess.run([morne, "nn", "info", net], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"{net}: morne nn info failed: {out.stdout}{out.stderr}")
+    text = out.stdout
+    fields = {}
+    for key in ("scenario", "input", "trunk", "policy", "value head", "parameters", "weights"):
+        m = re.search(r"^" + key + r":\s*(.*)$", text, re.M)
+        if not m:
+            fail(f"{net}: `nn info` printed no {key!r} line")
+        fields[key] = m.group(1).strip()
+    m = re.search(r"^provenance:\s*(\{.*\})\s*\Z", text, re.M | re.S)
+    provenance = json.loads(m.group(1)) if m else {}
+    shape = re.match(r"(\d+) planes x (\d+) x (\d+), (\d+) global features \(encoder version (\d+)\)",
+                     fields["input"])
+    trunk = re.match(r"(\d+) residual blocks x (\d+) channels", fields["trunk"])
+    checksum = re.search(r"checksum ([0-9a-f]+)", fields["weights"])
+    if not (shape and trunk and checksum):
+        fail(f"{net}: `nn info` lines not understood:\n{text}")
+    return {
+        "scenario": fields["scenario"],
+        "encoder_version": int(shape.group(5)),
+        "input": {"planes": int(shape.group(1)), "height": int(shape.group(2)),
+                  "width": int(shape.group(3)), "globals": int(shape.group(4))},
+        "blocks": int(trunk.group(1)),
+        "channels": int(trunk.group(2)),
+        "value_hidden": int(fields["value head"].split()[0]),
+        "parameters": int(fields["parameters"]),
+        "weights_checksum": checksum.group(1),
+    }, provenance
+
+
+def run_figures(run):
+    """CPU-hours, games and positions of a `morne loop` run folder, and its settings."""
+    with open(os.path.join(run, "summary.json")) as f:
+        summary = json.load(f)
+    with open(os.path.join(run, "loop.json")) as f:
+        settings = json.load(f)
+    games = positions = 0
+    workers = os.path.join(run, "workers")
+    for name in sorted(os.listdir(workers)):
+        if name.endswith(".json"):
+            with open(os.path.join(workers, name)) as f:
+                w = json.load(f)
+            games += w.get("games", 0)
+            positions += w.get("positions", 0)
+    return {
+        "cpu_hours": round(summary["cpu_hours"], 2),
+        "selfplay_games": games,
+        "selfplay_positions": positions,
+        "settings": {k: settings[k] for k in ("loop", "network", "selfplay", "train")
+                     if k in settings},
+    }
+
+
+def arena_figures(folder):
+    """One measured match: the first agent against the second, from an arena's reports."""
+    with open(os.path.join(folder, "run.json")) as f:
+        run = json.load(f)
+    with open(os.path.join(folder, "summary.json")) as f:
+        summary = json.load(f)
+    if len(run["agents"]) != 2 or len(summary["scopes"]) != 1:
+        fail(f"{folder}: a card's match is one pair of agents on one scenario")
+    scope = summary["scopes"][0]
+    pair = scope["pairs"][0]
+    if pair["agent"] != 0:
+        fail(f"{folder}: the first pair is not the first agent's")
+    opponent = scope["agents"][1]["elo"]  # relative to the first agent, the anchor
+    total = pair["total"]
+    agents = " ".join(run["agents"])
+    return {
+        "agent": run["agents"][0],
+        "opponent": run["agents"][1],
+        "scenario": run["scenarios"][0],
+        "games": scope["games"],
+        "wins": total["wins"],
+        "draws": total["draws"],
+        "losses": total["losses"],
+        "elo": round(-opponent["rating"]),
+        "elo_low95": round(-opponent["high95"]),
+        "elo_high95": round(-opponent["low95"]),
+        "command": (f"morne arena --scenarios {run['scenarios'][0]} --rounds {run['rounds']} "
+                    f"--seed {run['seed']} --agents \"{agents}\""),
+    }
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--morne", required=True, help="the morne binary")
+    p.add_argument("--net", required=True, help="the shipped network file (models/NAME.pt)")
+    p.add_argument("--run", required=True, help="the morne loop run folder that trained it")
+    p.add_argument("--config", required=True, help="the config file the run was made with")
+    p.add_argument("--trained", action="append", required=True,
+                   help="a command that trained it, in order (repeatable)")
+    p.add_argument("--note", default="", help="what else a user should know")
+    p.add_argument("--arena", nargs="+", required=True, help="arena report folders")
+    p.add_argument("--out", required=True, help="the card to write (models/NAME.json)")
+    a = p.parse_args()
+
+    with open(a.net, "rb") as f:
+        data = f.read()
+    info, provenance = network_info(a.morne, a.net)
+    card = {
+        "format": FORMAT,
+        "name": os.path.splitext(os.path.basename(a.net))[0],
+        "file": os.path.basename(a.net),
+        "bytes": len(data),
+        "crc32": zlib.crc32(data),
+        **info,
+        "trained_by": provenance.get("trained_by", ""),
+        "training": {
+            "config": a.config,
+            "commands": a.trained,
+            "generation": provenance.get("generation"),
+            "train_steps": provenance.get("steps"),
+            "train_samples": provenance.get("samples"),
+            **run_figures(a.run),
+        },
+        "strength": [arena_figures(folder) for folder in a.arena],
+        "note": a.note,
+    }
+    with open(a.out + ".tmp", "w") as f:
+        json.dump(card, f, indent=2, sort_keys=False)
+        f.write("\n")
+    os.replace(a.out + ".tmp", a.out)
+    print(f"model-card: {a.out}: {card['name']} ({card['bytes']} bytes, crc32 {card['crc32']}), "
+          f"{len(card['strength'])} match(es)")
+
+
+if __name__ == "__main__":
+    main()
