@@ -88,7 +88,7 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
     const ProcessResult play = runMorne("play --scenario " + scenario + " --blue az:model=" +
                                         name + ",sims=8 --orange rule --seed 1");
     EXPECT_EQ(play.exit_code, 0) << play.output;
-    EXPECT_TRUE(has(play.output, "Result: ")) << play.output;
+    EXPECT_TRUE(has(play.output, "result: ")) << play.output;
   }
   for (const std::string& card : filesEndingWith(kModels, ".json"))
     EXPECT_TRUE(fs::exists(fs::path(card).replace_extension(".pt"))) << card << " has no network";
