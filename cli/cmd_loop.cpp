@@ -27,7 +27,6 @@
 #include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
 #include "nn/network.h"
-#include "nn/network_evaluator.h"
 #include "training/selfplay_options.h"
 #include "training/train_options.h"
 

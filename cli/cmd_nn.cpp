@@ -1,5 +1,5 @@
-// `morne nn init|info`: create a policy-value network for a scenario (random weights, the
-// starting point of training), or describe a network file.
+// `morne nn init|info`: create a policy-value network for a scenario or for any map (random
+// weights, the starting point of training), or describe a network file.
 
 #include <filesystem>
 #include <iomanip>
@@ -18,14 +18,27 @@ namespace {
 
 void describe(const nn::Network& net) {
   const nn::NetworkConfig& c = net.config();
+  std::string plays;
+  for (const std::string& name : nn::builtinScenariosPlayed(c))
+    plays += (plays.empty() ? "" : ", ") + name;
   std::cout << "scenario:        " << c.scenario << "\n"
-            << "input:           " << c.input.planes << " planes x " << c.input.height << " x "
-            << c.input.width << ", " << c.input.globals << " global features (encoder version "
-            << c.encoder_version << ")\n"
+            << "plays:           " << (plays.empty() ? "no built-in scenario" : plays)
+            << (c.anyMap() ? ", and any map whose guns its action planes cover"
+                           : " (the scenarios of its map size and action planes)")
+            << "\n"
+            << "input:           " << c.input.planes << " planes x "
+            << (c.anyMap() ? std::string("any map")
+                           : std::to_string(c.input.height) + " x " + std::to_string(c.input.width))
+            << ", " << c.input.globals << " global features (encoder version " << c.encoder_version
+            << ")\n"
             << "trunk:           " << c.blocks << " residual blocks x " << c.channels
             << " channels\n"
-            << "policy:          " << c.policySize() << " entries (" << c.policy_planes
-            << " action planes + end, hold)\n"
+            << "policy:          "
+            << (c.anyMap()
+                    ? std::string("per map: ")
+                    : std::to_string(c.policySize(c.input.height, c.input.width)) + " entries (")
+            << c.policy_planes << " action planes x height x width + end, hold"
+            << (c.anyMap() ? "" : ")") << "\n"
             << "value head:      " << c.value_hidden << " hidden units\n"
             << "parameters:      " << net.parameters() << "\n"
             << "weights:         all finite, checksum " << std::hex << std::setw(16)
@@ -46,9 +59,15 @@ int runNn(const Args& args) {
   own.add_options()
       ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
        "init: built-in scenario name or scenario file the network plays")
+      ("any-scenario", po::bool_switch(),
+       "init: a network for every map size (its fire planes cover the built-in scenarios' "
+       "guns) instead of one scenario's")
       ("blocks", po::value<int>()->default_value(4), "init: residual blocks")
       ("channels", po::value<int>()->default_value(32), "init: channels of the trunk")
       ("value-hidden", po::value<int>()->default_value(64), "init: hidden units of the value head")
+      ("from", po::value<std::string>(),
+       "init --any-scenario: the weights of this map-bound network (a warm start for other "
+       "maps) instead of fresh ones")
       ("seed", po::value<uint64_t>()->default_value(1), "init: seed of the initial weights")
       ("out", po::value<std::string>(), "init: network file to write (folders are created)")
       ("force", po::bool_switch(), "init: replace an existing network file");
@@ -68,17 +87,34 @@ int runNn(const Args& args) {
     throw ConfigError("nn: unknown action \"" + cmd.positional[0] + "\" (available: init, info)");
   }
   if (!vm.count("out")) throw ConfigError("nn init: give --out FILE");
-  const auto sc = env::loadScenario(vm["scenario"].as<std::string>());
-  nn::NetworkConfig c = nn::networkConfigFor(*sc);
-  c.blocks = vm["blocks"].as<int>();
-  c.channels = vm["channels"].as<int>();
-  c.value_hidden = vm["value-hidden"].as<int>();
-  if (c.blocks < 0 || c.blocks > 64) throw ConfigError("nn init: --blocks must be in 0..64");
-  if (c.channels < 1 || c.channels > 1024)
-    throw ConfigError("nn init: --channels must be in 1..1024");
-  if (c.value_hidden < 1 || c.value_hidden > 4096)
-    throw ConfigError("nn init: --value-hidden must be in 1..4096");
-  const auto net = nn::Network::create(c, vm["seed"].as<uint64_t>());
+  const bool any = vm["any-scenario"].as<bool>();
+  if (any && !vm["scenario"].defaulted())
+    throw ConfigError("nn init: give --scenario or --any-scenario, not both");
+  if (vm.count("from") && !any)
+    throw ConfigError("nn init: --from makes an any-map network: give --any-scenario with it");
+  std::unique_ptr<nn::Network> net;
+  if (vm.count("from")) {
+    for (const char* size : {"blocks", "channels", "value-hidden", "seed"}) {
+      if (!vm[size].defaulted())
+        throw ConfigError(std::string("nn init: --from keeps the network's size and weights: "
+                                      "no --") +
+                          size);
+    }
+    net = nn::Network::loadAsAnyMap(vm["from"].as<std::string>());
+  } else {
+    nn::NetworkConfig c =
+        any ? nn::anyMapNetworkConfig()
+            : nn::networkConfigFor(*env::loadScenario(vm["scenario"].as<std::string>()));
+    c.blocks = vm["blocks"].as<int>();
+    c.channels = vm["channels"].as<int>();
+    c.value_hidden = vm["value-hidden"].as<int>();
+    if (c.blocks < 0 || c.blocks > 64) throw ConfigError("nn init: --blocks must be in 0..64");
+    if (c.channels < 1 || c.channels > 1024)
+      throw ConfigError("nn init: --channels must be in 1..1024");
+    if (c.value_hidden < 1 || c.value_hidden > 4096)
+      throw ConfigError("nn init: --value-hidden must be in 1..4096");
+    net = nn::Network::create(c, vm["seed"].as<uint64_t>());
+  }
   const std::string out = vm["out"].as<std::string>();
   const std::filesystem::path parent = std::filesystem::path(out).parent_path();
   std::error_code ec;

@@ -51,9 +51,11 @@ std::span<const Hex> fireOffsets(int range) {
   return {kRingOffsets.data(), static_cast<size_t>(3 * r * (r + 1))};
 }
 
-int actionPlanes(const Scenario& sc) {
-  return kFirePlane + static_cast<int>(fireOffsets(sc.maxRange()).size()) + 1;
+int actionPlanesForRange(int range) {
+  return kFirePlane + static_cast<int>(fireOffsets(range).size()) + 1;
 }
+
+int actionPlanes(const Scenario& sc) { return actionPlanesForRange(sc.maxRange()); }
 
 int actionSpaceSize(const Scenario& sc) { return actionPlanes(sc) * sc.numCells() + 2; }
 

@@ -80,6 +80,8 @@ std::span<const Hex> fireOffsets(int range);
 
 // Number of planes: 6 move + 6 charge + 6 attack + one per fire offset + 1 place.
 int actionPlanes(const Scenario& sc);
+// The number of planes of a scenario whose guns fire at most `range` hexes.
+int actionPlanesForRange(int range);
 // Size of the flat action space: planes x cells + 2 (end, hold).
 int actionSpaceSize(const Scenario& sc);
 // Flat index of an action (plane * numCells + cell; then end, then hold).

@@ -31,9 +31,13 @@
 namespace morne::nn {
 
 // Rows of training data, row after row: planes [size, input.planeSize()], globals
-// [size, input.globals], policy and legal [size, policySize()], value [size].
+// [size, input.globals], policy and legal [size, policySize(height, width)], value [size].
 struct TrainingBatch {
   int size = 0;
+  // The map grid of every row: 0 and 0 for the network's own (a map-bound network's rows);
+  // an any-map network's rows name theirs.
+  int height = 0;
+  int width = 0;
   std::vector<float> planes;
   std::vector<float> globals;
   std::vector<float> policy;
@@ -43,13 +47,13 @@ struct TrainingBatch {
   // learner does not read it: a training run mixes it into `value` (--q-ratio).
   std::vector<float> search_value;
   // The auxiliary targets (training/shard_schema.h), NaN where unknown; each may be empty (no
-  // target): margin [size], control [size, input.height * input.width], short_value
+  // target): margin [size], control [size, height * width], short_value
   // [size, kShortValueOutputs].
   std::vector<float> margin;
   std::vector<float> control;
   std::vector<float> short_value;
 
-  // Empties the batch, keeping its buffers for the next rows.
+  // Empties the batch, keeping its buffers (and its grid) for the next rows.
   void clear() {
     size = 0;
     for (std::vector<float>* v :

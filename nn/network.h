@@ -12,6 +12,12 @@
 // play (nn/learner.h): from the value head's hidden layer, the final victory-point margin
 // (linear) and kShortValueOutputs short-term values (tanh); from the trunk, a 1x1 convolution
 // to the final control of each square (tanh).
+//
+// No weight depends on the map's width and height. A network made for one scenario
+// (`morne nn init --scenario S`) plays the maps of that grid; an any-map network (`nn init
+// --any-scenario`) plays every map whose guns its fire planes cover: it multiplies the trunk by
+// the observation's on_map plane after the stem and after each block, and its pooling averages
+// over the map's hexes only, so cells outside the map change nothing.
 
 #include <cstdint>
 #include <memory>
@@ -28,24 +34,44 @@ namespace morne::nn {
 inline constexpr int kShortValueOutputs = 3;
 
 struct NetworkConfig {
-  ObservationShape input;  // planes, height, width, globals (from ObservationEncoder)
-  int policy_planes = 0;   // action planes of the scenario (PolicyLayout::planes())
+  // planes, height, width, globals (from ObservationEncoder); height and width are 0 for an
+  // any-map network.
+  ObservationShape input;
+  int policy_planes = 0;  // action planes (PolicyLayout::planes())
   int blocks = 4;
   int channels = 32;
   int value_hidden = 64;
   bool aux_heads = true;  // the auxiliary heads (networks saved before them have none)
   int encoder_version = kEncoderVersion;
-  std::string scenario;  // the scenario it was made for (its map size and action planes)
+  // The scenario it was made for (its map size and action planes); "any" for an any-map
+  // network.
+  std::string scenario;
   // How the weights were made, as JSON (`morne train`: data, steps, final metrics); empty
   // for a fresh network. Saved with them, shown by `morne nn info`.
   std::string provenance;
 
-  int policySize() const { return policy_planes * input.height * input.width + 2; }
+  // Whether it plays every map size (any-map network) rather than its scenario's.
+  bool anyMap() const { return input.height == 0; }
+  // Number of policy entries on a map grid of height x width.
+  int policySize(int height, int width) const { return policy_planes * height * width + 2; }
 };
+
+// The name an any-map network gives as its scenario.
+inline constexpr const char* kAnyScenario = "any";
 
 // The config of a network for `scenario`: its observation shape, action planes and name, with
 // the default size (callers set blocks, channels and value_hidden after, when they differ).
 NetworkConfig networkConfigFor(const env::Scenario& scenario);
+// The config of an any-map network whose fire planes cover the longest gun range of the
+// built-in scenarios, with the default size.
+NetworkConfig anyMapNetworkConfig();
+
+// Throws ConfigError, naming both, when a network of `config` cannot play `scenario`: another
+// observation, a map-bound network on another grid or action space, an any-map network whose
+// fire planes do not reach the scenario's guns.
+void checkNetworkFits(const NetworkConfig& config, const env::Scenario& scenario);
+// The built-in scenarios a network of `config` plays.
+std::vector<std::string> builtinScenariosPlayed(const NetworkConfig& config);
 
 // The config as saved with the weights (JSON, with its "format"), and read back: ConfigError
 // naming `path` and the field when one is missing, of the wrong type or out of its range, or
@@ -61,6 +87,12 @@ class Network {
   // morne network, made with another encoder version, weights that are NaN or infinite, or
   // weights that do not match the checksum saved with them).
   static std::unique_ptr<Network> load(const std::string& path);
+  // The map-bound network saved at `path` as an any-map network (a large map's training may
+  // start from what a small map taught): the same weights and checksum, the config made any-map,
+  // the provenance naming the file and its scenario. On a map that fills its grid (every
+  // built-in scenario) it gives the outputs of the original up to rounding. Throws as load(),
+  // and ConfigError for a network that is already any-map.
+  static std::unique_ptr<Network> loadAsAnyMap(const std::string& path);
   // The weighted mean of the networks saved at `paths` (every parameter and floating-point
   // buffer, the batch-norm statistics included; `weights` need not sum to 1): an exponential
   // moving average of recent snapshots, as KataGo stabilises the network it plays. The config
@@ -74,19 +106,23 @@ class Network {
   // Writes the weights and the config to `path` (a temporary file, then renamed).
   virtual void save(const std::string& path) const = 0;
 
-  // Evaluates `batch` observations: `planes` holds batch x input.planeSize() floats, `globals`
-  // batch x input.globals; writes batch x policySize() policy logits and batch values. Throws
-  // Error when an output is NaN or infinite. Not thread-safe: one caller at a time.
-  virtual void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
-                        std::span<float> policy_logits, std::span<float> values) = 0;
+  // Evaluates `batch` observations of `shape` (the network's planes and globals; its own grid,
+  // or any grid for an any-map network): `planes` holds batch x shape.planeSize() floats,
+  // `globals` batch x shape.globals; writes batch x policySize(height, width) policy logits and
+  // batch values. Throws Error when an output is NaN or infinite. Not thread-safe: one caller
+  // at a time.
+  virtual void evaluate(int batch, const ObservationShape& shape, std::span<const float> planes,
+                        std::span<const float> globals, std::span<float> policy_logits,
+                        std::span<float> values) = 0;
 
   // The auxiliary heads' outputs for `batch` observations (as evaluate()): batch margins (in
   // units of the training's margin scale), batch x height x width final control and
   // batch x kShortValueOutputs short-term values, all for the side to move. Throws ConfigError
   // for a network without them (config().aux_heads false).
-  virtual void evaluateAuxiliary(int batch, std::span<const float> planes,
-                                 std::span<const float> globals, std::span<float> margin,
-                                 std::span<float> control, std::span<float> short_value) = 0;
+  virtual void evaluateAuxiliary(int batch, const ObservationShape& shape,
+                                 std::span<const float> planes, std::span<const float> globals,
+                                 std::span<float> margin, std::span<float> control,
+                                 std::span<float> short_value) = 0;
 
   virtual const NetworkConfig& config() const = 0;
   // The checksum of the weights (64-bit FNV-1a over every tensor), saved with them and checked

@@ -13,21 +13,6 @@ namespace morne::nn {
 
 namespace {
 
-// Throws ConfigError, naming both, when a network of `c` does not take observations of `shape`
-// and `policy_size` policy entries (those of the scenario `name`).
-void checkShapes(const NetworkConfig& c, const ObservationShape& shape, int policy_size,
-                 const std::string& name) {
-  if (c.input.planes != shape.planes || c.input.height != shape.height ||
-      c.input.width != shape.width || c.input.globals != shape.globals ||
-      c.policySize() != policy_size) {
-    throw ConfigError("network made for scenario \"" + c.scenario + "\" (" +
-                      std::to_string(c.input.width) + "x" + std::to_string(c.input.height) + ", " +
-                      std::to_string(c.policySize()) + " policy entries) cannot play \"" + name +
-                      "\" (" + std::to_string(shape.width) + "x" + std::to_string(shape.height) +
-                      ", " + std::to_string(policy_size) + ")");
-  }
-}
-
 class NetworkEvaluator : public mcts::BatchEvaluator {
  public:
   NetworkEvaluator(std::unique_ptr<Network> network, int fixed_batch)
@@ -56,7 +41,8 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
     }
     // Padding: whatever the rows past the leaves hold (earlier positions), their outputs are
     // not used and do not change the leaves' own.
-    network_->evaluate(static_cast<int>(batch), std::span(planes_).first(batch * plane),
+    network_->evaluate(static_cast<int>(batch), encoder_->shape(),
+                       std::span(planes_).first(batch * plane),
                        std::span(globals_).first(batch * globals),
                        std::span(logits_).first(batch * policy), std::span(values_).first(batch));
     for (size_t i = 0; i < leaves.size(); ++i) {
@@ -89,9 +75,9 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
       if (values_.size() < batch) resize(batch);
       return;
     }
+    checkNetworkFits(network_->config(), sc);
     encoder_.emplace(sc);
-    layout_.emplace(sc);
-    checkShapes(network_->config(), encoder_->shape(), layout_->size(), sc.name());
+    layout_.emplace(sc, network_->config().policy_planes);
     scenario_ = &sc;
     values_.clear();
     resize(batch);
@@ -114,10 +100,6 @@ class NetworkEvaluator : public mcts::BatchEvaluator {
 };
 
 }  // namespace
-
-void checkNetworkFits(const NetworkConfig& c, const env::Scenario& sc) {
-  checkShapes(c, ObservationEncoder(sc).shape(), PolicyLayout(sc).size(), sc.name());
-}
 
 std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
                                                            int fixed_batch) {

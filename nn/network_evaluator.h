@@ -11,8 +11,9 @@
 namespace morne::nn {
 
 // The evaluator over one network, batch by batch (mcts::evaluateOneByOne makes a one-position
-// evaluator of it). Throws ConfigError at the first position of a scenario the network was not
-// made for (another map size or action space).
+// evaluator of it). Throws ConfigError at the first position of a scenario the network cannot
+// play (checkNetworkFits); an any-map network plays positions of several scenarios, one
+// scenario a batch.
 //
 // With `fixed_batch` > 0 the network always runs on exactly that many positions: smaller
 // batches are padded, larger ones split. LibTorch's CPU kernels give a position bitwise the
@@ -20,10 +21,6 @@ namespace morne::nn {
 // a position alone and in a batch of 2..32 differ in the last bits), so a fixed size makes
 // every evaluation a function of the position alone and self-play data independent of how
 // games share batches.
-// Throws ConfigError, naming both, when a network of `config` cannot play `scenario` (another
-// map size, observation or action space).
-void checkNetworkFits(const NetworkConfig& config, const env::Scenario& scenario);
-
 std::unique_ptr<mcts::BatchEvaluator> makeNetworkEvaluator(std::unique_ptr<Network> network,
                                                            int fixed_batch = 0);
 

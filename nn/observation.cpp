@@ -121,6 +121,7 @@ constexpr std::string_view kPlaneNames[] = {
     "theirs_quality",
 };
 constexpr int kNumPlanes = static_cast<int>(std::size(kPlaneNames));
+static_assert(kPlaneNames[kOnMapPlane] == "on_map");
 constexpr int kStaticPlanes = 37;
 
 constexpr std::string_view kGlobalNames[] = {

@@ -15,6 +15,9 @@ namespace morne::nn {
 
 inline constexpr int kEncoderVersion = 2;
 
+// The plane that is 1 on the map's hexes and 0 on the grid's other cells (planeNames()[0]).
+inline constexpr int kOnMapPlane = 0;
+
 struct ObservationShape {
   int planes = 0;
   int height = 0;

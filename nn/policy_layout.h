@@ -2,7 +2,9 @@
 // The policy a neural network outputs: the engine's action planes (env/action.h: 6 move,
 // 6 charge, 6 attack, one per fire offset, place) laid over the map grid, plane x height x
 // width, then "end" and "hold". Grid positions without a hex, and plane entries no action can
-// use, are simply never legal. NN-free.
+// use, are simply never legal. A network made for longer fire ranges than a scenario's has more
+// fire planes: the layout then has the network's planes, the scenario's fire offsets first and
+// the place plane last, the other fire planes never legal. NN-free.
 
 #include <optional>
 #include <span>
@@ -15,7 +17,10 @@ namespace morne::nn {
 
 class PolicyLayout {
  public:
+  // The layout of `sc`'s own action planes (env::actionPlanes).
   explicit PolicyLayout(const env::Scenario& sc);
+  // The layout over `planes` action planes. Precondition: planes >= env::actionPlanes(sc).
+  PolicyLayout(const env::Scenario& sc, int planes);
 
   // Number of policy entries: planes x height x width + 2.
   int size() const { return size_; }
@@ -34,6 +39,7 @@ class PolicyLayout {
  private:
   const env::Scenario* sc_;
   int planes_;
+  int scenario_planes_;  // env::actionPlanes(*sc_): its place plane is the layout's last
   int area_;
   int size_;
   std::vector<int> grid_of_cell_;

@@ -18,6 +18,8 @@ TrainingBatch randomTrainingRows(const env::Scenario& sc, int rows, uint64_t see
   const auto n = static_cast<size_t>(rows);
   TrainingBatch b;
   b.size = rows;
+  b.height = encoder.shape().height;
+  b.width = encoder.shape().width;
   b.planes.resize(n * plane);
   b.globals.resize(n * globals);
   b.policy.assign(n * policy, 0.0f);

@@ -401,6 +401,8 @@ void readShardRows(const std::string& path, int64_t first, int64_t count, const 
           d->batch, source->batch);
     }
     into.size += static_cast<int>(count);
+    into.height = shape.height;
+    into.width = shape.width;
   } catch (const ConfigError& e) {
     abandonFile(std::move(opened));
     throw ConfigError(path + ": damaged or not a morne shard: " + e.what());

@@ -265,15 +265,18 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
                       " (a shard was removed)");
   }
   const nn::NetworkConfig& net = learner.networkConfig();
-  if (index.encoder_version != net.encoder_version || index.scenario != net.scenario ||
-      index.shape.planeSize() != net.input.planeSize() ||
-      index.shape.globals != net.input.globals || index.shape.policy != net.policySize()) {
+  const RowShape& data = index.shape;
+  const int policy = net.policySize(data.height, data.width);
+  if (index.encoder_version != net.encoder_version || data.planes != net.input.planes ||
+      data.globals != net.input.globals || data.policy != policy ||
+      (!net.anyMap() && (index.scenario != net.scenario || data.height != net.input.height ||
+                         data.width != net.input.width))) {
     throw ConfigError("the data (" + index.shards.front().path + ": scenario " + index.scenario +
                       ", encoder version " + std::to_string(index.encoder_version) + ", " +
-                      std::to_string(index.shape.policy) + " policy entries) do not fit the " +
+                      std::to_string(data.policy) + " policy entries) do not fit the " +
                       "network (scenario " + net.scenario + ", encoder version " +
-                      std::to_string(net.encoder_version) + ", " +
-                      std::to_string(net.policySize()) + " policy entries)");
+                      std::to_string(net.encoder_version) + ", " + std::to_string(policy) +
+                      " policy entries on that map)");
   }
   out_.shards = static_cast<int64_t>(index.shards.size());
   for (const IndexedShard& shard : index.shards) st.shard_files.push_back(shard.path);

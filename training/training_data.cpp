@@ -69,6 +69,8 @@ void appendRows(const nn::TrainingBatch& from, int first, int count, nn::Trainin
         d.batch);
   }
   to.size += count;
+  to.height = from.height;
+  to.width = from.width;
 }
 
 void appendRow(const nn::TrainingBatch& from, int row, nn::TrainingBatch& to) {
@@ -222,6 +224,8 @@ namespace {
 // An empty batch with room for `rows` rows of `shape`.
 nn::TrainingBatch reservedBatch(const RowShape& shape, int64_t rows) {
   nn::TrainingBatch b;
+  b.height = shape.height;
+  b.width = shape.width;
   for (const ShardDataset& d : shardDatasets()) {
     size_t n = static_cast<size_t>(rows);
     for (uint64_t dim : rowDims(d, shape)) n *= static_cast<size_t>(dim);

@@ -25,9 +25,10 @@ double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, do
   // Observations of the positions of random games, one per batch entry.
   const nn::ObservationEncoder encoder(sc);
   const nn::NetworkConfig& c = net.config();
+  const nn::ObservationShape shape = encoder.shape();
   std::vector<float> planes, globals;
-  std::vector<float> p(static_cast<size_t>(c.input.planeSize()));
-  std::vector<float> g(static_cast<size_t>(c.input.globals));
+  std::vector<float> p(static_cast<size_t>(shape.planeSize()));
+  std::vector<float> g(static_cast<size_t>(shape.globals));
   env::Rng rng(seed);
   env::ActionList scratch;
   env::GameState s = env::newGame(sc);
@@ -38,11 +39,12 @@ double rawInferenceRate(nn::Network& net, const env::Scenario& sc, int batch, do
     globals.insert(globals.end(), g.begin(), g.end());
     env::playRandomPly(s, rng, scratch);
   }
-  std::vector<float> logits(static_cast<size_t>(batch) * static_cast<size_t>(c.policySize()));
+  std::vector<float> logits(static_cast<size_t>(batch) *
+                            static_cast<size_t>(c.policySize(shape.height, shape.width)));
   std::vector<float> values(static_cast<size_t>(batch));
-  net.evaluate(batch, planes, globals, logits, values);  // warm-up
+  net.evaluate(batch, shape, planes, globals, logits, values);  // warm-up
   return unitsPerSecond(seconds, [&] {
-    net.evaluate(batch, planes, globals, logits, values);
+    net.evaluate(batch, shape, planes, globals, logits, values);
     return int64_t{batch};
   });
 }

@@ -33,11 +33,19 @@ struct BatchTensors {
 
 BatchTensors tensorsOf(const TrainingBatch& b, const NetworkConfig& c) {
   const auto n = static_cast<size_t>(b.size);
-  const ObservationShape& in = c.input;
+  ObservationShape in = c.input;
+  if (b.height > 0) {
+    MORNE_CHECK(c.anyMap() || (b.height == in.height && b.width == in.width),
+                "a training batch of another map than the network's");
+    in.height = b.height;
+    in.width = b.width;
+  }
+  MORNE_CHECK(in.height > 0 && in.width > 0, "an any-map network's batch without its grid");
   const auto area = static_cast<size_t>(in.height * in.width);
+  const int policy = c.policySize(in.height, in.width);
   MORNE_CHECK(b.size > 0 && b.planes.size() == n * static_cast<size_t>(in.planeSize()) &&
                   b.globals.size() == n * static_cast<size_t>(in.globals) &&
-                  b.policy.size() == n * static_cast<size_t>(c.policySize()) &&
+                  b.policy.size() == n * static_cast<size_t>(policy) &&
                   b.legal.size() == b.policy.size() && b.value.size() == n &&
                   (b.margin.empty() || b.margin.size() == n) &&
                   (b.control.empty() || b.control.size() == n * area) &&
@@ -51,8 +59,8 @@ BatchTensors tensorsOf(const TrainingBatch& b, const NetworkConfig& c) {
   BatchTensors t{
       floats(b.planes, {rows, in.planes, in.height, in.width}),
       floats(b.globals, {rows, in.globals}),
-      floats(b.policy, {rows, c.policySize()}),
-      torch::from_blob(const_cast<uint8_t*>(b.legal.data()), {rows, c.policySize()}, torch::kUInt8)
+      floats(b.policy, {rows, policy}),
+      torch::from_blob(const_cast<uint8_t*>(b.legal.data()), {rows, policy}, torch::kUInt8)
           .to(torch::kBool),
       floats(b.value, {rows}),
       floats(b.margin, {rows}),
@@ -276,7 +284,9 @@ class TorchLearner : public Learner {
     const NetworkConfig& c = net_config_;
     return "morne-checkpoint/1 " + c.scenario + " " + std::to_string(c.input.planes) + "x" +
            std::to_string(c.input.height) + "x" + std::to_string(c.input.width) + "+" +
-           std::to_string(c.input.globals) + " policy " + std::to_string(c.policySize()) +
+           std::to_string(c.input.globals) +
+           (c.anyMap() ? " policy planes " + std::to_string(c.policy_planes)
+                       : " policy " + std::to_string(c.policySize(c.input.height, c.input.width))) +
            " blocks " + std::to_string(c.blocks) + " channels " + std::to_string(c.channels) +
            " value " + std::to_string(c.value_hidden) + " encoder " +
            std::to_string(c.encoder_version) + (c.aux_heads ? " aux" : "") + " " +

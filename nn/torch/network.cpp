@@ -27,9 +27,11 @@ ResidualBlockImpl::ResidualBlockImpl(int channels)
           "conv2", tnn::Conv2d(tnn::Conv2dOptions(channels, channels, 3).padding(1).bias(false)))),
       bn2(register_module("bn2", tnn::BatchNorm2d(channels))) {}
 
-torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
+torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x, const torch::Tensor& mask) {
   torch::Tensor y = torch::relu(bn1(conv1(x)));
-  return torch::relu(x + bn2(conv2(y)));
+  if (mask.defined()) y = y * mask;
+  y = torch::relu(x + bn2(conv2(y)));
+  return mask.defined() ? y * mask : y;
 }
 
 namespace {
@@ -57,7 +59,8 @@ PolicyValueNetImpl::PolicyValueNetImpl(const NetworkConfig& c)
       pass_fc(register_module("pass_fc", tnn::Linear(c.channels, 2))),
       value_fc1(
           register_module("value_fc1", tnn::Linear(c.channels + c.input.globals, c.value_hidden))),
-      value_fc2(register_module("value_fc2", tnn::Linear(c.value_hidden, 1))) {
+      value_fc2(register_module("value_fc2", tnn::Linear(c.value_hidden, 1))),
+      masked(c.anyMap()) {
   for (int b = 0; b < c.blocks; ++b) tower->push_back(ResidualBlock(c.channels));
   if (c.aux_heads) {
     margin_fc = register_module("margin_fc", tnn::Linear(c.value_hidden, 1));
@@ -77,10 +80,16 @@ std::pair<torch::Tensor, torch::Tensor> PolicyValueNetImpl::forward(const torch:
 NetOutputs PolicyValueNetImpl::outputs(const torch::Tensor& planes, const torch::Tensor& globals,
                                        bool aux) {
   const bool t = is_training();
-  torch::Tensor x =
-      stem_bn(stem(planes)) + linearByRow(globals_in, globals, t).unsqueeze(-1).unsqueeze(-1);
-  x = tower->forward(torch::relu(x));
-  const torch::Tensor pooled = x.mean({2, 3});
+  // An any-map network sees nothing of the cells off the map: its input, every activation of
+  // its trunk and its pooling are masked by the on_map plane.
+  const torch::Tensor mask = masked ? planes.narrow(1, kOnMapPlane, 1) : torch::Tensor();
+  auto onMap = [&](const torch::Tensor& y) { return masked ? y * mask : y; };
+  torch::Tensor x = stem_bn(stem(onMap(planes))) +
+                    linearByRow(globals_in, globals, t).unsqueeze(-1).unsqueeze(-1);
+  x = onMap(torch::relu(x));
+  for (auto& block : *tower) x = block.get<ResidualBlock>()->forward(x, mask);
+  const torch::Tensor pooled =
+      masked ? x.sum({2, 3}) / mask.sum({2, 3}).clamp_min(1) : x.mean({2, 3});
   NetOutputs o;
   o.policy = torch::cat({policy_conv(x).flatten(1), linearByRow(pass_fc, pooled, t)}, 1);
   const torch::Tensor hidden =
@@ -186,24 +195,22 @@ class TorchNetwork : public Network {
     });
   }
 
-  void evaluate(int batch, std::span<const float> planes, std::span<const float> globals,
-                std::span<float> policy_logits, std::span<float> values) override {
-    const ObservationShape& in = config_.input;
+  void evaluate(int batch, const ObservationShape& in, std::span<const float> planes,
+                std::span<const float> globals, std::span<float> policy_logits,
+                std::span<float> values) override {
+    checkShape(in);
     const auto n = static_cast<size_t>(batch);
+    const size_t outputs = n * static_cast<size_t>(config_.policySize(in.height, in.width));
     MORNE_CHECK(planes.size() == n * static_cast<size_t>(in.planeSize()) &&
                     globals.size() == n * static_cast<size_t>(in.globals) &&
-                    policy_logits.size() == n * static_cast<size_t>(config_.policySize()) &&
-                    values.size() == n,
+                    policy_logits.size() == outputs && values.size() == n,
                 "network inputs or outputs of another size than the batch");
     torch::InferenceMode guard;
-    const auto [p, g] = inputTensors(batch, planes, globals);
+    const auto [p, g] = inputTensors(batch, in, planes, globals);
     const auto [policy, value] = net_->forward(p, g);
-    std::memcpy(
-        policy_logits.data(), policy.contiguous().data_ptr<float>(),
-        static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize()) * sizeof(float));
-    std::memcpy(values.data(), value.contiguous().data_ptr<float>(),
-                static_cast<size_t>(batch) * sizeof(float));
-    const size_t outputs = static_cast<size_t>(batch) * static_cast<size_t>(config_.policySize());
+    std::memcpy(policy_logits.data(), policy.contiguous().data_ptr<float>(),
+                outputs * sizeof(float));
+    std::memcpy(values.data(), value.contiguous().data_ptr<float>(), n * sizeof(float));
     bool finite = true;
     for (size_t i = 0; i < outputs; ++i) finite = finite && std::isfinite(policy_logits[i]);
     for (size_t i = 0; i < static_cast<size_t>(batch); ++i)
@@ -214,10 +221,10 @@ class TorchNetwork : public Network {
     }
   }
 
-  void evaluateAuxiliary(int batch, std::span<const float> planes, std::span<const float> globals,
-                         std::span<float> margin, std::span<float> control,
-                         std::span<float> short_value) override {
-    const ObservationShape& in = config_.input;
+  void evaluateAuxiliary(int batch, const ObservationShape& in, std::span<const float> planes,
+                         std::span<const float> globals, std::span<float> margin,
+                         std::span<float> control, std::span<float> short_value) override {
+    checkShape(in);
     if (!config_.aux_heads)
       throw ConfigError("this network has no auxiliary heads (made before they existed)");
     const auto n = static_cast<size_t>(batch);
@@ -227,7 +234,7 @@ class TorchNetwork : public Network {
                     short_value.size() == n * kShortValueOutputs,
                 "network inputs or outputs of another size than the batch");
     torch::InferenceMode guard;
-    const auto [p, g] = inputTensors(batch, planes, globals);
+    const auto [p, g] = inputTensors(batch, in, planes, globals);
     const NetOutputs o = net_->outputs(p, g, true);
     auto copy = [](const torch::Tensor& t, std::span<float> into) {
       std::memcpy(into.data(), t.contiguous().data_ptr<float>(), into.size() * sizeof(float));
@@ -260,12 +267,22 @@ class TorchNetwork : public Network {
  private:
   // The observations of `batch` positions as tensors over the caller's memory (from_blob needs
   // a non-const pointer; the tensors are only read).
-  std::pair<torch::Tensor, torch::Tensor> inputTensors(int batch, std::span<const float> planes,
+  std::pair<torch::Tensor, torch::Tensor> inputTensors(int batch, const ObservationShape& in,
+                                                       std::span<const float> planes,
                                                        std::span<const float> globals) const {
-    const ObservationShape& in = config_.input;
     return {torch::from_blob(const_cast<float*>(planes.data()),
                              {batch, in.planes, in.height, in.width}),
             torch::from_blob(const_cast<float*>(globals.data()), {batch, in.globals})};
+  }
+
+  // Precondition of evaluate(): observations of the network's planes and globals, on its own
+  // grid unless it plays any map.
+  void checkShape(const ObservationShape& in) const {
+    const ObservationShape& own = config_.input;
+    MORNE_CHECK(in.planes == own.planes && in.globals == own.globals && in.height > 0 &&
+                    in.width > 0 &&
+                    (config_.anyMap() || (in.height == own.height && in.width == own.width)),
+                "observations of another shape than the network's");
   }
 
   NetworkConfig config_;
@@ -333,6 +350,22 @@ std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t s
 
 std::unique_ptr<Network> Network::load(const std::string& path) {
   auto [config, net] = loadPolicyValueNet(path);
+  return wrapNetwork(config, std::move(net));
+}
+
+std::unique_ptr<Network> Network::loadAsAnyMap(const std::string& path) {
+  auto [config, net] = loadPolicyValueNet(path);
+  if (config.anyMap()) throw ConfigError(path + ": already an any-map network");
+  nlohmann::json provenance = nlohmann::json::parse(config.provenance, nullptr, false);
+  if (!provenance.is_object())
+    provenance = config.provenance.empty() ? nlohmann::json::object()
+                                           : nlohmann::json{{"before", config.provenance}};
+  provenance["any_map_from"] = {{"file", std::filesystem::path(path).filename().string()},
+                                {"scenario", config.scenario}};
+  config.provenance = provenance.dump();
+  config.input.height = config.input.width = 0;
+  config.scenario = kAnyScenario;
+  net->masked = true;
   return wrapNetwork(config, std::move(net));
 }
 

@@ -20,7 +20,9 @@ namespace tnn = torch::nn;
 
 struct ResidualBlockImpl : tnn::Module {
   explicit ResidualBlockImpl(int channels);
-  torch::Tensor forward(const torch::Tensor& x);
+  // The block's output; with a defined `mask` [N, 1, H, W], every activation is multiplied by
+  // it, so that cells off the map stay 0 and reach no neighbour.
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& mask = {});
 
   tnn::Conv2d conv1;
   tnn::BatchNorm2d bn1;
@@ -56,6 +58,7 @@ struct PolicyValueNetImpl : tnn::Module {
   tnn::Linear margin_fc{nullptr};       // of NetworkConfig::aux_heads
   tnn::Linear short_value_fc{nullptr};  // ...
   tnn::Conv2d control_conv{nullptr};    // ...
+  bool masked;  // an any-map network: the trunk and the pooling see the map's hexes only
 };
 TORCH_MODULE(PolicyValueNet);
 

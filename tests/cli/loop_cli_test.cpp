@@ -170,6 +170,21 @@ TEST_F(LoopCli, AWarmStartPlaysAndTrainsFromTheGivenNetwork) {
       runMorne("loop --out " + dir_ + "/both --init " + copy + " --net " + copy + kTinyLoop);
   EXPECT_EQ(both.exit_code, 2) << both.output;
   EXPECT_NE(both.output.find("--init or --net"), std::string::npos) << both.output;
+
+  // Issue 29: the run's duel network made any-map starts a run of another scenario, and the
+  // networks that run trains stay any-map.
+  const std::string any = dir_ + "/any.pt";
+  ASSERT_EQ(runMorne("nn init --any-scenario --from " + copy + " --out " + any).exit_code, 0);
+  const std::string pyramids = dir_ + "/pyramids";
+  std::string tiny_pyramids = kTinyLoop;
+  tiny_pyramids.replace(tiny_pyramids.find("duel"), 4, "pyramids");
+  tiny_pyramids.replace(tiny_pyramids.find("--generations 2"), 15, "--generations 1");
+  const ProcessResult moved = runMorne("loop --out " + pyramids + " --init " + any +
+                                       " --steps 10 --bootstrap-games 8" + tiny_pyramids);
+  ASSERT_EQ(moved.exit_code, 0) << moved.output;
+  EXPECT_EQ(readFile(pyramids + "/nets/gen-000.pt"), readFile(any));
+  const ProcessResult info = runMorne("nn info " + pyramids + "/nets/candidate-gen-001.pt");
+  EXPECT_NE(info.output.find("scenario:        any\n"), std::string::npos) << info.output;
 }
 
 TEST_F(LoopCli, ProcessesModeRunsTheRolesAtOnce) {

@@ -85,8 +85,8 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
       EXPECT_TRUE(has(match.at("agent").get<std::string>(), "model=" + name)) << match.dump();
     }
 
-    const ProcessResult play = runMorne("play --scenario " + scenario + " --blue az:model=" +
-                                        name + ",sims=8 --orange rule --seed 1");
+    const ProcessResult play = runMorne("play --scenario " + scenario + " --blue az:model=" + name +
+                                        ",sims=8 --orange rule --seed 1");
     EXPECT_EQ(play.exit_code, 0) << play.output;
     EXPECT_TRUE(has(play.output, "result: ")) << play.output;
   }

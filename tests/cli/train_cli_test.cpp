@@ -166,6 +166,27 @@ TEST_F(TrainCli, DataThatDoNotFitTheNetworkAreRefused) {
   EXPECT_EQ(fixed.exit_code, 0) << fixed.output;
 }
 
+// Issue 29: an any-map network trains on one scenario's data (duel) and the network it makes
+// plays another map (crossing); it stays any-map.
+TEST_F(TrainCli, AnAnyMapNetworkTrainedOnOneMapPlaysAnother) {
+  const std::string net = dir_ + "/any.pt";
+  ASSERT_EQ(runMorne("nn init --any-scenario --blocks 1 --channels 8 --value-hidden 8 --out " + net)
+                .exit_code,
+            0);
+  const std::string run = dir_ + "/run";
+  const ProcessResult r =
+      runMorne("train --data " + data_ + " --out " + run + " --steps 20 --net " + net + kTiny);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const ProcessResult info = runMorne("nn info " + run + "/net.pt");
+  EXPECT_NE(info.output.find("scenario:        any\n"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("\"steps\": 20"), std::string::npos) << info.output;
+  EXPECT_NE(checksum(run + "/net.pt"), checksum(net));
+  const ProcessResult play = runMorne("play --scenario crossing --blue az:model=" + run +
+                                      "/net.pt,sims=2 --orange rule --seed 4");
+  EXPECT_EQ(play.exit_code, 0) << play.output;
+  EXPECT_NE(play.output.find("result: "), std::string::npos) << play.output;
+}
+
 // A checkpoint damaged on disk (64 bytes of its archive's code record, or of its middle)
 // is refused by --resume as a damaged checkpoint (exit 2) with a one-line reason, never an
 // internal error or a parser's dump; the same for a damaged network file.

@@ -144,39 +144,55 @@ TEST(Observation, SeenFromTheSideToMove) {
   EXPECT_EQ(o.globals[6], 0.0f);
 }
 
+// Over the scenario's own planes, and over the more planes of a network made for longer fire
+// ranges (an any-map network): the scenario's actions keep their entries but for the place
+// plane, which is the last; the extra fire planes decode to nothing.
 TEST(PolicyLayout, EveryLegalActionRoundTrips) {
   for (const char* name : {"duel", "crossing", "pyramids"}) {
     const auto sc = env::loadScenario(name);
-    const nn::PolicyLayout layout(*sc);
-    EXPECT_EQ(layout.size(), layout.planes() * sc->height() * sc->width() + 2);
-    std::vector<uint8_t> mask(static_cast<size_t>(layout.size()));
-    long actions = 0;
-    forRandomPositions(*sc, 4, [&](const env::GameState& s) {
-      env::ActionList legal;
-      env::agentActions(s, legal);  // the mask is over the actions agents choose from
-      std::set<int> seen;
-      for (const env::Action& a : legal) {
-        const int i = layout.index(a);
-        ASSERT_TRUE(i >= 0 && i < layout.size());
-        ASSERT_EQ(layout.action(i), a);
-        ASSERT_TRUE(seen.insert(i).second) << "two legal actions share an entry";
+    const int own = env::actionPlanes(*sc);
+    for (const int planes : {own, env::actionPlanesForRange(5)}) {
+      SCOPED_TRACE(std::string(name) + ", " + std::to_string(planes) + " planes");
+      const nn::PolicyLayout layout(*sc, planes);
+      EXPECT_EQ(layout.planes(), planes);
+      EXPECT_EQ(layout.size(), layout.planes() * sc->height() * sc->width() + 2);
+      const int area = sc->height() * sc->width();
+      for (int i = (own - 1) * area; i < (planes - 1) * area; ++i)
+        ASSERT_FALSE(layout.action(i)) << "entry " << i << " of a fire offset out of range";
+      for (env::CellId c = 0; c < sc->numCells(); ++c) {  // set-up placements: the last plane
+        const int i = layout.index(env::Action::place(c));
+        ASSERT_EQ(i / area, planes - 1);
+        ASSERT_EQ(layout.action(i), env::Action::place(c));
       }
-      ASSERT_EQ(layout.legalMask(s, mask), static_cast<int>(legal.size()));
-      int ones = 0;
-      for (uint8_t m : mask) ones += m;
-      ASSERT_EQ(ones, static_cast<int>(legal.size()));
-      for (int i : seen) ASSERT_EQ(mask[static_cast<size_t>(i)], 1);
-      actions += static_cast<long>(legal.size());
-    });
-    EXPECT_GT(actions, 1000) << name;
-    // Every entry decodes to nothing or to an action that encodes back to it.
-    for (int i = 0; i < layout.size(); ++i) {
-      if (const auto a = layout.action(i)) {
-        ASSERT_EQ(layout.index(*a), i);
+      std::vector<uint8_t> mask(static_cast<size_t>(layout.size()));
+      long actions = 0;
+      forRandomPositions(*sc, 4, [&](const env::GameState& s) {
+        env::ActionList legal;
+        env::agentActions(s, legal);  // the mask is over the actions agents choose from
+        std::set<int> seen;
+        for (const env::Action& a : legal) {
+          const int i = layout.index(a);
+          ASSERT_TRUE(i >= 0 && i < layout.size());
+          ASSERT_EQ(layout.action(i), a);
+          ASSERT_TRUE(seen.insert(i).second) << "two legal actions share an entry";
+        }
+        ASSERT_EQ(layout.legalMask(s, mask), static_cast<int>(legal.size()));
+        int ones = 0;
+        for (uint8_t m : mask) ones += m;
+        ASSERT_EQ(ones, static_cast<int>(legal.size()));
+        for (int i : seen) ASSERT_EQ(mask[static_cast<size_t>(i)], 1);
+        actions += static_cast<long>(legal.size());
+      });
+      EXPECT_GT(actions, 1000) << name;
+      // Every entry decodes to nothing or to an action that encodes back to it.
+      for (int i = 0; i < layout.size(); ++i) {
+        if (const auto a = layout.action(i)) {
+          ASSERT_EQ(layout.index(*a), i);
+        }
       }
+      EXPECT_FALSE(layout.action(-1));
+      EXPECT_FALSE(layout.action(layout.size()));
     }
-    EXPECT_FALSE(layout.action(-1));
-    EXPECT_FALSE(layout.action(layout.size()));
   }
 }
 

@@ -36,6 +36,8 @@ struct Data {
   nn::TrainingBatch batch(int rows, uint64_t seed) const {
     return nn::randomTrainingRows(*sc, rows, seed);
   }
+
+  nn::ObservationShape shape() const { return encoder.shape(); }
 };
 
 std::string tempPath(const std::string& name) {
@@ -67,7 +69,7 @@ TEST(Learner, MaskedPolicyLossIsTheHandComputedCrossEntropy) {
   learner->exportNetwork(path, "");
   auto net = nn::Network::load(path);
   std::vector<float> logits(6 * policy), values(6);
-  net->evaluate(6, b.planes, b.globals, logits, values);
+  net->evaluate(6, d.shape(), b.planes, b.globals, logits, values);
   double loss = 0, value_loss = 0, baseline = 0;
   for (size_t r = 0; r < 6; ++r) {
     double top = -1e30, total = 0;
@@ -121,7 +123,7 @@ TEST(Learner, AuxiliaryLossesAreTheHandComputedMaskedSquaredErrors) {
   learner->exportNetwork(path, "");
   auto network = nn::Network::load(path);
   std::vector<float> margin(kRows), control(kRows * area), short_value(kRows * 3);
-  network->evaluateAuxiliary(kRows, b.planes, b.globals, margin, control, short_value);
+  network->evaluateAuxiliary(kRows, d.shape(), b.planes, b.globals, margin, control, short_value);
   auto masked = [](const std::vector<float>& out, const std::vector<float>& target, float scale) {
     double loss = 0, baseline = 0;
     int known = 0;
@@ -156,8 +158,8 @@ TEST(Learner, AuxiliaryLossesAreTheHandComputedMaskedSquaredErrors) {
   const std::string old_path = tempPath("old.pt");
   nn::Network::create(old, 1)->save(old_path);
   EXPECT_THROW(nn::Learner::fromFile(old_path, c), ConfigError);
-  EXPECT_THROW(nn::Network::load(old_path)->evaluateAuxiliary(kRows, b.planes, b.globals, margin,
-                                                              control, short_value),
+  EXPECT_THROW(nn::Network::load(old_path)->evaluateAuxiliary(kRows, d.shape(), b.planes, b.globals,
+                                                              margin, control, short_value),
                ConfigError);
   // The auxiliary heads learn: 200 steps on the batch lower each loss.
   for (int i = 0; i < 200; ++i) learner->step(b);

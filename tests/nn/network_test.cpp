@@ -12,9 +12,11 @@
 #include <fstream>
 #include <limits>
 
+#include "env/action.h"
 #include "env/error.h"
 #include "env/io/crc32.h"
 #include "env/io/scenario_library.h"
+#include "env/rng.h"
 #include "env/rules.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
@@ -55,9 +57,9 @@ struct Fixture {
                    std::span(globals).first(static_cast<size_t>(shape.globals)));
     encoder.encode(b, std::span(planes).last(static_cast<size_t>(shape.planeSize())),
                    std::span(globals).last(static_cast<size_t>(shape.globals)));
-    std::vector<float> policy(2 * static_cast<size_t>(net.config().policySize()));
+    std::vector<float> policy(2 * static_cast<size_t>(layout.size()));
     std::vector<float> values(2);
-    net.evaluate(2, planes, globals, policy, values);
+    net.evaluate(2, shape, planes, globals, policy, values);
     return {policy, values};
   }
 };
@@ -65,7 +67,7 @@ struct Fixture {
 TEST(Network, EvaluatesABatchWithFiniteOutputs) {
   Fixture f;
   auto net = nn::Network::create(f.config(), 1);
-  EXPECT_EQ(net->config().policySize(), f.layout.size());
+  EXPECT_EQ(net->config().policySize(8, 8), f.layout.size());
   EXPECT_GT(net->parameters(), 10'000);
   const auto [policy, values] = f.evaluate(*net);
   for (float v : policy) ASSERT_TRUE(std::isfinite(v));
@@ -95,7 +97,7 @@ TEST(Network, ConfigsBeforeTheAuxiliaryHeadsReadBackWithoutThem) {
   const nn::NetworkConfig c = f.config();
   EXPECT_TRUE(c.aux_heads);
   nlohmann::json j = nn::networkConfigJson(c);
-  EXPECT_EQ(j.at("format"), 3);
+  EXPECT_EQ(j.at("format"), 4);
   EXPECT_TRUE(nn::networkConfigFromJson(j, "x.pt").aux_heads);
   j.erase("aux_heads");
   EXPECT_THROW(nn::networkConfigFromJson(j, "x.pt"), ConfigError);
@@ -229,9 +231,9 @@ TEST(Network, NonFiniteOutputsAreAnError) {
   std::vector<float> planes(static_cast<size_t>(shape.planeSize()), 0.0f);
   std::vector<float> globals(static_cast<size_t>(shape.globals), 0.0f);
   planes[0] = std::numeric_limits<float>::infinity();
-  std::vector<float> policy(static_cast<size_t>(net->config().policySize()));
+  std::vector<float> policy(static_cast<size_t>(f.layout.size()));
   std::vector<float> values(1);
-  EXPECT_THROW(net->evaluate(1, planes, globals, policy, values), Error);
+  EXPECT_THROW(net->evaluate(1, shape, planes, globals, policy, values), Error);
 }
 
 // Issue 25: self-play with a Gumbel root gave other policy targets (in their last bits) for
@@ -245,7 +247,7 @@ TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
   const nn::ObservationShape shape = f.encoder.shape();
   const auto p = static_cast<size_t>(shape.planeSize());
   const auto g = static_cast<size_t>(shape.globals);
-  const auto q = static_cast<size_t>(net->config().policySize());
+  const auto q = static_cast<size_t>(f.layout.size());
   std::vector<float> one_planes(p), one_globals(g);
   f.encoder.encode(start, one_planes, one_globals);
   constexpr size_t kBatch = 16;
@@ -260,7 +262,7 @@ TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
         std::copy(one_globals.begin(), one_globals.end(), globals.begin() + k * g);
       }
       std::vector<float> policy(kBatch * q), values(kBatch);
-      net->evaluate(kBatch, planes, globals, policy, values);
+      net->evaluate(kBatch, shape, planes, globals, policy, values);
       const std::vector<float> mine(policy.begin() + slot * q, policy.begin() + (slot + 1) * q);
       if (first_policy.empty()) {
         first_policy = mine;
@@ -301,6 +303,174 @@ TEST(Network, AnAverageOfSnapshotsIsTheWeightedMeanOfTheirWeights) {
   EXPECT_THROW(nn::Network::average(mixed, weights), ConfigError);
   const double zero[] = {1, 0};
   EXPECT_THROW(nn::Network::average(paths, zero), ConfigError);
+}
+
+// The observation of `s` and what a network gives for it: policy logits (the layout of the
+// network's planes on the map's grid) and value.
+struct Outputs {
+  std::vector<float> planes, globals, policy;
+  float value = 0;
+};
+Outputs outputsOf(nn::Network& net, const env::GameState& s) {
+  const nn::ObservationEncoder encoder(s.sc());
+  const nn::ObservationShape shape = encoder.shape();
+  Outputs o;
+  o.planes.resize(static_cast<size_t>(shape.planeSize()));
+  o.globals.resize(static_cast<size_t>(shape.globals));
+  encoder.encode(s, o.planes, o.globals);
+  o.policy.resize(static_cast<size_t>(net.config().policySize(shape.height, shape.width)));
+  std::vector<float> value(1);
+  net.evaluate(1, shape, o.planes, o.globals, o.policy, value);
+  o.value = value[0];
+  return o;
+}
+
+// Evaluates given observation planes of a height x width grid (globals as given).
+Outputs outputsOfPlanes(nn::Network& net, int height, int width, std::vector<float> planes,
+                        std::vector<float> globals) {
+  nn::ObservationShape shape = net.config().input;
+  shape.height = height;
+  shape.width = width;
+  Outputs o{std::move(planes), std::move(globals), {}, 0};
+  o.policy.resize(static_cast<size_t>(net.config().policySize(height, width)));
+  std::vector<float> value(1);
+  net.evaluate(1, shape, o.planes, o.globals, o.policy, value);
+  o.value = value[0];
+  return o;
+}
+
+nn::NetworkConfig smallAnyMap() {
+  nn::NetworkConfig c = nn::anyMapNetworkConfig();
+  c.blocks = 2;
+  c.channels = 16;
+  return c;
+}
+
+// Issue 29: one network file plays every built-in map, each with its own policy shape, and
+// says which it plays; a map-bound network refuses the others.
+TEST(AnyMapNetwork, PlaysEveryBuiltInScenarioWithItsOwnPolicyShape) {
+  auto net = nn::Network::create(smallAnyMap(), 3);
+  EXPECT_TRUE(net->config().anyMap());
+  EXPECT_EQ(net->config().scenario, "any");
+  for (const char* name : {"duel", "pyramids", "crossing", "crossing-graded"}) {
+    SCOPED_TRACE(name);
+    const auto sc = env::loadScenario(name);
+    EXPECT_NO_THROW(nn::checkNetworkFits(net->config(), *sc));
+    const Outputs o = outputsOf(*net, env::newGame(*sc));
+    EXPECT_EQ(static_cast<int>(o.policy.size()),
+              nn::PolicyLayout(*sc, net->config().policy_planes).size());
+    EXPECT_EQ(o.policy.size(), nn::PolicyLayout(*sc).size() + 0u);  // built-ins: guns of range 3
+    for (float v : o.policy) ASSERT_TRUE(std::isfinite(v));
+    EXPECT_TRUE(o.value >= -1 && o.value <= 1);
+  }
+  EXPECT_EQ(nn::builtinScenariosPlayed(net->config()).size(), env::builtinScenarios().size());
+  const Fixture f;
+  const std::vector<std::string> duel_only{"duel"};
+  EXPECT_EQ(nn::builtinScenariosPlayed(f.config()), duel_only);
+  try {
+    nn::checkNetworkFits(f.config(), *env::loadScenario("crossing"));
+    ADD_FAILURE() << "a duel network accepted crossing";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot play \"crossing\" (20x14"), std::string::npos)
+        << e.what();
+  }
+  // Fire planes that do not reach a scenario's guns are refused.
+  nn::NetworkConfig short_range = smallAnyMap();
+  short_range.policy_planes = env::actionPlanesForRange(2);
+  EXPECT_THROW(nn::checkNetworkFits(short_range, *env::loadScenario("duel")), ConfigError);
+}
+
+// Cells outside the map change nothing: the same position's value and on-map policy whatever
+// the off-map cells hold, and whatever the grid it is laid in.
+TEST(AnyMapNetwork, CellsOffTheMapChangeNothing) {
+  auto net = nn::Network::create(smallAnyMap(), 5);
+  const auto sc = env::loadScenario("crossing");
+  const Outputs whole = outputsOf(*net, env::newGame(*sc));
+  const int h = sc->height(), w = sc->width(), area = h * w, planes = net->config().input.planes;
+  // A map with holes: the last four columns taken off the map, then everything else on those
+  // cells scrambled.
+  auto off = [&](int cell) { return cell % w >= w - 4; };
+  std::vector<float> holed = whole.planes;
+  for (int cell = 0; cell < area; ++cell)
+    if (off(cell)) holed[static_cast<size_t>(nn::kOnMapPlane * area + cell)] = 0;
+  const Outputs a = outputsOfPlanes(*net, h, w, holed, whole.globals);
+  std::vector<float> scrambled = holed;
+  env::Rng rng(11);
+  for (int p = 0; p < planes; ++p) {
+    if (p == nn::kOnMapPlane) continue;
+    for (int cell = 0; cell < area; ++cell) {
+      if (off(cell))
+        scrambled[static_cast<size_t>(p * area + cell)] = static_cast<float>(rng.uniform());
+    }
+  }
+  const Outputs b = outputsOfPlanes(*net, h, w, scrambled, whole.globals);
+  EXPECT_EQ(a.value, b.value);
+  const int policy_planes = net->config().policy_planes;
+  for (int p = 0; p < policy_planes; ++p) {
+    for (int cell = 0; cell < area; ++cell) {
+      if (off(cell)) continue;
+      const auto i = static_cast<size_t>(p * area + cell);
+      ASSERT_EQ(a.policy[i], b.policy[i]) << "plane " << p << ", cell " << cell;
+    }
+  }
+  EXPECT_NE(a.value, whole.value) << "the holes are not seen";
+
+  // The same map laid in a larger grid (2 more rows, 3 more columns off the map) gives the
+  // same outputs, up to rounding.
+  const int big_h = h + 2, big_w = w + 3;
+  std::vector<float> padded(static_cast<size_t>(planes * big_h * big_w), 0.0f);
+  for (int p = 0; p < planes; ++p)
+    for (int row = 0; row < h; ++row)
+      for (int col = 0; col < w; ++col)
+        padded[static_cast<size_t>((p * big_h + row) * big_w + col)] =
+            whole.planes[static_cast<size_t>((p * h + row) * w + col)];
+  const Outputs c = outputsOfPlanes(*net, big_h, big_w, padded, whole.globals);
+  EXPECT_NEAR(c.value, whole.value, 1e-5);
+  for (int p = 0; p < policy_planes; ++p)
+    for (int row = 0; row < h; ++row)
+      for (int col = 0; col < w; ++col)
+        ASSERT_NEAR(c.policy[static_cast<size_t>((p * big_h + row) * big_w + col)],
+                    whole.policy[static_cast<size_t>((p * h + row) * w + col)], 1e-4);
+  for (int k = 1; k <= 2; ++k)  // end, hold
+    EXPECT_NEAR(c.policy[c.policy.size() - static_cast<size_t>(k)],
+                whole.policy[whole.policy.size() - static_cast<size_t>(k)], 1e-4);
+}
+
+// A network trained on one map starts another: made any-map, its weights and checksum are the
+// original's, it gives the original's outputs on its map and plays the others; any-map
+// networks save and load as such.
+TEST(AnyMapNetwork, AMapBoundNetworkMadeAnyMapKeepsItsWeightsAndOutputs) {
+  const Fixture f;
+  auto duel = nn::Network::create(f.config(2, 16), 9);
+  const std::string path = tempPath("duel-bound.pt");
+  duel->save(path);
+  auto any = nn::Network::loadAsAnyMap(path);
+  EXPECT_TRUE(any->config().anyMap());
+  EXPECT_EQ(any->checksum(), duel->checksum());
+  EXPECT_EQ(any->weightValues(), duel->weightValues());
+  EXPECT_NE(any->config().provenance.find("\"any_map_from\""), std::string::npos);
+  const env::GameState start = env::newGame(*f.sc);
+  const Outputs before = outputsOf(*duel, start), after = outputsOf(*any, start);
+  EXPECT_NEAR(after.value, before.value, 1e-5);
+  for (size_t i = 0; i < before.policy.size(); ++i)
+    ASSERT_NEAR(after.policy[i], before.policy[i], 1e-4) << i;
+  EXPECT_NO_THROW(outputsOf(*any, env::newGame(*env::loadScenario("crossing"))));
+
+  const std::string any_path = tempPath("duel-any.pt");
+  any->save(any_path);
+  auto loaded = nn::Network::load(any_path);
+  EXPECT_TRUE(loaded->config().anyMap());
+  EXPECT_EQ(outputsOf(*loaded, start).policy, after.policy);
+  EXPECT_THROW(nn::Network::loadAsAnyMap(any_path), ConfigError);
+
+  // A grid of 0 rows is only an any-map network's, and only from format 4 on.
+  nlohmann::json j = nn::networkConfigJson(any->config());
+  j["height"] = 8;
+  EXPECT_THROW(nn::networkConfigFromJson(j, "x.pt"), ConfigError);
+  j["height"] = 0;
+  EXPECT_TRUE(nn::networkConfigFromJson(j, "x.pt").anyMap());
+  j["format"] = 3;
+  EXPECT_THROW(nn::networkConfigFromJson(j, "x.pt"), ConfigError);
 }
 
 }  // namespace
