@@ -149,8 +149,9 @@ LoopConfig readLoopRecord(const std::string& dir) {
   env::readOptionsJson<training::TrainSettings>(where,
                                                 training::withLegacyTrainDefaults(j.at("train")),
                                                 training::trainOptionRows(), c.train);
-  env::readOptionsJson<training::NetworkSource>(where, j.at("network"),
-                                                training::networkOptionRows(), c.network);
+  env::readOptionsJson<training::NetworkSource>(
+      where, training::withLegacyNetworkDefaults(j.at("network")), training::networkOptionRows(),
+      c.network);
   return c;
 }
 

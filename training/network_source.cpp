@@ -9,8 +9,8 @@ namespace morne::training {
 std::unique_ptr<nn::Learner> makeLearner(const NetworkSource& source, const std::string& scenario,
                                          const nn::LearnerConfig& config) {
   if (!source.net.empty()) return nn::Learner::fromFile(source.net, config);
-  const auto sc = env::loadScenario(scenario);
-  nn::NetworkConfig c = nn::networkConfigFor(*sc);
+  nn::NetworkConfig c = source.any_map ? nn::anyMapNetworkConfig()
+                                       : nn::networkConfigFor(*env::loadScenario(scenario));
   c.blocks = source.blocks;
   c.channels = source.channels;
   c.value_hidden = source.value_hidden;

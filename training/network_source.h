@@ -18,6 +18,7 @@ struct NetworkSource {
   int channels = 32;
   int value_hidden = 64;
   uint64_t net_seed = 1;
+  bool any_map = false;  // a fresh any-map network (nn/network.h) instead of the scenario's
 };
 
 // A learner on the network of `source`: its file, or a fresh network for `scenario` (a

@@ -31,6 +31,11 @@ const env::OptionRow<TrainSettings> kTrainRows[] = {
      &TrainSettings::q_ratio,
      {0, 1},
      "value target: this share of the search's root value, the rest the game's result"},
+    {"level-ratio",
+     &TrainSettings::level_ratio,
+     {0, 1},
+     "value target: this share of the victory level (the margin over 4 VP, clamped to +-1), "
+     "the rest the game's result"},
     {"margin-weight", &TrainSettings::margin_weight, env::atLeast(0),
      "weight of the victory-point margin head's loss (0: not trained)"},
     {"margin-scale",
@@ -70,6 +75,8 @@ const env::OptionRow<NetworkSource> kNetworkRows[] = {
      {1, 4096},
      "fresh network: hidden units of the value head"},
     {"net-seed", &NetworkSource::net_seed, env::anyValue(), "fresh network: seed of its weights"},
+    {"any-map", &NetworkSource::any_map, env::anyValue(),
+     "fresh network: one for every map size (nn init --any-scenario), not the scenario's"},
 };
 
 }  // namespace

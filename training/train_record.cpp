@@ -33,12 +33,15 @@ void writeTrainRecord(const std::string& dir, const TrainSettings& settings,
 nlohmann::json withLegacyTrainDefaults(const nlohmann::json& settings) {
   // Settings added since format 1 began, with the values that give the runs made before them
   // what they did.
-  json out = {{"q_ratio", 0.0},
-              {"margin_weight", 0.0},
-              {"margin_scale", 5.0},
-              {"control_weight", 0.0},
-              {"short_value_weight", 0.0}};
+  json out = {{"q_ratio", 0.0},      {"level_ratio", 0.0},    {"margin_weight", 0.0},
+              {"margin_scale", 5.0}, {"control_weight", 0.0}, {"short_value_weight", 0.0}};
   if (settings.is_object()) out.update(settings);
+  return out;
+}
+
+nlohmann::json withLegacyNetworkDefaults(const nlohmann::json& network) {
+  json out = {{"any_map", false}};
+  if (network.is_object()) out.update(network);
   return out;
 }
 
@@ -49,7 +52,8 @@ void readTrainRecord(const std::string& dir, TrainSettings& settings, NetworkSou
     throw ConfigError(where + ": not the record of a training run");
   env::readOptionsJson<TrainSettings>(where, withLegacyTrainDefaults(record.at("settings")),
                                       trainOptionRows(), settings);
-  env::readOptionsJson<NetworkSource>(where, record.at("network"), networkOptionRows(), source);
+  env::readOptionsJson<NetworkSource>(where, withLegacyNetworkDefaults(record.at("network")),
+                                      networkOptionRows(), source);
   settings.data_dirs = record.at("settings").at("data").get<std::vector<std::string>>();
 }
 

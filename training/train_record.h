@@ -23,5 +23,7 @@ void readTrainRecord(const std::string& dir, TrainSettings& settings, NetworkSou
 // The recorded training settings `settings` (a JSON object of their rows), with the settings
 // added since the record's format began set to what the runs made before them did.
 nlohmann::json withLegacyTrainDefaults(const nlohmann::json& settings);
+// The same for the recorded network source `network`.
+nlohmann::json withLegacyNetworkDefaults(const nlohmann::json& network);
 
 }  // namespace morne::training

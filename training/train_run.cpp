@@ -24,6 +24,15 @@ void mixValueTargets(nn::TrainingBatch& batch, double q_ratio) {
   }
 }
 
+void mixVictoryLevels(nn::TrainingBatch& batch, double level_ratio) {
+  if (level_ratio <= 0 || batch.margin.size() != batch.value.size()) return;
+  for (size_t i = 0; i < batch.value.size(); ++i) {
+    if (std::isnan(batch.margin[i])) continue;
+    const double level = std::clamp(batch.margin[i] / kTotalVictoryMargin, -1.0, 1.0);
+    batch.value[i] = static_cast<float>((1 - level_ratio) * batch.value[i] + level_ratio * level);
+  }
+}
+
 namespace {
 
 using nlohmann::json;
@@ -377,6 +386,7 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
     }
     const double rate = learner_.learningRate();
     nn::TrainingBatch batch = st.stream->next(s.batch);
+    mixVictoryLevels(batch, s.level_ratio);
     mixValueTargets(batch, s.q_ratio);
     if (group_) {  // this rank's share
       const int share = s.batch / group_->size();

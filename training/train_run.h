@@ -29,6 +29,16 @@ namespace morne::training {
 // q_ratio search_value (a batch without search values is left as it is).
 void mixValueTargets(nn::TrainingBatch& batch, double q_ratio);
 
+// The victory-point margin at which the victory level is total (V-LEVEL-1: 4 or more).
+inline constexpr double kTotalVictoryMargin = 4;
+
+// Mixes the victory level into the value targets of `batch`: value = (1 - level_ratio) value +
+// level_ratio clamp(margin / kTotalVictoryMargin, -1, 1), the margin for the side to move (rows
+// whose margin is unknown, and a batch without margins, are left as they are). On a one-sided
+// scenario, where one side wins nearly every game, the level still tells a narrow win from a
+// total one (V-REWARD-1 leaves the reward to the trainer).
+void mixVictoryLevels(nn::TrainingBatch& batch, double level_ratio);
+
 struct TrainSettings {
   std::vector<std::string> data_dirs;  // shard folders, oldest first
   // When set, exactly these shards of the folders, not all those there now (the ranks of a
@@ -57,6 +67,9 @@ struct TrainSettings {
   // The value target of a training row: (1 - q_ratio) x the game's result + q_ratio x the
   // search's root value there (lc0's q_ratio); validation rows keep the result.
   double q_ratio = 0;
+  // The share of the victory level in the value target (mixVictoryLevels, before q_ratio);
+  // validation rows keep the result.
+  double level_ratio = 0;
   // The auxiliary heads' loss weights (0: not trained) and the margin's scale (nn/learner.h).
   double margin_weight = nn::LearnerConfig{}.margin_weight;
   double margin_scale = nn::LearnerConfig{}.margin_scale;

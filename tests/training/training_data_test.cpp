@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -143,6 +144,28 @@ TEST(ValueTargets, SearchValuesMixIntoTheResultsByTheRatio) {
   none.size = 1;
   none.value = {1};
   mixValueTargets(none, 0.5);
+  EXPECT_EQ(none.value, std::vector<float>{1});
+}
+
+// --level-ratio: the value target is (1 - l) x the result + l x the victory level (the margin
+// over 4 VP, clamped), by hand; rows whose margin is unknown keep their result.
+TEST(ValueTargets, VictoryLevelsMixIntoTheResultsByTheRatio) {
+  nn::TrainingBatch b;
+  b.size = 4;
+  b.value = {1, -1, 1, -1};
+  b.margin = {1, -6, std::nanf(""), 2};
+  nn::TrainingBatch unmixed = b;
+  mixVictoryLevels(unmixed, 0);
+  EXPECT_EQ(unmixed.value, b.value);
+  mixVictoryLevels(b, 0.5);
+  EXPECT_NEAR(b.value[0], 0.5 * 1 + 0.5 * 0.25, 1e-6);  // a minor victory: 0.625
+  EXPECT_NEAR(b.value[1], -1, 1e-6);                    // beyond a total defeat: -1
+  EXPECT_EQ(b.value[2], 1);                             // margin unknown
+  EXPECT_NEAR(b.value[3], 0.5 * -1 + 0.5 * 0.5, 1e-6);  // lost, yet 2 VP ahead: -0.25
+  nn::TrainingBatch none;                               // rows without margins are left alone
+  none.size = 1;
+  none.value = {1};
+  mixVictoryLevels(none, 0.5);
   EXPECT_EQ(none.value, std::vector<float>{1});
 }
 
