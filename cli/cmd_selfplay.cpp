@@ -18,6 +18,7 @@
 #include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
+#include "training/position_archive.h"
 #include "training/selfplay.h"
 #include "training/selfplay_options.h"
 
@@ -65,7 +66,9 @@ int runSelfplay(const Args& args) {
                     "built-in scenario name or scenario file");
   addOptions<training::SelfPlayConfig>(own, kOptions, c);
   addOptions<training::SelfPlayConfig>(own, training::selfplayPlayRows(), c);
-  own.add_options()("quiet", po::bool_switch(), "no progress bar");
+  own.add_options()("starts", po::value<std::vector<std::string>>()->multitoken(),
+                    "folders whose position archives (--archive) the --start-share of the games "
+                    "start from, oldest first")("quiet", po::bool_switch(), "no progress bar");
   const ParsedCommand cmd = parseCommand("selfplay", args, own, 0);
   if (cmd.help) {
     std::cout << usageText("morne selfplay [options]", own) << "\nAgents:\n"
@@ -77,6 +80,19 @@ int runSelfplay(const Args& args) {
   readOptions<training::SelfPlayConfig>("selfplay", vm, training::selfplayPlayRows(), c);
   c.scenario = env::loadScenario(vm["scenario"].as<std::string>());
   if (c.prefix.empty()) c.prefix = defaultPrefix(c.scenario->name());
+  if (c.start_share > 0 && !vm.count("starts"))
+    throw ConfigError("selfplay: --start-share needs --starts DIR (folders of position archives)");
+  if (vm.count("starts")) {
+    training::ArchivedPositions starts = training::readPositionArchives(
+        *c.scenario, vm["starts"].as<std::vector<std::string>>(), training::kMostStarts);
+    for (const std::string& problem : starts.problems) std::cerr << "skipped " << problem << "\n";
+    if (starts.positions.empty())
+      throw ConfigError("selfplay: no usable position archive in --starts");
+    std::cout << "starts: " << starts.positions.size() << " archived positions from "
+              << starts.files << " archive(s), " << core::fixedText(100 * c.start_share, 0)
+              << "% of the games\n";
+    c.starts = std::make_shared<const std::vector<env::GameState>>(std::move(starts.positions));
+  }
   nlohmann::json record = env::optionsJson<training::SelfPlayConfig>(kOptions, c);
   record.update(env::optionsJson<training::SelfPlayConfig>(training::selfplayPlayRows(), c));
   record["scenario"] = c.scenario->name();
@@ -130,7 +146,9 @@ int runSelfplay(const Args& args) {
   for (const training::RecoveredShard& j : r.recovered) {
     (j.quarantined.empty() ? std::cout : std::cerr) << training::recoveryText(j) << "\n";
   }
+  if (c.starts) std::cout << p.archive_starts << " games started from archived positions\n";
   for (const std::string& shard : r.shards) std::cout << "wrote " << shard << "\n";
+  if (!r.archive.empty()) std::cout << "wrote " << r.archive << "\n";
   std::cout << std::flush;
   return r.interrupted || interrupt.raised() ? 130 : 0;
 }

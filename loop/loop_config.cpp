@@ -144,8 +144,10 @@ LoopConfig readLoopRecord(const std::string& dir) {
                {"resign_bound", 1.0}};
   if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
   env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
-  env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),
-                                                 training::selfplayPlayRows(), c.selfplay);
+  json selfplay = {{"archive", false}, {"start_share", 0.0}};
+  if (j.at("selfplay").is_object()) selfplay.update(j.at("selfplay"));
+  env::readOptionsJson<training::SelfPlayConfig>(where, selfplay, training::selfplayPlayRows(),
+                                                 c.selfplay);
   env::readOptionsJson<training::TrainSettings>(where,
                                                 training::withLegacyTrainDefaults(j.at("train")),
                                                 training::trainOptionRows(), c.train);

@@ -13,6 +13,7 @@
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/rng.h"
+#include "training/position_archive.h"
 #include "training/selfplay.h"
 
 namespace morne::loop {
@@ -32,6 +33,8 @@ uint64_t nameKey(const std::string& name) {
 // counts halve (about the last 200 checked games weigh).
 constexpr double kResignMinimumChecks = 10;
 constexpr double kResignMemory = 200;
+// Archive starts come from the position archives of this many data sets before the one played.
+constexpr int kArchiveDataSets = 4;
 
 void checkName(const std::string& name) {
   const bool ok = !name.empty() && name.size() <= 64 &&
@@ -118,6 +121,25 @@ bool SelfplayWorker::resignationSuspended(const std::string& set) {
   return over;
 }
 
+std::shared_ptr<const std::vector<env::GameState>> SelfplayWorker::startsFor(
+    int data_set, const std::string& set) {
+  if (data_set == starts_set_) return starts_;
+  std::vector<std::string> dirs;
+  for (int d = std::max(0, data_set - kArchiveDataSets); d < data_set; ++d)
+    dirs.push_back(run_.folder.dataSet(d));
+  training::ArchivedPositions read =
+      training::readPositionArchives(*run_.scenario, dirs, training::kMostStarts);
+  for (const std::string& problem : read.problems) run_.say(set + ": skipped " + problem);
+  run_.say(set + ": " + std::to_string(read.positions.size()) + " archived positions of " +
+           std::to_string(dirs.size()) + " data set(s) start " +
+           core::shortText(100 * run_.config.selfplay.start_share) + "% of the games");
+  starts_set_ = data_set;
+  starts_ = read.positions.empty()
+                ? nullptr
+                : std::make_shared<const std::vector<env::GameState>>(std::move(read.positions));
+  return starts_;
+}
+
 int SelfplayWorker::playChunk(int games) {
   const LatestNetwork latest = run_.folder.readLatest();
   const std::string set = "[" + generationName(latest.data_set) + "] selfplay " + name_;
@@ -155,6 +177,10 @@ int SelfplayWorker::playChunk(int games) {
   } else if (sp.resign_value > 0 && resignationSuspended(set)) {
     sp.resign_check_fraction = 1;  // every game plays on, and is measured
   }
+  if (sp.start_share > 0) {  // every data set archives; the network's games start from them
+    sp.archive = true;
+    if (network) sp.starts = startsFor(latest.data_set, set);
+  }
   sp.config_json = json{
       {"loop", run_.folder.name()},
       {"generation", latest.data_set},
@@ -187,7 +213,10 @@ int SelfplayWorker::playChunk(int games) {
            (p.resigned || p.resign_checks ? ", " + std::to_string(p.resigned) + " resigned, " +
                                                 std::to_string(p.false_resignations) + " of " +
                                                 std::to_string(p.resign_checks) + " checked wrongly"
-                                          : ""));
+                                          : "") +
+           (p.archive_starts > 0
+                ? ", " + std::to_string(p.archive_starts) + " started from archived positions"
+                : ""));
   return p.games_done;
 }
 

@@ -36,6 +36,10 @@ class SelfplayWorker {
   bool resignationSuspended(const std::string& set);
   // One past the highest chunk number in the names of this worker's shards and journals.
   int64_t nextChunkFromFiles() const;
+  // The archived positions the games of data set `data_set` may start from: those of the
+  // kArchiveDataSets data sets before it, read once per data set (problems said under `set`).
+  std::shared_ptr<const std::vector<env::GameState>> startsFor(int data_set,
+                                                               const std::string& set);
 
   const RoleContext& run_;
   std::string name_;
@@ -52,6 +56,8 @@ class SelfplayWorker {
   double resign_checks_ = 0, false_resignations_ = 0;
   bool resign_suspended_ = false;
   double cpu_seconds_ = 0;
+  int starts_set_ = -1;  // the data set `starts_` was read for
+  std::shared_ptr<const std::vector<env::GameState>> starts_;
 };
 
 // The `morne loop worker` process: plays chunks of `chunk_games` until the run's last

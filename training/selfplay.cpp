@@ -1,5 +1,6 @@
 #include "training/selfplay.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -12,6 +13,7 @@
 #include "mcts/eval_cache.h"
 #include "mcts/workers.h"
 #include "nn/observation.h"
+#include "training/position_archive.h"
 #include "training/selfplay_game.h"
 #include "training/shard_writer.h"
 
@@ -75,6 +77,8 @@ struct Run {
   SelfPlayProgress totals;
   std::exception_ptr error;         // the first failure of a worker or the writer, under `mutex`
   std::atomic<bool> failed{false};  // set with `error`
+  // The archived position of each finished game that has one, by game number, under `mutex`.
+  std::vector<std::pair<int64_t, env::GameState>> archived;
   // For progress reports while games are under way.
   std::atomic<int64_t> live_batches{0}, live_evaluated{0}, live_positions{0};
 
@@ -98,6 +102,8 @@ struct Run {
       totals.adjudicated += g.end == kEndAdjudicated;
       totals.resign_checks += game.wouldHaveResigned();
       totals.false_resignations += game.falseResignation();
+      totals.archive_starts += game.fromArchive();
+      if (game.archived()) archived.emplace_back(static_cast<int64_t>(g.id), *game.archived());
       ++totals.games_done;
       totals.seconds = since(t0);
       totals.positions_played = live_positions.load();
@@ -207,7 +213,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   result.recovered = recoverShards(c.out_dir);
 
   GameQueue queue(static_cast<size_t>(std::max(1, c.queue_games)));
-  Run run{c, batched, rows, progress, stop, queue, Clock::now(), {}, {}, {}, {}, {}, {}, {}};
+  Run run{c, batched, rows, progress, stop, queue, Clock::now(), {}, {}, {}, {}, {}, {}, {}, {}};
   run.totals.games_total = c.games;
   // A write that fails (a full disk) stops the run; the games after it are not played.
   std::thread writer_thread([&] {
@@ -233,6 +239,15 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   writer_thread.join();
   if (run.error) std::rethrow_exception(run.error);  // the open shard's games stay journalled
   writer.close();
+  if (c.archive && !run.archived.empty()) {
+    std::sort(run.archived.begin(), run.archived.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<env::GameState> positions;
+    for (const auto& [id, state] : run.archived) positions.push_back(state);
+    result.archive =
+        c.out_dir + "/" + (c.prefix.empty() ? "selfplay" : c.prefix) + kPositionsSuffix;
+    writePositionArchive(result.archive, positions);
+  }
   result.progress = run.totals;
   result.progress.positions_played = run.live_positions.load();
   result.progress.batches = run.live_batches.load();

@@ -35,6 +35,7 @@ struct SelfPlayProgress {
   int adjudicated = 0;
   int resign_checks = 0;       // no-resignation games in which a side would have resigned
   int false_resignations = 0;  // ... and did not lose
+  int archive_starts = 0;      // games begun at an archived position
   // Lock-step evaluation: leaves asked for, of which answered by the cache, and the batches
   // sent to the evaluator with the positions in them.
   int64_t leaves = 0;
@@ -49,6 +50,7 @@ struct SelfPlayResult {
   SelfPlayProgress progress;
   std::vector<std::string> shards;
   std::vector<RecoveredShard> recovered;  // journals of a killed run found in the folder
+  std::string archive;  // the position archive written (SelfPlayConfig::archive), or empty
   bool interrupted = false;
 };
 

@@ -1,12 +1,14 @@
 #pragma once
 // The settings of a self-play run (training/selfplay.h): scenario, agent, games, threads,
-// shards, exploration, playout caps, resignation and adjudication.
+// shards, exploration, playout caps, resignation, adjudication and archive starts.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "env/game_state.h"
 #include "env/scenario.h"
 
 namespace morne::training {
@@ -45,6 +47,13 @@ struct SelfPlayConfig {
   // Adjudication: with `adjudicate_decisions` > 0, a game is stopped after that many decisions
   // and scored as it stands (victory points).
   int adjudicate_decisions = 0;
+  // The position archive (training/position_archive.h): with `archive`, one position of each
+  // game, drawn uniformly from its decisions, is written to OUT_DIR/PREFIX.positions.json; a
+  // share `start_share` of the games starts from a position of `starts` (drawn by the game's
+  // seed; states of `scenario`) instead of the scenario's start.
+  bool archive = false;
+  double start_share = 0;
+  std::shared_ptr<const std::vector<env::GameState>> starts;
   int queue_games = 32;     // finished games waiting for the writer, at most
   std::string config_json;  // the run's settings, stored in every shard
   std::string engine;       // version line, stored in every shard

@@ -13,6 +13,9 @@ namespace morne::training {
 
 namespace {
 
+// The seed stream of the archive's draws (the start position and the archived one).
+constexpr uint64_t kArchiveStream = 0xA7C4'1E5D'0B3F'2291ull;
+
 // The action to play: with `explore`, drawn in proportion to the agent's policy target, unless
 // the agent drew its action itself (Gumbel); else the agent's choice.
 env::Action playedAction(const agents::Decision& d, bool explore, env::Rng& rng) {
@@ -35,7 +38,8 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
       rows_(rows),
       s_(env::newGame(*c.scenario)),
       dice_(env::deriveSeed(c.seed, index)),
-      choice_(env::deriveSeed(c.seed, index) ^ 0x5E1F'91A7ull) {
+      choice_(env::deriveSeed(c.seed, index) ^ 0x5E1F'91A7ull),
+      archive_rng_(env::deriveSeed(c.seed, index) ^ kArchiveStream) {
   const uint64_t seed = env::deriveSeed(c.seed, index);
   data_.id = static_cast<uint64_t>(index);
   data_.seed = seed;
@@ -50,6 +54,10 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
     }
   }
   resign_allowed_ = c.resign_value > 0 && choice_.uniform() >= c.resign_check_fraction;
+  if (c.starts && !c.starts->empty() && archive_rng_.uniform() < c.start_share) {
+    s_ = (*c.starts)[archive_rng_.below(static_cast<uint32_t>(c.starts->size()))];
+    from_archive_ = true;
+  }
 }
 
 const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
@@ -75,6 +83,8 @@ const mcts::LeafRequest* SelfPlayGame::advance(const std::atomic<bool>* stop) {
       env::applyChance(s_, env::sampleChance(s_, dice_));
       continue;
     }
+    if (c_.archive && archive_rng_.below(++archive_seen_) == 0)
+      archived_ = s_;  // reservoir sampling: each decision equally likely
     full_search_ = c_.cheap_sims == 0 || choice_.uniform() < c_.full_search_probability;
     view_ = agents::positionToDecideFrom(s_);  // what the side to move may know (S-4)
     if (!search_[s_.side]) {

@@ -48,6 +48,10 @@ class SelfPlayGame {
   // Games with resignation disabled: whether a side would have resigned and did not lose.
   bool falseResignation() const { return false_resignation_; }
   bool wouldHaveResigned() const { return would_resign_[0] || would_resign_[1]; }
+  // Whether the game began at an archived position (SelfPlayConfig::starts).
+  bool fromArchive() const { return from_archive_; }
+  // With SelfPlayConfig::archive, the position drawn uniformly from the game's decisions so far.
+  const std::optional<env::GameState>& archived() const { return archived_; }
 
  private:
   void decided(const agents::Decision& d);
@@ -59,6 +63,7 @@ class SelfPlayGame {
   env::GameState view_;  // the position the side to move decides from (agents/informed_decision.h)
   env::Rng dice_;
   env::Rng choice_;
+  env::Rng archive_rng_;  // the archive's draws, apart from the game's others
   std::unique_ptr<agents::Agent> full_[2], cheap_[2];     // agents that decide on their own
   std::optional<agents::LockstepSearchAgent> search_[2];  // lock-step searches
   bool searching_ = false;
@@ -69,6 +74,9 @@ class SelfPlayGame {
   bool false_resignation_ = false;
   bool over_ = false;
   int move_ = 0;
+  bool from_archive_ = false;
+  uint32_t archive_seen_ = 0;  // decisions the archived position was drawn among
+  std::optional<env::GameState> archived_;
   std::vector<DecisionValue> decision_values_;  // of every decision, for the short-term values
   GameData data_;
 };

@@ -38,6 +38,13 @@ const env::OptionRow<SelfPlayConfig> kPlayRows[] = {
      "share of games that never resign, to measure false resignations"},
     {"adjudicate-after", &SelfPlayConfig::adjudicate_decisions, env::atLeast(0),
      "stop a game after this many decisions and score it as it stands (0: never)"},
+    {"archive", &SelfPlayConfig::archive, env::anyValue(),
+     "write one position of each game, drawn from its decisions, to PREFIX.positions.json"},
+    {"start-share",
+     &SelfPlayConfig::start_share,
+     {0, 1},
+     "share of games started from archived positions (selfplay: --starts; loop: the archives "
+     "of the last data sets)"},
 };
 
 }  // namespace

@@ -187,6 +187,23 @@ TEST_F(LoopCli, AWarmStartPlaysAndTrainsFromTheGivenNetwork) {
   EXPECT_NE(info.output.find("scenario:        any\n"), std::string::npos) << info.output;
 }
 
+// Issue 29: with --start-share, every data set archives a position a game and the network's
+// games start that share from the archives of the data sets before (Go-Exploit).
+TEST_F(LoopCli, ArchiveStartsFeedTheNextDataSets) {
+  const std::string run = dir_ + "/run";
+  const ProcessResult r = runMorne(
+      "loop --out " + run + " --start-share 0.5 --steps 10 --bootstrap-games 16" + kTinyLoop);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(run + "/selfplay/gen-000/loop-0.positions.json"));
+  EXPECT_TRUE(fs::exists(run + "/selfplay/gen-001/loop-1.positions.json"));
+  const std::string log = readFile(run + "/log.txt");
+  EXPECT_NE(log.find("[gen-001] selfplay loop: 16 archived positions of 1 data set(s) start 50% "
+                     "of the games"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("started from archived positions"), std::string::npos) << log;
+}
+
 TEST_F(LoopCli, ProcessesModeRunsTheRolesAtOnce) {
   const std::string run = dir_ + "/run";
   const ProcessResult r =
