@@ -40,6 +40,7 @@ arms=(
   "reuse-8|max-reuse=8"
   "combined|gate=none average-snapshots=4 q-ratio=0.5 margin-weight=1 short-value-weight=1"
   "targets|q-ratio=0.5 margin-weight=1 short-value-weight=1"
+  "archive|gate=none average-snapshots=4 start-share=0.25"
 )
 # An arm's settings as --set options: the baseline's, with the arm's in their place.
 armSettings() {

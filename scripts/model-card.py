@@ -36,24 +36,29 @@ def network_info(morne, net):
         fail(f"{net}: morne nn info failed: {out.stdout}{out.stderr}")
     text = out.stdout
     fields = {}
-    for key in ("scenario", "input", "trunk", "policy", "value head", "parameters", "weights"):
+    for key in ("scenario", "plays", "input", "trunk", "policy", "value head", "parameters",
+                "weights"):
         m = re.search(r"^" + key + r":\s*(.*)$", text, re.M)
         if not m:
             fail(f"{net}: `nn info` printed no {key!r} line")
         fields[key] = m.group(1).strip()
     m = re.search(r"^provenance:\s*(\{.*\})\s*\Z", text, re.M | re.S)
     provenance = json.loads(m.group(1)) if m else {}
-    shape = re.match(r"(\d+) planes x (\d+) x (\d+), (\d+) global features \(encoder version (\d+)\)",
-                     fields["input"])
+    shape = re.match(r"(\d+) planes x (?:(\d+) x (\d+)|any map), (\d+) global features "
+                     r"\(encoder version (\d+)\)", fields["input"])
     trunk = re.match(r"(\d+) residual blocks x (\d+) channels", fields["trunk"])
     checksum = re.search(r"checksum ([0-9a-f]+)", fields["weights"])
+    # "duel (the scenarios of its ...)" or "crossing, duel, pyramids, and any map whose ...":
+    # the built-in scenarios it plays.
+    plays = [name.strip() for name in re.split(r" \(|, and ", fields["plays"])[0].split(",")]
     if not (shape and trunk and checksum):
         fail(f"{net}: `nn info` lines not understood:\n{text}")
     return {
         "scenario": fields["scenario"],
         "encoder_version": int(shape.group(5)),
-        "input": {"planes": int(shape.group(1)), "height": int(shape.group(2)),
-                  "width": int(shape.group(3)), "globals": int(shape.group(4))},
+        "input": {"planes": int(shape.group(1)), "height": int(shape.group(2) or 0),
+                  "width": int(shape.group(3) or 0), "globals": int(shape.group(4))},
+        "plays": plays,
         "blocks": int(trunk.group(1)),
         "channels": int(trunk.group(2)),
         "value_hidden": int(fields["value head"].split()[0]),

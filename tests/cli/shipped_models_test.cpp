@@ -1,6 +1,7 @@
 // The trained networks shipped in models/: each matches its model card (size, CRC-32, scenario,
-// encoder version, shape, weights checksum, as `morne nn info` reads them), its measured
-// matches add up, and it plays a whole game by its name, as a user's agent spec names it.
+// the scenarios it plays, encoder version, shape, weights checksum, as `morne nn info` reads
+// them), its measured matches add up, and it plays a whole game by its name on every scenario
+// it plays, as a user's agent spec names it.
 
 #include <gtest/gtest.h>
 
@@ -54,11 +55,17 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
     ASSERT_EQ(info.exit_code, 0) << info.output;
     const std::string scenario = card.at("scenario");
     EXPECT_TRUE(has(info.output, "scenario:        " + scenario + "\n")) << info.output;
+    const std::vector<std::string> plays = card.at("plays");
+    ASSERT_FALSE(plays.empty()) << "a card names the scenarios its model plays";
+    std::string plays_line = "plays:           ";
+    for (size_t i = 0; i < plays.size(); ++i) plays_line += (i ? ", " : "") + plays[i];
+    EXPECT_TRUE(has(info.output, plays_line)) << info.output;
     const json& in = card.at("input");
-    EXPECT_TRUE(has(info.output, std::to_string(in.at("planes").get<int>()) + " planes x " +
-                                     std::to_string(in.at("height").get<int>()) + " x " +
-                                     std::to_string(in.at("width").get<int>()) + ", " +
-                                     std::to_string(in.at("globals").get<int>()) +
+    const int height = in.at("height"), width = in.at("width");
+    const std::string grid = height == 0 ? std::string("any map")
+                                         : std::to_string(height) + " x " + std::to_string(width);
+    EXPECT_TRUE(has(info.output, std::to_string(in.at("planes").get<int>()) + " planes x " + grid +
+                                     ", " + std::to_string(in.at("globals").get<int>()) +
                                      " global features (encoder version " +
                                      std::to_string(card.at("encoder_version").get<int>()) + ")"))
         << info.output;
@@ -85,10 +92,12 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
       EXPECT_TRUE(has(match.at("agent").get<std::string>(), "model=" + name)) << match.dump();
     }
 
-    const ProcessResult play = runMorne("play --scenario " + scenario + " --blue az:model=" + name +
-                                        ",sims=8 --orange rule --seed 1");
-    EXPECT_EQ(play.exit_code, 0) << play.output;
-    EXPECT_TRUE(has(play.output, "result: ")) << play.output;
+    for (const std::string& played : plays) {  // a game on every scenario it plays
+      const ProcessResult play = runMorne("play --scenario " + played + " --blue az:model=" + name +
+                                          ",sims=8 --orange rule --seed 1");
+      EXPECT_EQ(play.exit_code, 0) << played << ": " << play.output;
+      EXPECT_TRUE(has(play.output, "result: ")) << played << ": " << play.output;
+    }
   }
   for (const std::string& card : filesEndingWith(kModels, ".json"))
     EXPECT_TRUE(fs::exists(fs::path(card).replace_extension(".pt"))) << card << " has no network";
