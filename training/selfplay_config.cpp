@@ -1,6 +1,8 @@
 #include "training/selfplay_config.h"
 
 #include "agents/agent_spec.h"
+#include "env/error.h"
+#include "env/types.h"
 
 namespace morne::training {
 
@@ -12,6 +14,24 @@ std::string cheapSearchSpec(const std::string& spec, int sims) {
   parsed.params.erase("noise_fraction");
   parsed.params["sims"] = std::to_string(sims);
   return agents::specText(parsed);
+}
+
+std::string withSimulations(const std::string& spec, int sims) {
+  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  parsed.params.erase("ms");
+  parsed.params.erase("turn_ms");
+  parsed.params["sims"] = std::to_string(sims);
+  return agents::specText(parsed);
+}
+
+int boostedSide(const SelfPlayConfig& c) {
+  if (c.boost_sims <= 0) return -1;
+  const std::optional<int> side = env::parseSideColor(c.boost_side);
+  if (!side) {
+    throw ConfigError("selfplay: --boost-sims needs --boost-side blue or orange (got \"" +
+                      c.boost_side + "\")");
+  }
+  return *side;
 }
 
 }  // namespace morne::training

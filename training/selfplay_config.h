@@ -52,6 +52,11 @@ struct SelfPlayConfig {
   // share `start_share` of the games starts from a position of `starts` (drawn by the game's
   // seed; states of `scenario`) instead of the scenario's start.
   bool archive = false;
+  // Balancing a one-sided scenario: with `boost_sims` > 0, the side `boost_side` ("blue" or
+  // "orange") searches its full decisions with that many simulations instead of the agent's
+  // (the weaker side, so that the results say more than who had the better start).
+  std::string boost_side;
+  int boost_sims = 0;
   double start_share = 0;
   std::shared_ptr<const std::vector<env::GameState>> starts;
   int queue_games = 32;     // finished games waiting for the writer, at most
@@ -62,5 +67,13 @@ struct SelfPlayConfig {
 // The spec of playout cap randomisation's cheap searches: the agent's, with `sims` simulations
 // and no root noise (they are not recorded, so they need no exploration).
 std::string cheapSearchSpec(const std::string& spec, int sims);
+
+// The spec of `spec` with a budget of `sims` simulations (its ms or turn_ms budget dropped),
+// its other parameters kept.
+std::string withSimulations(const std::string& spec, int sims);
+
+// The side boost_sims applies to: 0 or 1, or -1 without a boost. Throws ConfigError for a
+// boost_side that is not "blue" or "orange", or boost_sims without one.
+int boostedSide(const SelfPlayConfig& c);
 
 }  // namespace morne::training

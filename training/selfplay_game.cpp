@@ -43,12 +43,16 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
   const uint64_t seed = env::deriveSeed(c.seed, index);
   data_.id = static_cast<uint64_t>(index);
   data_.seed = seed;
+  const int boosted = boostedSide(c);
   for (int side = 0; side < env::kNumSides; ++side) {
     const uint64_t side_seed = agents::agentSeed(seed, side);
     if (batched) {
-      search_[side].emplace(batched->search, side_seed);
+      mcts::SearchParams params = batched->search;
+      if (side == boosted) params.simulations = c.boost_sims;
+      search_[side].emplace(params, side_seed);
     } else {
-      full_[side] = agents::makeAgent(c.agent, side_seed);
+      full_[side] = agents::makeAgent(
+          side == boosted ? withSimulations(c.agent, c.boost_sims) : c.agent, side_seed);
       if (c.cheap_sims > 0)
         cheap_[side] = agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), side_seed + 1);
     }

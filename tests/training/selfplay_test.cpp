@@ -197,6 +197,34 @@ TEST_F(SelfPlayTest, BadSpecFailsBeforeAnyFile) {
   EXPECT_FALSE(fs::exists(dir_));
 }
 
+// Balancing (issue 29): the boosted side searches with its own budget; orange, the weaker side
+// of duel, wins more of the same games with 128 simulations against 4 than at 4 against 4. A
+// boost without a side is refused before any file.
+TEST_F(SelfPlayTest, ABoostedSideSearchesMoreAndWinsMore) {
+  auto orangeWins = [&](const std::string& prefix, int boost) {
+    SelfPlayConfig c = config(prefix);
+    c.agent = "mcts:sims=4";
+    c.games = 16;
+    if (boost > 0) {
+      c.boost_side = "orange";
+      c.boost_sims = boost;
+    }
+    int wins = 0;
+    for (const auto& [id, g] : readGames(runSelfPlay(c, nullptr, nullptr).shards))
+      wins += g.winner == 1;
+    return wins;
+  };
+  const int plain = orangeWins("plain", 0), boosted = orangeWins("boosted", 128);
+  EXPECT_GT(boosted, plain) << "orange won " << plain << " of 16 unboosted, " << boosted
+                            << " boosted";
+  SelfPlayConfig bad = config("bad");
+  bad.boost_sims = 64;
+  bad.boost_side = "purple";
+  fs::remove_all(dir_);
+  EXPECT_THROW(runSelfPlay(bad, nullptr, nullptr), ConfigError);
+  EXPECT_FALSE(fs::exists(dir_ / "bad-0000.h5"));
+}
+
 TEST(CheapSearchSpec, ReplacesTheBudgetAndDropsTheNoise) {
   EXPECT_EQ(cheapSearchSpec("mcts:sims=200,cpuct=2", 8), "mcts:cpuct=2,sims=8");
   EXPECT_EQ(cheapSearchSpec("mcts:ms=50", 8), "mcts:sims=8");
