@@ -140,8 +140,9 @@ class Learner {
   // (or with none), the running averages of the training steps, which lag behind weights that
   // change at every step: measured on duel, validation losses then jump between steps (value
   // loss 0.65 to 1.58, above the baseline of predicting 0) where the calibrated network's stay
-  // near 0.42. The training itself is not affected.
-  virtual void setCalibrationRows(const TrainingBatch& rows) = 0;
+  // near 0.42. The training itself is not affected. Rows of several maps (an any-map network's
+  // data of several scenarios) come as one batch a map, each batch of 256 counting alike.
+  virtual void setCalibrationRows(const std::vector<TrainingBatch>& parts) = 0;
 
   // Optimizer steps taken, and the learning rate of the next one.
   virtual int64_t steps() const = 0;

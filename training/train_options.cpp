@@ -36,6 +36,9 @@ const env::OptionRow<TrainSettings> kTrainRows[] = {
      {0, 1},
      "value target: this share of the victory level (the margin over 4 VP, clamped to +-1), "
      "the rest the game's result"},
+    {"shares", &TrainSettings::shares, env::anyValue(),
+     "data of several scenarios (an any-map network): each scenario's weight in the batches, "
+     "NAME=WEIGHT,... (e.g. duel=1,pyramids=3)"},
     {"margin-weight", &TrainSettings::margin_weight, env::atLeast(0),
      "weight of the victory-point margin head's loss (0: not trained)"},
     {"margin-scale",

@@ -33,8 +33,9 @@ void writeTrainRecord(const std::string& dir, const TrainSettings& settings,
 nlohmann::json withLegacyTrainDefaults(const nlohmann::json& settings) {
   // Settings added since format 1 began, with the values that give the runs made before them
   // what they did.
-  json out = {{"q_ratio", 0.0},      {"level_ratio", 0.0},    {"margin_weight", 0.0},
-              {"margin_scale", 5.0}, {"control_weight", 0.0}, {"short_value_weight", 0.0}};
+  json out = {{"q_ratio", 0.0},           {"level_ratio", 0.0},  {"shares", ""},
+              {"margin_weight", 0.0},     {"margin_scale", 5.0}, {"control_weight", 0.0},
+              {"short_value_weight", 0.0}};
   if (settings.is_object()) out.update(settings);
   return out;
 }

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <optional>
 #include <sstream>
 
@@ -41,6 +43,8 @@ constexpr const char* kCheckpointFormat = "morne-train/1";
 // The seed stream of the batch-norm calibration sample (the data stream's fills use 0, 1, ...
 // through deriveSeed(seed, fill); this one lies far beyond any fill number).
 constexpr uint64_t kCalibrationStream = uint64_t{1} << 62;
+// The seed stream of the scenario of each step's batch (TrainSettings::shares).
+constexpr uint64_t kShareStream = (uint64_t{1} << 62) + (uint64_t{1} << 61);
 
 // Sums of reports weighted by their rows, for the means of a stretch of steps: the rows, then
 // each figure of nn::lossFigures() times its rows.
@@ -139,7 +143,89 @@ void truncateMetrics(const std::string& path, int64_t step) {
   env::writeFileDurably(path, kept);
 }
 
+// Throws ConfigError when the data of `index` do not fit a network of `net`.
+void checkDataFits(const ShardIndex& index, const nn::NetworkConfig& net) {
+  const RowShape& data = index.shape;
+  const int policy = net.policySize(data.height, data.width);
+  if (index.encoder_version != net.encoder_version || data.planes != net.input.planes ||
+      data.globals != net.input.globals || data.policy != policy ||
+      (!net.anyMap() && (index.scenario != net.scenario || data.height != net.input.height ||
+                         data.width != net.input.width))) {
+    throw ConfigError("the data (" + index.shards.front().path + ": scenario " + index.scenario +
+                      ", encoder version " + std::to_string(index.encoder_version) + ", " +
+                      std::to_string(data.policy) + " policy entries) do not fit the " +
+                      "network (scenario " + net.scenario + ", encoder version " +
+                      std::to_string(net.encoder_version) + ", " + std::to_string(policy) +
+                      " policy entries on that map)");
+  }
+}
+
+// The index of each scenario of `s.shares`, in its order, over the shards of `files` of that
+// scenario (in their order). Throws ConfigError for a scenario without shards, or shards of a
+// scenario the shares do not name.
+std::vector<ShardIndex> indexByScenario(const TrainSettings& s,
+                                        const std::vector<std::string>& files,
+                                        ShardSummaries* known) {
+  ShardSummaries own;
+  ShardSummaries& summaries = known ? *known : own;
+  const auto shares = parseScenarioShares(s.shares);
+  std::map<std::string, std::vector<std::string>> by_scenario;
+  for (const std::string& file : files) by_scenario[summaries.of(file).scenario].push_back(file);
+  std::string held;
+  for (const auto& [scenario, list] : by_scenario) held += (held.empty() ? "" : ", ") + scenario;
+  for (const auto& [scenario, list] : by_scenario) {
+    if (std::none_of(shares.begin(), shares.end(),
+                     [&](const auto& share) { return share.first == scenario; })) {
+      throw ConfigError("the data hold shards of scenario \"" + scenario +
+                        "\", which --shares does not name (the data hold: " + held + ")");
+    }
+  }
+  std::vector<ShardIndex> indexes;
+  for (const auto& [scenario, share] : shares) {
+    if (!by_scenario.count(scenario)) {
+      throw ConfigError("--shares names scenario \"" + scenario +
+                        "\", of which the data hold no shard (they hold: " + held + ")");
+    }
+    indexes.push_back(indexShardFiles(by_scenario.at(scenario), s.validation_permille, &summaries));
+  }
+  return indexes;
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, double>> parseScenarioShares(const std::string& text) {
+  std::vector<std::pair<std::string, double>> shares;
+  std::istringstream in(text);
+  std::string entry;
+  while (std::getline(in, entry, ',')) {
+    const size_t eq = entry.find('=');
+    double weight = 0;
+    const char* first = eq == std::string::npos ? nullptr : entry.data() + eq + 1;
+    const auto [end, error] = first ? std::from_chars(first, entry.data() + entry.size(), weight)
+                                    : std::from_chars_result{nullptr, std::errc::invalid_argument};
+    if (eq == std::string::npos || eq == 0 || error != std::errc() ||
+        end != entry.data() + entry.size() || !(weight > 0) || !std::isfinite(weight)) {
+      throw ConfigError(
+          "--shares: \"" + entry +
+          "\" is not SCENARIO=WEIGHT with a positive weight (e.g. duel=1,pyramids=3)");
+    }
+    const std::string name = entry.substr(0, eq);
+    for (const auto& [known, w] : shares)
+      if (known == name) throw ConfigError("--shares: scenario \"" + name + "\" named twice");
+    shares.emplace_back(name, weight);
+  }
+  if (shares.empty()) throw ConfigError("--shares: no scenario");
+  return shares;
+}
+
+size_t scenarioOfStep(std::span<const double> weights, uint64_t seed, int64_t step) {
+  if (weights.size() <= 1) return 0;
+  env::Rng rng(env::deriveSeed(seed, kShareStream, step));
+  double pick = rng.uniform() * std::accumulate(weights.begin(), weights.end(), 0.0);
+  for (size_t i = 0; i < weights.size(); ++i)
+    if ((pick -= weights[i]) < 0) return i;
+  return weights.size() - 1;
+}
 
 nn::LearnerConfig TrainSettings::learnerConfig() const {
   nn::LearnerConfig c;
@@ -221,9 +307,38 @@ struct TrainingRun::State {
   double seconds_before = 0;  // of training before this session
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   int64_t checkpointed = -1;
-  nn::TrainingBatch validation;
+  // The data of one scenario: its stream of training rows and its validation rows. One
+  // source unless TrainSettings::shares names several, in its order.
+  struct Source {
+    std::string scenario;
+    double share = 1;
+    std::unique_ptr<TrainingStream> stream;
+    nn::TrainingBatch validation;
+  };
+  std::vector<Source> sources;
+  std::vector<double> weights;           // the sources' shares
   std::vector<std::string> shard_files;  // read by this run, saved in its checkpoints
-  std::unique_ptr<TrainingStream> stream;
+
+  // The report of every source's validation rows (the mean over their rows), or none.
+  std::optional<nn::LossReport> validationReport(nn::Learner& learner, int batch) const {
+    ReportSum sum;
+    double weight_norm = 0;
+    for (const Source& source : sources) {
+      if (source.validation.size == 0) continue;
+      const nn::LossReport r = measureAll(learner, source.validation, batch);
+      sum.add(r);
+      weight_norm = r.weight_norm;
+    }
+    if (sum.sums[0] == 0) return std::nullopt;
+    nn::LossReport mean = sum.mean();
+    mean.weight_norm = weight_norm;
+    return mean;
+  }
+
+  // The source of the batch of step `step` (the first step is 0).
+  Source& sourceOf(int64_t step, uint64_t seed) {
+    return sources[scenarioOfStep(weights, seed, step)];
+  }
 
   double seconds() const {
     return seconds_before +
@@ -248,7 +363,7 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
   st.checkpoint = run_dir + "/checkpoint.pt";
   st.metrics_path = run_dir + "/metrics.csv";
   st.net_path = run_dir + "/net.pt";
-  DataPosition position;
+  std::vector<DataPosition> positions(1);
   size_t shards = 0;
   std::vector<std::string> files = s.shard_files;  // or a resumed run's shards
   if (start != TrainStart::kFresh) {
@@ -256,7 +371,12 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
     if (!state.is_object() || state.value("format", "") != kCheckpointFormat)
       throw ConfigError(st.checkpoint + ": not the checkpoint of a training run");
     if (start == TrainStart::kResume) {
-      position = {state.at("fill").get<int64_t>(), state.at("offset").get<int64_t>()};
+      positions = {{state.at("fill").get<int64_t>(), state.at("offset").get<int64_t>()}};
+      if (state.contains("positions")) {  // one a scenario (TrainSettings::shares)
+        positions.clear();
+        for (const json& p : state.at("positions"))
+          positions.push_back({p.at(0).get<int64_t>(), p.at(1).get<int64_t>()});
+      }
       shards = state.at("shards").get<size_t>();
       // (Absent from the checkpoints of earlier versions: their first `shards` shards.)
       if (state.contains("shard_files"))
@@ -266,43 +386,63 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
     st.seconds_before = state.at("seconds").get<double>();
     st.stretch = ReportSum::fromJson(state.at("stretch"));
   }
-  ShardIndex index = files.empty() ? indexShards(s.data_dirs, s.validation_permille, shards)
-                                   : indexShardFiles(files, s.validation_permille, known);
-  if (index.shards.size() < shards) {
-    throw ConfigError("the data folders hold " + std::to_string(index.shards.size()) +
-                      " shards; the checkpoint read " + std::to_string(shards) +
-                      " (a shard was removed)");
+  std::vector<ShardIndex> indexes;
+  if (s.shares.empty()) {
+    indexes.push_back(files.empty() ? indexShards(s.data_dirs, s.validation_permille, shards)
+                                    : indexShardFiles(files, s.validation_permille, known));
+    if (indexes.front().shards.size() < shards) {
+      throw ConfigError("the data folders hold " + std::to_string(indexes.front().shards.size()) +
+                        " shards; the checkpoint read " + std::to_string(shards) +
+                        " (a shard was removed)");
+    }
+    st.sources.push_back({indexes.front().scenario, 1, nullptr, {}});
+  } else {
+    indexes = indexByScenario(s, files.empty() ? shardFiles(s.data_dirs) : files, known);
+    for (const auto& [scenario, share] : parseScenarioShares(s.shares))
+      st.sources.push_back({scenario, share, nullptr, {}});
+  }
+  if (start != TrainStart::kResume) positions.assign(st.sources.size(), DataPosition{});
+  if (positions.size() != st.sources.size()) {
+    throw ConfigError(st.checkpoint + ": " + std::to_string(positions.size()) +
+                      " data position(s) for " + std::to_string(st.sources.size()) +
+                      " scenario(s) (--shares is not the run's)");
   }
   const nn::NetworkConfig& net = learner.networkConfig();
-  const RowShape& data = index.shape;
-  const int policy = net.policySize(data.height, data.width);
-  if (index.encoder_version != net.encoder_version || data.planes != net.input.planes ||
-      data.globals != net.input.globals || data.policy != policy ||
-      (!net.anyMap() && (index.scenario != net.scenario || data.height != net.input.height ||
-                         data.width != net.input.width))) {
-    throw ConfigError("the data (" + index.shards.front().path + ": scenario " + index.scenario +
-                      ", encoder version " + std::to_string(index.encoder_version) + ", " +
-                      std::to_string(data.policy) + " policy entries) do not fit the " +
-                      "network (scenario " + net.scenario + ", encoder version " +
-                      std::to_string(net.encoder_version) + ", " + std::to_string(policy) +
-                      " policy entries on that map)");
+  std::vector<nn::TrainingBatch> calibration;
+  for (size_t i = 0; i < indexes.size(); ++i) {
+    ShardIndex& index = indexes[i];
+    State::Source& source = st.sources[i];
+    checkDataFits(index, net);
+    out_.shards += static_cast<int64_t>(index.shards.size());
+    for (const IndexedShard& shard : index.shards) st.shard_files.push_back(shard.path);
+    out_.rows += index.rows;
+    source.validation = validationRows(index, s.dataConfig().window, s.validation_rows);
+    source.stream =
+        std::make_unique<TrainingStream>(std::move(index), s.dataConfig(), s.seed, positions[i]);
+    st.weights.push_back(source.share);
+    out_.window_rows += source.stream->windowRows();
+    out_.training_rows += source.stream->windowTrainingRows();
   }
-  out_.shards = static_cast<int64_t>(index.shards.size());
-  for (const IndexedShard& shard : index.shards) st.shard_files.push_back(shard.path);
-  out_.rows = index.rows;
-  st.validation = validationRows(index, s.dataConfig().window, s.validation_rows);
-  st.stream = std::make_unique<TrainingStream>(std::move(index), s.dataConfig(), s.seed, position);
   // A sample of the whole window: the most recent rows alone (self-play of one network, many
   // games resigned early) gave batch-norm statistics under which the network played far
-  // worse (docs/training.md).
+  // worse (docs/learning-results.md); of several scenarios, each its share.
   // (Rank 0 alone measures and exports.)
-  learner.setCalibrationRows(
-      s.calibration_rows > 0 && writesFiles()
-          ? st.stream->sample(env::deriveSeed(s.seed, kCalibrationStream), s.calibration_rows)
-          : nn::TrainingBatch{});
+  if (s.calibration_rows > 0 && writesFiles()) {
+    for (size_t i = 0; i < st.sources.size(); ++i) {
+      const State::Source& source = st.sources[i];
+      if (st.sources.size() == 1) {
+        calibration.push_back(
+            source.stream->sample(env::deriveSeed(s.seed, kCalibrationStream), s.calibration_rows));
+        continue;
+      }
+      const double total = std::accumulate(st.weights.begin(), st.weights.end(), 0.0);
+      const auto rows = static_cast<int>(std::ceil(s.calibration_rows * source.share / total));
+      calibration.push_back(
+          source.stream->sample(env::deriveSeed(s.seed, kCalibrationStream, i), rows));
+    }
+  }
+  learner.setCalibrationRows(calibration);
   if (group) learner.joinGroup(*group);
-  out_.window_rows = st.stream->windowRows();
-  out_.training_rows = st.stream->windowTrainingRows();
   out_.target = targetSteps(s, out_.training_rows);
   out_.step = learner.steps();
   if (!writesFiles()) {  // rank 0 writes the run's files
@@ -359,14 +499,17 @@ void TrainingRun::save() {
     return;
   }
   learner_.exportNetwork(st.net_path, networkProvenance());
-  const json state = {{"format", kCheckpointFormat},
-                      {"fill", st.stream->position().fill},
-                      {"offset", st.stream->position().offset},
-                      {"shards", out_.shards},
-                      {"shard_files", st.shard_files},
-                      {"samples", st.samples},
-                      {"seconds", st.seconds()},
-                      {"stretch", st.stretch.toJson()}};
+  const DataPosition first = st.sources.front().stream->position();
+  json state = {{"format", kCheckpointFormat},   {"fill", first.fill},
+                {"offset", first.offset},        {"shards", out_.shards},
+                {"shard_files", st.shard_files}, {"samples", st.samples},
+                {"seconds", st.seconds()},       {"stretch", st.stretch.toJson()}};
+  if (st.sources.size() > 1) {
+    json positions = json::array();
+    for (const State::Source& source : st.sources)
+      positions.push_back({source.stream->position().fill, source.stream->position().offset});
+    state["positions"] = positions;
+  }
   learner_.saveCheckpoint(st.checkpoint, state.dump());
   st.checkpointed = learner_.steps();
 }
@@ -385,7 +528,8 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
       break;
     }
     const double rate = learner_.learningRate();
-    nn::TrainingBatch batch = st.stream->next(s.batch);
+    State::Source& source = st.sourceOf(learner_.steps(), s.seed);
+    nn::TrainingBatch batch = source.stream->next(s.batch);
     mixVictoryLevels(batch, s.level_ratio);
     mixValueTargets(batch, s.q_ratio);
     if (group_) {  // this rank's share
@@ -402,10 +546,10 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
         std::chrono::duration<double>(std::chrono::steady_clock::now() - session_start).count();
     TrainProgress p{step, out_.target,
                     static_cast<double>(session_samples) / std::max(session_seconds, 1e-9),
-                    st.stream->readerRowsPerSecond(), nullptr};
+                    source.stream->readerRowsPerSecond(), nullptr};
     if (metrics_file && (step % s.metrics_every == 0 || step == out_.target)) {
       TrainMetrics m{step, st.samples, st.seconds(), rate, st.stretch.mean(), {}};
-      if (st.validation.size > 0) m.validation = measureAll(learner_, st.validation, s.batch);
+      m.validation = st.validationReport(learner_, s.batch);
       metrics_file->append(metricsCsvRow(m));
       st.stretch = {};
       out_.last = m;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,11 @@ struct TrainSettings {
   // The share of the victory level in the value target (mixVictoryLevels, before q_ratio);
   // validation rows keep the result.
   double level_ratio = 0;
+  // Data of several scenarios (an any-map network): "duel=1,pyramids=3", each scenario's
+  // weight (parseScenarioShares). Every batch is one scenario's rows, the scenario drawn by
+  // these weights from the seed and the step; each has its own window, validation rows and
+  // calibration sample. Empty: the data hold one scenario.
+  std::string shares;
   // The auxiliary heads' loss weights (0: not trained) and the margin's scale (nn/learner.h).
   double margin_weight = nn::LearnerConfig{}.margin_weight;
   double margin_scale = nn::LearnerConfig{}.margin_scale;
@@ -117,6 +123,15 @@ struct TrainOutcome {
   int64_t window_rows = 0;
   int64_t training_rows = 0;  // of the window
 };
+
+// The scenario weights of TrainSettings::shares ("NAME=WEIGHT,..."), in the order given.
+// Throws ConfigError naming the entry that is malformed, has a weight that is not positive, or
+// names a scenario twice.
+std::vector<std::pair<std::string, double>> parseScenarioShares(const std::string& text);
+
+// The scenario (an index into `weights`) of the batch of step `step` of a run of seed `seed`:
+// drawn in proportion to the weights, the same for the same seed and step.
+size_t scenarioOfStep(std::span<const double> weights, uint64_t seed, int64_t step);
 
 // The steps a run of `s` takes on a window of `training_rows` rows: s.steps, capped by
 // s.max_reuse (0: no cap; with steps 0, the cap itself).

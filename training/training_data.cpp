@@ -149,7 +149,9 @@ ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation
                         std::to_string(c.encoder_version) + ", " + shapeText(c.shape) + "; but " +
                         index.shards.front().path + ": scenario " + index.scenario +
                         ", encoder version " + std::to_string(index.encoder_version) + ", " +
-                        shapeText(index.shape) + " (one training run reads one kind of data)");
+                        shapeText(index.shape) +
+                        " (one training run reads one kind of data; an any-map network trains "
+                        "on several scenarios' with --shares)");
     }
     int64_t row = 0;
     for (const ShardSummary::Game& g : c.games) {

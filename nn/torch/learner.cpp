@@ -208,8 +208,10 @@ class TorchLearner : public Learner {
     return r;
   }
 
-  void setCalibrationRows(const TrainingBatch& rows) override {
-    calibration_ = rows.size > 0 ? std::optional(tensorsOf(rows, net_config_)) : std::nullopt;
+  void setCalibrationRows(const std::vector<TrainingBatch>& parts) override {
+    calibration_.clear();
+    for (const TrainingBatch& rows : parts)
+      if (rows.size > 0) calibration_.push_back(tensorsOf(rows, net_config_));
     evaluation_ = nullptr;
   }
 
@@ -314,7 +316,7 @@ class TorchLearner : public Learner {
     for (auto& item : copy->named_parameters(true)) item.value().copy_(from[item.key()]);
     const auto buffers = net_->named_buffers(true);
     for (auto& item : copy->named_buffers(true)) item.value().copy_(buffers[item.key()]);
-    if (calibration_) {
+    if (!calibration_.empty()) {
       // Population statistics of these weights: a cumulative average over the rows, in
       // batches of the training size (the running averages lag behind weights that change
       // at every step, and the network is sensitive to them).
@@ -325,11 +327,12 @@ class TorchLearner : public Learner {
           bn->reset_running_stats();
         }
       }
-      const int64_t rows = calibration_->planes.size(0);
-      for (int64_t first = 0; first < rows; first += kCalibrationBatch) {
-        const int64_t n = std::min(kCalibrationBatch, rows - first);
-        copy->forward(calibration_->planes.narrow(0, first, n),
-                      calibration_->globals.narrow(0, first, n));
+      for (const BatchTensors& part : calibration_) {
+        const int64_t rows = part.planes.size(0);
+        for (int64_t first = 0; first < rows; first += kCalibrationBatch) {
+          const int64_t n = std::min(kCalibrationBatch, rows - first);
+          copy->forward(part.planes.narrow(0, first, n), part.globals.narrow(0, first, n));
+        }
       }
       for (const auto& module : copy->modules(false)) {
         if (auto* bn = module->as<tnn::BatchNorm2d>()) bn->options.momentum(0.1);
@@ -414,8 +417,8 @@ class TorchLearner : public Learner {
   LearnerConfig config_;
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   int64_t steps_ = 0;
-  std::optional<BatchTensors> calibration_;
-  PolicyValueNet evaluation_{nullptr};  // evaluationNetwork() of step evaluation_step_
+  std::vector<BatchTensors> calibration_;  // one a map
+  PolicyValueNet evaluation_{nullptr};     // evaluationNetwork() of step evaluation_step_
   int64_t evaluation_step_ = -1;
   ProcessGroup* group_ = nullptr;  // of a data-parallel learner
 };

@@ -187,6 +187,50 @@ TEST_F(TrainCli, AnAnyMapNetworkTrainedOnOneMapPlaysAnother) {
   EXPECT_NE(play.output.find("result: "), std::string::npos) << play.output;
 }
 
+// Issue 29: shards of two scenarios train one any-map network, each batch one scenario's, in
+// the stated shares; a run stopped and resumed makes the network of one run through; shares that
+// do not match the data are refused with what the data hold.
+TEST_F(TrainCli, AnAnyMapNetworkTrainsOnTwoScenariosInShares) {
+  const std::string pyramids = dir_ + "/pyramids";
+  ASSERT_EQ(runMorne("selfplay --quiet --scenario pyramids --agent mcts:sims=4 --games 6 "
+                     "--rows-per-shard 400 --prefix p --out " +
+                     pyramids)
+                .exit_code,
+            0);
+  const std::string net = dir_ + "/any.pt";
+  ASSERT_EQ(runMorne("nn init --any-scenario --blocks 1 --channels 8 --value-hidden 8 --out " + net)
+                .exit_code,
+            0);
+  const std::string data = " --data " + data_ + " --data " + pyramids + " --net " + net;
+  auto refused = [&](const std::string& shares, const std::string& reason) {
+    const ProcessResult r =
+        runMorne("train" + data + " --out " + dir_ + "/refused --steps 4" + shares + kTiny);
+    EXPECT_NE(r.exit_code, 0) << shares;
+    EXPECT_NE(r.output.find(reason), std::string::npos) << shares << ": " << r.output;
+  };
+  refused("", "with --shares");
+  refused(" --shares duel=1,pyramids=1,crossing=1",
+          "\"crossing\", of which the data hold no shard");
+  refused(" --shares duel=1", "\"pyramids\", which --shares does not name");
+  refused(" --shares duel=x", "\"duel=x\" is not SCENARIO=WEIGHT");
+
+  const std::string whole = dir_ + "/whole", parts = dir_ + "/parts";
+  const std::string shares = " --shares duel=1,pyramids=3 --checkpoint-every 10";
+  const ProcessResult r =
+      runMorne("train" + data + " --out " + whole + " --steps 40" + shares + kTiny);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("done: step 40 of 40"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("validation: policy"), std::string::npos) << r.output;
+  ASSERT_EQ(runMorne("train" + data + " --out " + parts + " --steps 20" + shares + kTiny).exit_code,
+            0);
+  const ProcessResult resumed = runMorne("train --resume " + parts + " --steps 40 --quiet");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(checksum(parts + "/net.pt"), checksum(whole + "/net.pt"));
+  const ProcessResult play = runMorne("play --scenario pyramids --blue az:model=" + whole +
+                                      "/net.pt,sims=2 --orange rule --seed 4");
+  EXPECT_EQ(play.exit_code, 0) << play.output;
+}
+
 // A checkpoint damaged on disk (64 bytes of its archive's code record, or of its middle)
 // is refused by --resume as a damaged checkpoint (exit 2) with a one-line reason, never an
 // internal error or a parser's dump; the same for a damaged network file.

@@ -201,7 +201,7 @@ TEST(Learner, CalibratedStatisticsAreThoseOfTheCalibrationRows) {
   const std::string path = tempPath("trained.pt");
   trained->exportNetwork(path, "");
   auto calibrated = nn::Learner::fromFile(path, {});
-  calibrated->setCalibrationRows(b);
+  calibrated->setCalibrationRows({b});
   const nn::LossReport eval = calibrated->measure(b);
   auto reference = nn::Learner::fromFile(path, {});
   const nn::LossReport train_mode = reference->step(b);  // reported before the step

@@ -169,6 +169,27 @@ TEST(ValueTargets, VictoryLevelsMixIntoTheResultsByTheRatio) {
   EXPECT_EQ(none.value, std::vector<float>{1});
 }
 
+// --shares (issue 29): each step's scenario is drawn in proportion to the weights, the same
+// for the same seed and step; the text is checked.
+TEST(ScenarioShares, StepsAreDrawnInProportionToTheWeights) {
+  const std::vector<double> weights{1, 3};
+  int second = 0;
+  for (int64_t step = 0; step < 4000; ++step) {
+    const size_t k = scenarioOfStep(weights, 7, step);
+    ASSERT_LT(k, 2u);
+    EXPECT_EQ(k, scenarioOfStep(weights, 7, step));
+    second += k == 1;
+  }
+  EXPECT_NEAR(second / 4000.0, 0.75, 0.03);
+  EXPECT_EQ(scenarioOfStep(std::vector<double>{2}, 7, 5), 0u);
+  const auto shares = parseScenarioShares("duel=1,pyramids=2.5");
+  ASSERT_EQ(shares.size(), 2u);
+  EXPECT_EQ(shares[1].first, "pyramids");
+  EXPECT_EQ(shares[1].second, 2.5);
+  for (const char* bad : {"", "duel", "=1", "duel=0", "duel=-1", "duel=1,duel=2", "duel=1x"})
+    EXPECT_THROW(parseScenarioShares(bad), ConfigError) << bad;
+}
+
 TEST_F(TrainingDataTest, StreamSamplesTheWindowUniformlyAndNeverValidationRows) {
   const std::string dir = writeShards("a", 45, 9, 40);  // 405 rows
   const ShardIndex index = indexShards({dir}, kPermille);
@@ -303,7 +324,7 @@ class IdleLearner : public nn::Learner {
   nn::LossReport measure(const nn::TrainingBatch&) override { return {}; }
   int64_t steps() const override { return 0; }
   double learningRate() const override { return 0; }
-  void setCalibrationRows(const nn::TrainingBatch&) override {}
+  void setCalibrationRows(const std::vector<nn::TrainingBatch>&) override {}
   void exportNetwork(const std::string&, const std::string&) override {}
   void saveCheckpoint(const std::string&, const std::string&) const override {}
   std::string loadCheckpoint(const std::string&) override { return ""; }
