@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tests/cli/test_process.h"
 #include "training/game_journal.h"
@@ -51,6 +53,49 @@ TEST(SelfplayCli, ShippedConfigMakesValidShards) {
   EXPECT_NE(inspect.output.find("scenario:   duel; agents blue mcts:sims=100"), std::string::npos)
       << inspect.output;
   EXPECT_NE(inspect.output.find("checks:     ok"), std::string::npos) << inspect.output;
+  fs::remove_all(dir);
+}
+
+// Issue 29: the position archive's positions are what the engine's set_state accepts, and a
+// run started from them says how many games began there; --start-share without --starts is
+// refused before any file.
+TEST(SelfplayCli, ArchivedPositionsAreAcceptedBySetStateAndStartGames) {
+  const std::string dir = freshDir("archive");
+  const ProcessResult r = runMorne(
+      "selfplay --quiet --scenario duel --agent mcts:sims=8 --games 4 "
+      "--archive 1 --prefix a --out " +
+      dir);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string archive = dir + "/a.positions.json";
+  std::ifstream in(archive);
+  const nlohmann::json positions = nlohmann::json::parse(in).at("positions");
+  ASSERT_EQ(positions.size(), 4u);
+  std::string requests = "{\"cmd\":\"load\",\"scenario\":\"duel\"}\n";
+  for (const nlohmann::json& state : positions)
+    requests += nlohmann::json{{"cmd", "set_state"}, {"state", state}}.dump() + "\n";
+  const ProcessResult engine = runMorne("engine", requests);
+  EXPECT_EQ(engine.exit_code, 0) << engine.output;
+  std::istringstream replies(engine.output);
+  int ok = 0;
+  for (std::string line; std::getline(replies, line);)
+    ok += nlohmann::json::parse(line, nullptr, false).value("ok", false);
+  EXPECT_EQ(ok, 5) << engine.output;  // the load and the four set_state
+
+  const ProcessResult from = runMorne(
+      "selfplay --quiet --scenario duel --agent mcts:sims=8 "
+      "--games 6 --start-share 1 --prefix b --starts " +
+      dir + " --out " + dir);
+  ASSERT_EQ(from.exit_code, 0) << from.output;
+  EXPECT_NE(from.output.find("starts: 4 archived positions from 1 archive(s), 100% of the games"),
+            std::string::npos)
+      << from.output;
+  EXPECT_NE(from.output.find("6 games started from archived positions"), std::string::npos)
+      << from.output;
+  const ProcessResult none =
+      runMorne("selfplay --quiet --scenario duel --start-share 0.5 --out " + dir + "/none");
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_NE(none.output.find("--start-share needs --starts DIR"), std::string::npos) << none.output;
+  EXPECT_FALSE(fs::exists(dir + "/none"));
   fs::remove_all(dir);
 }
 
