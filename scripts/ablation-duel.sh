@@ -26,8 +26,9 @@ search_rounds=${SEARCH_ROUNDS:-100}
 
 # The settings every arm starts from: those of the first learning run, before this ablation
 # chose the defaults of configs/loop-duel.cfg (the combined arm's), so the arms stay the same.
+# (resign-bound=1: never suspend resignation, as before the bound existed.)
 baseline=(gate=score gate-rounds=20 average-snapshots=1 q-ratio=0 margin-weight=0
-  control-weight=0 short-value-weight=0 max-reuse=4)
+  control-weight=0 short-value-weight=0 max-reuse=4 resign-bound=1)
 # Each arm: its name and the settings it changes.
 arms=(
   "baseline|"
