@@ -173,7 +173,8 @@ std::vector<ShardIndex> indexByScenario(const TrainSettings& s,
   for (const std::string& file : files) by_scenario[summaries.of(file).scenario].push_back(file);
   std::string held;
   for (const auto& [scenario, list] : by_scenario) held += (held.empty() ? "" : ", ") + scenario;
-  for (const auto& [scenario, list] : by_scenario) {
+  for (const auto& entry : by_scenario) {
+    const std::string& scenario = entry.first;
     if (std::none_of(shares.begin(), shares.end(),
                      [&](const auto& share) { return share.first == scenario; })) {
       throw ConfigError("the data hold shards of scenario \"" + scenario +
