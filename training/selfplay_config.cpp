@@ -6,21 +6,18 @@
 
 namespace morne::training {
 
-std::string cheapSearchSpec(const std::string& spec, int sims) {
-  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
-  parsed.params.erase("ms");
-  parsed.params.erase("turn_ms");
-  parsed.params.erase("noise");
-  parsed.params.erase("noise_fraction");
-  parsed.params["sims"] = std::to_string(sims);
-  return agents::specText(parsed);
-}
-
 std::string withSimulations(const std::string& spec, int sims) {
   agents::AgentSpec parsed = agents::parseAgentSpec(spec);
   parsed.params.erase("ms");
   parsed.params.erase("turn_ms");
   parsed.params["sims"] = std::to_string(sims);
+  return agents::specText(parsed);
+}
+
+std::string cheapSearchSpec(const std::string& spec, int sims) {
+  agents::AgentSpec parsed = agents::parseAgentSpec(withSimulations(spec, sims));
+  parsed.params.erase("noise");
+  parsed.params.erase("noise_fraction");
   return agents::specText(parsed);
 }
 
