@@ -4,7 +4,7 @@
 // program hands in a loader (setNetworkLoader) that turns a network file into a batch
 // evaluator (cli/main.cpp wires nn/network_evaluator.h and nn/torch/ in).
 //
-// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1 (and every search parameter,
+// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1,precision=fp32 (and every search parameter,
 // agents/spec_params.h)
 
 #include <cstdint>
@@ -22,16 +22,28 @@
 
 namespace morne::agents {
 
+// The arithmetic of the network's evaluations: float32, or bfloat16 (faster where the CPU has
+// the instructions: nn::Network::useBFloat16).
+enum class NetworkPrecision { kFloat32, kBFloat16 };
+
 struct NetworkAgentParams {
   NetworkAgentParams() { search.simulations = 64; }
   mcts::SearchParams search;
   std::string model;  // network file
+  NetworkPrecision precision = NetworkPrecision::kFloat32;
 };
 
-// Loads the network of file `model` as a batch evaluator (nn::makeNetworkEvaluator's
-// `fixed_batch`). Throws IoError or ConfigError on a bad file.
-using NetworkLoader =
-    std::function<std::unique_ptr<mcts::BatchEvaluator>(const std::string& model, int fixed_batch)>;
+// What a loader loads: the network file, the batch its evaluator pads to
+// (nn::makeNetworkEvaluator's `fixed_batch`; 0: the batch as given) and its precision.
+struct NetworkLoad {
+  std::string model;
+  int fixed_batch = 0;
+  NetworkPrecision precision = NetworkPrecision::kFloat32;
+};
+
+// Loads a network as a batch evaluator. Throws IoError or ConfigError on a bad file, and
+// ConfigError for a precision this machine cannot compute in.
+using NetworkLoader = std::function<std::unique_ptr<mcts::BatchEvaluator>(const NetworkLoad&)>;
 
 // Sets the loader of the "az" agents; call once at start-up, before any thread starts. Without
 // one, an "az" spec is refused with a ConfigError.

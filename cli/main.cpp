@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "env/error.h"
 #include "nn/network.h"
-#include "nn/network_evaluator.h"
+#include "training/network_loader.h"
 
 namespace {
 
@@ -93,9 +93,7 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   morne::nn::configureTorchRuntime(1);  // games run in parallel: one intra-op thread each
   // The "az" agents load their networks through LibTorch (nn/torch/), which agents/ never sees.
-  morne::agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
-    return morne::nn::makeNetworkEvaluator(morne::nn::Network::load(model), fixed_batch);
-  });
+  morne::agents::setNetworkLoader(morne::training::loadNetworkEvaluator);
   const Args all(argv + 1, argv + argc);
   if (all.empty()) {
     printCommands();

@@ -144,7 +144,11 @@ LoopConfig readLoopRecord(const std::string& dir) {
                {"resign_bound", 1.0}};
   if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
   env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
-  json selfplay = {{"archive", false}, {"start_share", 0.0}, {"boost_side", ""}, {"boost_sims", 0}};
+  json selfplay = {{"archive", false},
+                   {"start_share", 0.0},
+                   {"boost_side", ""},
+                   {"boost_sims", 0},
+                   {"network_batch", 0}};
   if (j.at("selfplay").is_object()) selfplay.update(j.at("selfplay"));
   env::readOptionsJson<training::SelfPlayConfig>(where, selfplay, training::selfplayPlayRows(),
                                                  c.selfplay);

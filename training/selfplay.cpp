@@ -27,6 +27,13 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// The network batch of a worker's evaluator (nn::makeNetworkEvaluator's `fixed_batch`; 0: the
+// batch as given).
+int fixedNetworkBatch(const SelfPlayConfig& c) {
+  if (!c.batch_invariant) return 0;
+  return c.network_batch > 0 ? c.network_batch : c.games_per_thread;
+}
+
 // Finished games on their way to the writer thread; producers wait while it is full.
 class GameQueue {
  public:
@@ -119,7 +126,7 @@ struct Run {
     std::unique_ptr<mcts::CachedBatchEvaluator> evaluator;
     if (batched) {
       evaluator = std::make_unique<mcts::CachedBatchEvaluator>(
-          batched->make_evaluator(c.batch_invariant ? c.games_per_thread : 0), c.cache_entries);
+          batched->make_evaluator(fixedNetworkBatch(c)), c.cache_entries);
     }
     const int jobs = std::max(1, c.jobs);
     const size_t slots = batched ? static_cast<size_t>(std::max(1, c.games_per_thread)) : 1;

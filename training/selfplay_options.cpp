@@ -8,8 +8,11 @@ const env::OptionRow<SelfPlayConfig> kPlayRows[] = {
     {"games-per-thread", &SelfPlayConfig::games_per_thread, env::atLeast(1),
      "games a worker keeps going in lock-step, their leaves evaluated in one batch (az agents)"},
     {"batch-invariant", &SelfPlayConfig::batch_invariant, env::anyValue(),
-     "pad network batches to --games-per-thread so that the data do not depend on --jobs "
-     "(0: 10-25% faster, the same data only for the same --jobs)"},
+     "network batches of exactly --network-batch positions (padded), so that the data do not "
+     "depend on --jobs (0: faster, the same data only for the same --jobs)"},
+    {"network-batch", &SelfPlayConfig::network_batch, env::atLeast(0),
+     "with --batch-invariant: positions in every network batch, the leaves of the lock-step "
+     "games split into such batches, the last padded (0: --games-per-thread)"},
     {"lockstep", &SelfPlayConfig::lockstep, env::anyValue(),
      "play az agents in lock-step (0: one game at a time per worker: the same data, slower)",
      false},

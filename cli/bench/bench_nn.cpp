@@ -57,7 +57,8 @@ int benchNn(const BenchConfig& bench) {
   const int repeats = bench.repeats;
   if (max_threads > 1) requirePassiveOpenMp();
   const std::vector<int> batches = {1, 8, 32, 128};
-  int counts = 0;
+  const bool bf16 = nn::cpuHasBFloat16();
+  int counts = bf16 ? 1 : 0;  // the bf16 rows: one thread
   for (int threads = 1; threads <= max_threads; threads *= 2) ++counts;
   const double each = budget / repeats / (counts * static_cast<double>(batches.size()));
   std::cout << core::versionLine() << "\nbench nn: default network (" << nn::NetworkConfig{}.blocks
@@ -69,6 +70,9 @@ int benchNn(const BenchConfig& bench) {
     const auto sc = env::loadScenario(name);
     const nn::NetworkConfig c = nn::networkConfigFor(*sc);
     const auto net = nn::Network::create(c, 1);
+    // The same weights in bfloat16 (az:...,precision=bf16), where the CPU has it.
+    const auto half = nn::Network::create(c, 1);
+    if (bf16) half->useBFloat16();
     std::vector<std::function<double()>> configs;
     std::vector<std::string> labels;
     for (int threads = 1; threads <= max_threads; threads *= 2) {
@@ -80,6 +84,14 @@ int benchNn(const BenchConfig& bench) {
         });
       }
     }
+    const size_t fp32_configs = configs.size();
+    for (int batch : bf16 ? batches : std::vector<int>{}) {
+      labels.push_back("1 thread, batch " + std::to_string(batch) + ", bf16");
+      configs.push_back([&, batch] {
+        nn::configureTorchRuntime(1);
+        return rawInferenceRate(*half, *sc, batch, each, bench.seed);
+      });
+    }
     const auto m = measureInterleaved(repeats, configs);
     nn::configureTorchRuntime(1);
     std::cout << "\n"
@@ -88,7 +100,9 @@ int benchNn(const BenchConfig& bench) {
               << "\n";
     for (size_t k = 0; k < configs.size(); ++k) {
       std::cout << spreadRow(labels[k], m[k], 0) << "\n";
-      if (k >= batches.size()) {
+      if (k >= fp32_configs) {
+        std::cout << spreadRow("  over fp32", roundRatios(m[k], m[k - fp32_configs]), 2) << "\n";
+      } else if (k >= batches.size()) {
         std::cout << spreadRow("  over 1 thread", roundRatios(m[k], m[k % batches.size()]), 2)
                   << "\n";
       }
@@ -96,7 +110,9 @@ int benchNn(const BenchConfig& bench) {
   }
   std::cout
       << "\nevals/s: positions evaluated per second by one forward pass per batch (LibTorch CPU,\n"
-         "inference mode, OpenBLAS with one thread of its own, malloc tuned: docs/agents.md).\n";
+         "inference mode, OpenBLAS with one thread of its own, malloc tuned: docs/agents.md).\n"
+      << (bf16 ? "bf16: the same network in bfloat16 (az:...,precision=bf16).\n"
+               : "bf16: not measured, this CPU has no AVX-512 BF16.\n");
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // The policy-value network (nn/torch/policy_value_net.h) behind the facade nn/network.h:
 // create, load, save, evaluate, average.
 
+#include <ATen/autocast_mode.h>
 #include <dlfcn.h>
 #include <malloc.h>
 #include <torch/torch.h>
@@ -207,10 +208,12 @@ class TorchNetwork : public Network {
                 "network inputs or outputs of another size than the batch");
     torch::InferenceMode guard;
     const auto [p, g] = inputTensors(batch, in, planes, globals);
-    const auto [policy, value] = net_->forward(p, g);
-    std::memcpy(policy_logits.data(), policy.contiguous().data_ptr<float>(),
-                outputs * sizeof(float));
-    std::memcpy(values.data(), value.contiguous().data_ptr<float>(), n * sizeof(float));
+    const auto [policy, value] = [&] {
+      const Precision arithmetic(bfloat16_);
+      return net_->forward(p, g);
+    }();
+    copyFloats(policy, policy_logits);
+    copyFloats(value, values);
     bool finite = true;
     for (size_t i = 0; i < outputs; ++i) finite = finite && std::isfinite(policy_logits[i]);
     for (size_t i = 0; i < static_cast<size_t>(batch); ++i)
@@ -235,13 +238,22 @@ class TorchNetwork : public Network {
                 "network inputs or outputs of another size than the batch");
     torch::InferenceMode guard;
     const auto [p, g] = inputTensors(batch, in, planes, globals);
-    const NetOutputs o = net_->outputs(p, g, true);
-    auto copy = [](const torch::Tensor& t, std::span<float> into) {
-      std::memcpy(into.data(), t.contiguous().data_ptr<float>(), into.size() * sizeof(float));
-    };
-    copy(o.margin, margin);
-    copy(o.control, control);
-    copy(o.short_value, short_value);
+    const NetOutputs o = [&] {
+      const Precision arithmetic(bfloat16_);
+      return net_->outputs(p, g, true);
+    }();
+    copyFloats(o.margin, margin);
+    copyFloats(o.control, control);
+    copyFloats(o.short_value, short_value);
+  }
+
+  void useBFloat16() override {
+    if (!cpuHasBFloat16()) {
+      throw ConfigError(
+          "bf16: this CPU has no AVX-512 BF16 instructions (LibTorch would emulate them, slower "
+          "than fp32): use precision=fp32");
+    }
+    bfloat16_ = true;
   }
 
   uint64_t checksum() const override { return checksum_; }
@@ -265,6 +277,29 @@ class TorchNetwork : public Network {
   }
 
  private:
+  // LibTorch's CPU autocast (to bfloat16) on this thread while it lives, when `on`. Its cache of
+  // cast weights is emptied on the way out: it is keyed by the tensors' addresses, which a
+  // network loaded later may reuse.
+  struct Precision {
+    explicit Precision(bool bfloat16) : on(bfloat16) {
+      if (on) at::autocast::set_cpu_enabled(true);
+    }
+    ~Precision() {
+      if (!on) return;
+      at::autocast::set_cpu_enabled(false);
+      at::autocast::clear_cache();
+    }
+    Precision(const Precision&) = delete;
+    Precision& operator=(const Precision&) = delete;
+    bool on;
+  };
+
+  // Copies `t` (float32 or, from autocast, bfloat16) into `into`, as many values as it holds.
+  static void copyFloats(const torch::Tensor& t, std::span<float> into) {
+    const torch::Tensor f = t.to(torch::kFloat).contiguous();
+    std::memcpy(into.data(), f.data_ptr<float>(), into.size() * sizeof(float));
+  }
+
   // The observations of `batch` positions as tensors over the caller's memory (from_blob needs
   // a non-const pointer; the tensors are only read).
   std::pair<torch::Tensor, torch::Tensor> inputTensors(int batch, const ObservationShape& in,
@@ -288,6 +323,7 @@ class TorchNetwork : public Network {
   NetworkConfig config_;
   PolicyValueNet net_;
   uint64_t checksum_;
+  bool bfloat16_ = false;
 };
 
 }  // namespace
@@ -407,6 +443,11 @@ void configureTorchRuntime(int threads) {
   if (auto f = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     f(1);
   at::set_num_threads(std::max(1, threads));
+}
+
+bool cpuHasBFloat16() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512bf16") != 0;
 }
 
 std::string torchRuntimeText() {

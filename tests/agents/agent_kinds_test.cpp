@@ -30,7 +30,7 @@ std::string otherValue(const SpecParamInfo& p) {
 }
 
 TEST(AgentKinds, EveryParameterReadsBackFromTheAgentsOwnSpec) {
-  setNetworkLoader([](const std::string&, int) { return std::make_unique<UnusedNetwork>(); });
+  setNetworkLoader([](const NetworkLoad&) { return std::make_unique<UnusedNetwork>(); });
   int checked = 0;
   for (const AgentKind& kind : agentKinds()) {
     const std::string name(kind.name);
@@ -66,7 +66,7 @@ TEST(AgentKinds, BadValuesNameTheAcceptedRange) {
 }
 
 TEST(AgentKinds, OnlyNetworkAgentsHaveALockstepForm) {
-  setNetworkLoader([](const std::string&, int) { return std::make_unique<UnusedNetwork>(); });
+  setNetworkLoader([](const NetworkLoad&) { return std::make_unique<UnusedNetwork>(); });
   EXPECT_FALSE(makeBatchedSearch("mcts:sims=10"));
   EXPECT_FALSE(makeBatchedSearch("rule"));
   const auto az = makeBatchedSearch("az:model=net.pt,sims=12");

@@ -19,7 +19,7 @@
 #include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
 #include "nn/network.h"
-#include "nn/network_evaluator.h"
+#include "training/network_loader.h"
 
 namespace morne::test {
 namespace {
@@ -68,9 +68,7 @@ std::string readFile(const fs::path& path) {
 
 void useNetworks() {
   nn::configureTorchRuntime(1);
-  agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
-    return nn::makeNetworkEvaluator(nn::Network::load(model), fixed_batch);
-  });
+  agents::setNetworkLoader(training::loadNetworkEvaluator);
 }
 
 TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {

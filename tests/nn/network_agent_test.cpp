@@ -15,17 +15,14 @@
 #include "mcts/evaluator.h"
 #include "nn/network_evaluator.h"
 #include "tests/agents/legality_checker.h"
+#include "training/network_loader.h"
 
 namespace morne::test {
 namespace {
 
 // A small random network for `scenario`, saved to a temporary file.
 // The "az" agents load their networks as the binary does (cli/main.cpp).
-void useNetworkFiles() {
-  agents::setNetworkLoader([](const std::string& model, int fixed_batch) {
-    return nn::makeNetworkEvaluator(nn::Network::load(model), fixed_batch);
-  });
-}
+void useNetworkFiles() { agents::setNetworkLoader(training::loadNetworkEvaluator); }
 
 std::string randomNetworkFile(const std::string& scenario) {
   const auto sc = env::loadScenario(scenario);
@@ -125,6 +122,31 @@ TEST(NetworkAgent, GumbelAndNoiseSpecsPlayLegalGames) {
   EXPECT_GT(g.plies.size(), 20u);
   EXPECT_THROW(agents::makeAgent("az:model=" + model + ",ms=10,gumbel=1", 1), ConfigError);
   EXPECT_THROW(agents::makeAgent("az:model=" + model + ",threads=2,gumbel=1", 1), ConfigError);
+}
+
+// precision=bf16: the agent's spec says it, its games are legal and the same for the same seed;
+// refused on a CPU without the instructions, as is an unknown precision everywhere.
+TEST(NetworkAgent, ABFloat16AgentPlaysLegalReproducibleGames) {
+  useNetworkFiles();
+  const std::string model = randomNetworkFile("duel");
+  EXPECT_THROW(agents::makeAgent("az:model=" + model + ",precision=fp16", 1), ConfigError);
+  const std::string base = "az:model=" + model + ",sims=8";
+  const std::string spec = base + ",precision=bf16";
+  if (!nn::cpuHasBFloat16()) {
+    EXPECT_THROW(agents::makeAgent(spec, 1), ConfigError);
+    GTEST_SKIP() << "this CPU has no AVX-512 BF16";
+  }
+  EXPECT_EQ(agents::makeAgent(spec, 1)->spec(), base + ",cpuct=1.5,threads=1,precision=bf16");
+  const auto sc = env::loadScenario("duel");
+  auto play = [&](uint64_t seed) {
+    auto blue = agents::makeAgent(spec, agents::agentSeed(seed, 0));
+    auto orange = agents::makeAgent(spec, agents::agentSeed(seed, 1));
+    LegalityChecker checker;
+    return agents::playGame(*sc, *blue, *orange, seed, &checker);
+  };
+  const agents::GameSummary a = play(4), b = play(4);
+  EXPECT_GT(a.plies.size(), 20u);
+  EXPECT_EQ(a.final_hash, b.final_hash);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
 
 #include "env/action.h"
@@ -240,9 +241,7 @@ TEST(Network, NonFiniteOutputsAreAnError) {
 // --jobs 1 and 2, because a position's outputs depended on its slot in the batch (the linear
 // layers' matrix product sums rows of different blocks in different orders). In inference each
 // slot now gives the same bits, whatever the other slots hold.
-TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
-  Fixture f;
-  auto net = nn::Network::create(f.config(2, 32), 1);
+void expectTheSameOutputsInEverySlot(const Fixture& f, nn::Network& net) {
   const env::GameState start = env::newGame(*f.sc);
   const nn::ObservationShape shape = f.encoder.shape();
   const auto p = static_cast<size_t>(shape.planeSize());
@@ -262,7 +261,7 @@ TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
         std::copy(one_globals.begin(), one_globals.end(), globals.begin() + k * g);
       }
       std::vector<float> policy(kBatch * q), values(kBatch);
-      net->evaluate(kBatch, shape, planes, globals, policy, values);
+      net.evaluate(kBatch, shape, planes, globals, policy, values);
       const std::vector<float> mine(policy.begin() + slot * q, policy.begin() + (slot + 1) * q);
       if (first_policy.empty()) {
         first_policy = mine;
@@ -273,6 +272,12 @@ TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
       EXPECT_EQ(std::memcmp(&values[slot], &first_value, sizeof(float)), 0) << "slot " << slot;
     }
   }
+}
+
+TEST(Network, APositionGivesTheSameOutputsInEverySlotOfABatch) {
+  Fixture f;
+  auto net = nn::Network::create(f.config(2, 32), 1);
+  expectTheSameOutputsInEverySlot(f, *net);
 }
 
 // The moving average the loop plays (--average-snapshots): every weight is the weighted mean
@@ -471,6 +476,41 @@ TEST(AnyMapNetwork, AMapBoundNetworkMadeAnyMapKeepsItsWeightsAndOutputs) {
   EXPECT_TRUE(nn::networkConfigFromJson(j, "x.pt").anyMap());
   j["format"] = 3;
   EXPECT_THROW(nn::networkConfigFromJson(j, "x.pt"), ConfigError);
+}
+
+// precision=bf16 (nn::Network::useBFloat16): the outputs move off float32's, by little, and a
+// position still gives the same bits in every slot of a batch. Refused on a CPU without the
+// instructions.
+TEST(Network, BFloat16OutputsStayNearFloat32sAndDoNotDependOnTheSlot) {
+  Fixture f;
+  auto net = nn::Network::create(f.config(2, 32), 1);
+  if (!nn::cpuHasBFloat16()) {
+    EXPECT_THROW(net->useBFloat16(), ConfigError);
+    GTEST_SKIP() << "this CPU has no AVX-512 BF16";
+  }
+  auto half = nn::Network::create(f.config(2, 32), 1);
+  half->useBFloat16();
+  expectTheSameOutputsInEverySlot(f, *half);
+  // Positions of a game played at random, each alone.
+  env::GameState s = env::newGame(*f.sc);
+  env::Rng rng(5);
+  env::ActionList scratch;
+  double most_value = 0, most_logit = 0, any = 0;
+  for (int ply = 0; ply < 60 && !s.isTerminal(); ++ply) {
+    const Outputs full = outputsOf(*net, s), bf16 = outputsOf(*half, s);
+    most_value = std::max(most_value, double{std::abs(full.value - bf16.value)});
+    for (size_t i = 0; i < full.policy.size(); ++i) {
+      const double d = std::abs(full.policy[i] - bf16.policy[i]);
+      most_logit = std::max(most_logit, d / (1 + std::abs(full.policy[i])));
+      any += d;
+    }
+    env::playRandomPly(s, rng, scratch);
+  }
+  EXPECT_GT(any, 0) << "the same bits as float32: bfloat16 was not used";
+  EXPECT_LT(most_value, 0.05);
+  EXPECT_LT(most_logit, 0.05);
+  std::cout << "bf16 against fp32: value at most " << most_value << " apart, logits " << most_logit
+            << " (relative)\n";
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ constexpr const char* kFakeNet = "az:model=fake.pt,sims=24";
 
 void useFakeNetworks() {
   agents::setNetworkLoader(
-      [](const std::string&, int) { return std::make_unique<HashBatchEvaluator>(); });
+      [](const agents::NetworkLoad&) { return std::make_unique<HashBatchEvaluator>(); });
 }
 
 class LockstepTest : public test::TempDirTest {
