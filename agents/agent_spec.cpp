@@ -43,6 +43,13 @@ AgentSpec parseAgentSpec(std::string_view text) {
   return spec;
 }
 
+std::string withBudget(std::string_view spec, const std::string& budget, int64_t value) {
+  AgentSpec parsed = parseAgentSpec(spec);
+  for (const char* key : {"sims", "ms", "turn_ms"}) parsed.params.erase(key);
+  parsed.params[budget] = std::to_string(value);
+  return specText(parsed);
+}
+
 std::string specText(const AgentSpec& spec) {
   std::string out = spec.name;
   char sep = ':';

@@ -3,6 +3,7 @@
 // named (command line, config files, the engine protocol), so a spec means the same thing
 // everywhere. What each name means is in agents/agent_kinds.h.
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -19,5 +20,10 @@ AgentSpec parseAgentSpec(std::string_view text);
 
 // The spec string of `spec`: NAME, or NAME:key=value,... with the parameters in sorted order.
 std::string specText(const AgentSpec& spec);
+
+// The spec string of `spec` with the search budget `budget` ("sims", "ms" or "turn_ms") set to
+// `value` and the other two budgets dropped, its other parameters kept. Throws as
+// parseAgentSpec.
+std::string withBudget(std::string_view spec, const std::string& budget, int64_t value);
 
 }  // namespace morne::agents

@@ -106,11 +106,7 @@ std::string withinLimits(const std::string& spec, const SessionLimits& limits) {
 // an agent that does not search answers at once, within any limit.
 std::string withTimeLimit(const std::string& spec, int64_t ms) {
   if (!searches(spec)) return spec;
-  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
-  parsed.params.erase("sims");
-  parsed.params.erase("turn_ms");
-  parsed.params["ms"] = std::to_string(ms);
-  return agents::specText(parsed);
+  return agents::withBudget(spec, "ms", ms);
 }
 
 // The request's "play" (false when absent): whether the chosen action is also applied to the

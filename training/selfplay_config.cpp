@@ -6,16 +6,8 @@
 
 namespace morne::training {
 
-std::string withSimulations(const std::string& spec, int sims) {
-  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
-  parsed.params.erase("ms");
-  parsed.params.erase("turn_ms");
-  parsed.params["sims"] = std::to_string(sims);
-  return agents::specText(parsed);
-}
-
 std::string cheapSearchSpec(const std::string& spec, int sims) {
-  agents::AgentSpec parsed = agents::parseAgentSpec(withSimulations(spec, sims));
+  agents::AgentSpec parsed = agents::parseAgentSpec(agents::withBudget(spec, "sims", sims));
   parsed.params.erase("noise");
   parsed.params.erase("noise_fraction");
   return agents::specText(parsed);

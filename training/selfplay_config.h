@@ -72,10 +72,6 @@ struct SelfPlayConfig {
 // and no root noise (they are not recorded, so they need no exploration).
 std::string cheapSearchSpec(const std::string& spec, int sims);
 
-// The spec of `spec` with a budget of `sims` simulations (its ms or turn_ms budget dropped),
-// its other parameters kept.
-std::string withSimulations(const std::string& spec, int sims);
-
 // The side boost_sims applies to: 0 or 1, or -1 without a boost. Throws ConfigError for a
 // boost_side that is not "blue" or "orange", or boost_sims without one.
 int boostedSide(const SelfPlayConfig& c);

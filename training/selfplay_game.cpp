@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "agents/agent_spec.h"
 #include "agents/game_runner.h"
 #include "agents/informed_decision.h"
 #include "env/rules.h"
@@ -52,7 +53,7 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
       search_[side].emplace(params, side_seed);
     } else {
       full_[side] = agents::makeAgent(
-          side == boosted ? withSimulations(c.agent, c.boost_sims) : c.agent, side_seed);
+          side == boosted ? agents::withBudget(c.agent, "sims", c.boost_sims) : c.agent, side_seed);
       if (c.cheap_sims > 0)
         cheap_[side] = agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), side_seed + 1);
     }

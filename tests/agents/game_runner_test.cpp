@@ -8,6 +8,7 @@
 #include <set>
 
 #include "agents/agent_kinds.h"
+#include "agents/agent_spec.h"
 #include "agents/mcts_agent.h"
 #include "agents/search_agent.h"
 #include "env/agent_actions.h"
@@ -26,6 +27,11 @@ TEST(Agents, SpecParsing) {
   EXPECT_THROW(agents::parseAgentSpec(":x=1"), ConfigError);
   EXPECT_THROW(agents::parseAgentSpec("mcts:sims"), ConfigError);
   EXPECT_THROW(agents::parseAgentSpec("mcts:a=1,a=2"), ConfigError);
+  // One budget in place of the spec's own, whichever it was.
+  EXPECT_EQ(agents::withBudget("mcts:ms=50,cpuct=2", "sims", 300), "mcts:cpuct=2,sims=300");
+  EXPECT_EQ(agents::withBudget("az:model=x.pt,sims=8,turn_ms=9", "ms", 200),
+            "az:model=x.pt,ms=200");
+  EXPECT_EQ(agents::withBudget("rule", "ms", 5), "rule:ms=5");
   EXPECT_THROW(agents::makeAgent("alphago", 1), ConfigError);
   EXPECT_THROW(agents::makeAgent("random:depth=3", 1), ConfigError);
   EXPECT_EQ(agents::makeAgent("random", 1)->spec(), "random");
