@@ -14,18 +14,12 @@
 #include "env/error.h"
 #include "tests/cli/test_process.h"
 #include "tests/engine/session_client.h"
+#include "tests/file_bytes.h"
 
 namespace morne::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 class ArenaCli : public ::testing::Test {
  protected:
@@ -41,13 +35,13 @@ constexpr const char* kArena = "arena --quiet --agents 'rule random' --scenarios
 TEST_F(ArenaCli, RecordsReplayToTheResultsOfTheTable) {
   const std::string out = dir_ + "/run";
   ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 1 --records --out " + out).exit_code, 0);
-  std::istringstream csv(readAll(out + "/games.csv"));
+  std::istringstream csv(fileBytes(out + "/games.csv"));
   std::vector<std::string> rows;
   for (std::string line; std::getline(csv, line);) rows.push_back(line);
   ASSERT_EQ(rows.size(), 3u) << "a header and two games";
   for (int game = 0; game < 2; ++game) {
     const std::string path = out + "/records/game-" + std::to_string(game) + ".json";
-    const nlohmann::json record = nlohmann::json::parse(readAll(path));
+    const nlohmann::json record = nlohmann::json::parse(fileBytes(path));
     const std::string agents = ",\"" + record["agents"]["blue"].get<std::string>() + "\",\"" +
                                record["agents"]["orange"].get<std::string>() + "\",";
     const auto row = std::find_if(rows.begin() + 1, rows.end(), [&](const std::string& r) {
@@ -66,16 +60,16 @@ TEST_F(ArenaCli, RecordsReplayToTheResultsOfTheTable) {
 TEST_F(ArenaCli, ResultsAreNeverOverwrittenWithoutForce) {
   const std::string out = dir_ + "/run";
   ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 5 --out " + out).exit_code, 0);
-  const std::string before = readAll(out + "/games.csv");
+  const std::string before = fileBytes(out + "/games.csv");
   const ProcessResult again = runMorne(std::string(kArena) + "--rounds 3 --out " + out);
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.output.find("already holds the results of a run"), std::string::npos)
       << again.output;
   EXPECT_NE(again.output.find("--force"), std::string::npos);
-  EXPECT_EQ(readAll(out + "/games.csv"), before) << "a refused run must not touch the results";
+  EXPECT_EQ(fileBytes(out + "/games.csv"), before) << "a refused run must not touch the results";
   const ProcessResult forced = runMorne(std::string(kArena) + "--rounds 3 --force --out " + out);
   ASSERT_EQ(forced.exit_code, 0) << forced.output;
-  const std::string after = readAll(out + "/games.csv");
+  const std::string after = fileBytes(out + "/games.csv");
   EXPECT_EQ(std::count(after.begin(), after.end(), '\n'), 7) << "header and 6 games";
 }
 
@@ -112,7 +106,7 @@ TEST_F(ArenaCli, RateRecomputesAndMergesRuns) {
       runMorne("arena rate --out " + dir_ + "/merged " + a + "/games.csv " + b + "/games.csv");
   ASSERT_EQ(both.exit_code, 0) << both.output;
   EXPECT_NE(both.output.find("10 games of 3 agents"), std::string::npos) << both.output;
-  const std::string merged = readAll(dir_ + "/merged/ratings.csv");
+  const std::string merged = fileBytes(dir_ + "/merged/ratings.csv");
   EXPECT_NE(merged.find("\"mcts:sims=10\""), std::string::npos) << merged;
   EXPECT_NE(runMorne("arena rate --out " + dir_ + "/merged " + a + "/games.csv").exit_code, 0)
       << "reports are not replaced without --force";

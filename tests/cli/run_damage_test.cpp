@@ -18,6 +18,7 @@
 
 #include "env/rng.h"
 #include "tests/cli/test_process.h"
+#include "tests/file_bytes.h"
 
 namespace morne::test {
 namespace {
@@ -66,13 +67,6 @@ const std::map<std::string, Expected> kRules = {
     {"nets/gen-001.pt", {Outcome::kRefused}},
     {"selfplay/gen-000/loop-0-0000.h5", {Outcome::kRefused}},
 };
-
-std::string readBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void writeBytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -179,7 +173,7 @@ TEST_F(RunDamage, EveryFileTruncatedRandomisedOrZeroed) {
                              : std::vector<std::string>{"random"};
     for (const std::string& kind : kinds) {
       resumeAfter(file, kind, rule->second, [&](const std::string& path) {
-        writeBytes(path, damaged(readBytes(path), kind, rng));
+        writeBytes(path, damaged(fileBytes(path), kind, rng));
       });
       ++cases;
     }
@@ -192,7 +186,7 @@ TEST_F(RunDamage, EveryFileTruncatedRandomisedOrZeroed) {
 TEST_F(RunDamage, LatestJsonThatLiesIsPublishedAgain) {
   const auto edit = [](const std::string& key, const nlohmann::json& value) {
     return [key, value](const std::string& path) {
-      nlohmann::json latest = nlohmann::json::parse(readBytes(path));
+      nlohmann::json latest = nlohmann::json::parse(fileBytes(path));
       latest[key] = key == "crc32" ? nlohmann::json(latest["crc32"].get<uint32_t>() ^ 1u) : value;
       writeBytes(path, latest.dump());
     };

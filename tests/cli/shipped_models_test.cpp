@@ -13,6 +13,7 @@
 
 #include "env/io/crc32.h"
 #include "tests/cli/test_process.h"
+#include "tests/file_bytes.h"
 
 namespace morne::test {
 namespace {
@@ -21,13 +22,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 const std::string kModels = std::string(MORNE_SOURCE_DIR) + "/models";
-
-std::string readBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
 
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -42,11 +36,11 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
     SCOPED_TRACE(name);
     const std::string card_path = kModels + "/" + name + ".json";
     ASSERT_TRUE(fs::exists(card_path)) << "no model card " << card_path;
-    const json card = json::parse(readBytes(card_path));
+    const json card = json::parse(fileBytes(card_path));
     EXPECT_EQ(card.at("format"), "morne-model-card/1");
     EXPECT_EQ(card.at("name"), name);
     EXPECT_EQ(card.at("file"), name + ".pt");
-    const std::string bytes = readBytes(file);
+    const std::string bytes = fileBytes(file);
     EXPECT_EQ(card.at("bytes").get<size_t>(), bytes.size());
     EXPECT_EQ(card.at("crc32").get<uint32_t>(), env::crc32Of(bytes));
     EXPECT_LT(bytes.size(), 4u << 20) << "a shipped model stays a few MB at most";

@@ -10,20 +10,14 @@
 #include <sstream>
 
 #include "env/rule_switches.h"
+#include "tests/file_bytes.h"
 
 namespace morne::test {
 namespace {
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 TEST(RulesCoverage, EveryReferenceIsReal) {
   const std::string root = MORNE_SOURCE_DIR;
-  std::istringstream doc(readFile(root + "/docs/rules-coverage.md"));
+  std::istringstream doc(fileBytes(root + "/docs/rules-coverage.md"));
   const std::regex row(R"(^\| ([A-Z]+(?:-[A-Z]+)?-[0-9]+) \| (.*) \| (.*) \| (.*) \|$)");
   const std::regex test_ref(R"(`([A-Za-z]+)\.([A-Za-z0-9_]+)` \((tests/[a-z_/]+\.cpp)\))");
   const std::regex file_ref(R"((env|cli|agents)/[a-z_]+\.(?:h|cpp))");
@@ -48,7 +42,7 @@ TEST(RulesCoverage, EveryReferenceIsReal) {
     }
     std::smatch t;
     if (std::regex_search(test, t, test_ref)) {
-      const std::string body = readFile(root + "/" + t[3].str());
+      const std::string body = fileBytes(root + "/" + t[3].str());
       const std::string declaration = "TEST(" + t[1].str() + ", " + t[2].str() + ")";
       EXPECT_NE(body.find(declaration), std::string::npos)
           << id << ": " << declaration << " in " << t[3];

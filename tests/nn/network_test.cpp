@@ -21,6 +21,7 @@
 #include "env/rules.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
+#include "tests/file_bytes.h"
 
 namespace morne::test {
 namespace {
@@ -176,11 +177,6 @@ void refreshFirstTensorCrc(std::string& file) {
   ADD_FAILURE() << "no directory entry for the first tensor";
 }
 
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::string loadError(const std::string& path) {
   try {
     nn::Network::load(path);
@@ -196,7 +192,7 @@ TEST(Network, DamagedWeightsAreRefusedOnLoad) {
   Fixture f;
   const std::string path = tempPath("good.pt");
   nn::Network::create(f.config(), 3)->save(path);
-  const std::string good = readAll(path);
+  const std::string good = fileBytes(path);
   const size_t offset = firstTensorOffset(good);
   ASSERT_GT(offset, 0u);
 
