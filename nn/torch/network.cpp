@@ -209,7 +209,7 @@ class TorchNetwork : public Network {
     torch::InferenceMode guard;
     const auto [p, g] = inputTensors(batch, in, planes, globals);
     const auto [policy, value] = [&] {
-      const Precision arithmetic(bfloat16_);
+      const BFloat16Scope arithmetic(bfloat16_);
       return net_->forward(p, g);
     }();
     copyFloats(policy, policy_logits);
@@ -239,7 +239,7 @@ class TorchNetwork : public Network {
     torch::InferenceMode guard;
     const auto [p, g] = inputTensors(batch, in, planes, globals);
     const NetOutputs o = [&] {
-      const Precision arithmetic(bfloat16_);
+      const BFloat16Scope arithmetic(bfloat16_);
       return net_->outputs(p, g, true);
     }();
     copyFloats(o.margin, margin);
@@ -280,17 +280,17 @@ class TorchNetwork : public Network {
   // LibTorch's CPU autocast (to bfloat16) on this thread while it lives, when `on`. Its cache of
   // cast weights is emptied on the way out: it is keyed by the tensors' addresses, which a
   // network loaded later may reuse.
-  struct Precision {
-    explicit Precision(bool bfloat16) : on(bfloat16) {
+  struct BFloat16Scope {
+    explicit BFloat16Scope(bool bfloat16) : on(bfloat16) {
       if (on) at::autocast::set_cpu_enabled(true);
     }
-    ~Precision() {
+    ~BFloat16Scope() {
       if (!on) return;
       at::autocast::set_cpu_enabled(false);
       at::autocast::clear_cache();
     }
-    Precision(const Precision&) = delete;
-    Precision& operator=(const Precision&) = delete;
+    BFloat16Scope(const BFloat16Scope&) = delete;
+    BFloat16Scope& operator=(const BFloat16Scope&) = delete;
     bool on;
   };
 
