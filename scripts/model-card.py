@@ -3,9 +3,10 @@
 
 The card is made from the files alone, never typed by hand: the network file (its size, CRC-32
 and what `morne nn info` reads from it: scenario, encoder version, shape, weights checksum,
-provenance), the `morne loop` run folder that trained it (CPU-hours, self-play games and
-positions, the loop's settings) and the report folders of the arenas that measured it (the
-games, the result and the Elo with its 95% interval of the network's agent over its opponent).
+provenance), the `morne loop` run folder that trained it (the CPU-hours, self-play games and
+positions spent up to that generation, the loop's settings) and the report folders of the arenas
+that measured it (the games, the result and the Elo with its 95% interval of the network's agent
+over its opponent).
 
   scripts/model-card.py --morne build/morne --net models/duel.pt --run RUN \\
       --config configs/loop-duel.cfg --trained "morne loop ..." --arena A1 A2 ... \\
@@ -67,22 +68,34 @@ def network_info(morne, net):
     }, provenance
 
 
-def run_figures(run):
-    """CPU-hours, games and positions of a `morne loop` run folder, and its settings."""
+def run_figures(morne, run, generation):
+    """CPU-hours, games and positions that made generation GENERATION of a `morne loop` run
+    folder (what the run spent up to that network, not up to its stop), and its settings."""
     with open(os.path.join(run, "summary.json")) as f:
         summary = json.load(f)
     with open(os.path.join(run, "loop.json")) as f:
         settings = json.load(f)
-    games = positions = 0
-    workers = os.path.join(run, "workers")
-    for name in sorted(os.listdir(workers)):
-        if name.endswith(".json"):
-            with open(os.path.join(workers, name)) as f:
-                w = json.load(f)
-            games += w.get("games", 0)
-            positions += w.get("positions", 0)
+    made = [g for g in summary["generations"] if g["generation"] == generation]
+    if not made or "cpu_hours" not in made[0]:
+        fail(f"{run}: summary.json has no CPU-hours for generation {generation}")
+    # Generation g learned from the games of the networks before it: folders gen-000..g-1.
+    games = sum(g.get("selfplay_games") or 0 for g in summary["generations"]
+                if g["generation"] < generation)
+    shards = []
+    for k in range(generation):
+        folder = os.path.join(run, "selfplay", f"gen-{k:03d}")
+        if os.path.isdir(folder):
+            shards += [os.path.join(folder, n) for n in sorted(os.listdir(folder))
+                       if n.endswith(".h5")]
+    positions = 0
+    if shards:
+        out = subprocess.run([morne, "data", "inspect", *shards], capture_output=True, text=True)
+        if out.returncode != 0:
+            fail(f"{run}: morne data inspect failed: {out.stdout}{out.stderr}")
+        positions = sum(int(n) for n in re.findall(r"^\s*positions:\s*(\d+) rows", out.stdout,
+                                                   re.M))
     return {
-        "cpu_hours": round(summary["cpu_hours"], 2),
+        "cpu_hours": round(made[0]["cpu_hours"], 2),
         "selfplay_games": games,
         "selfplay_positions": positions,
         "settings": {k: settings[k] for k in ("loop", "network", "selfplay", "train")
@@ -151,7 +164,7 @@ def main():
             "generation": provenance.get("generation"),
             "train_steps": provenance.get("steps"),
             "train_samples": provenance.get("samples"),
-            **run_figures(a.run),
+            **run_figures(a.morne, a.run, provenance.get("generation")),
         },
         "strength": [arena_figures(folder) for folder in a.arena],
         "note": a.note,

@@ -70,9 +70,9 @@ int benchNn(const BenchConfig& bench) {
     const auto sc = env::loadScenario(name);
     const nn::NetworkConfig c = nn::networkConfigFor(*sc);
     const auto net = nn::Network::create(c, 1);
-    // The same weights in bfloat16 (az:...,precision=bf16), where the CPU has it.
-    const auto half = nn::Network::create(c, 1);
-    if (bf16) half->useBFloat16();
+    // The same weights in bfloat16 (az:...,precision=bf16), only where the CPU has it.
+    const auto half = bf16 ? nn::Network::create(c, 1) : nullptr;
+    if (half) half->useBFloat16();
     std::vector<std::function<double()>> configs;
     std::vector<std::string> labels;
     for (int threads = 1; threads <= max_threads; threads *= 2) {
