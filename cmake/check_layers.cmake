@@ -2,7 +2,8 @@
 #   - each library includes only its own folder and the layers below it:
 #       core/ (standard library only, shared by all) <- env/ (the rules kernel) <- env/io/
 #       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- server/;
-#       training/ and arena/ <- loop/; all of them <- cli/
+#       training/ and arena/ <- loop/; all of them <- cli/; all but server/, loop/ and cli/ <-
+#       python/ (the Python module)
 #   - Boost.Beast and Asio are included only in server/;
 #   - the rules kernel (env/ outside env/io/) and core/ build with the standard library alone;
 #   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
@@ -22,6 +23,7 @@ set(allowed_engine "core/;env/;mcts/;agents/;engine/")
 set(allowed_server "core/;env/;mcts/;agents/;engine/;server/")
 set(allowed_loop "core/;env/;mcts/;nn/;agents/;training/;arena/;loop/")
 set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;server/;loop/;cli/")
+set(allowed_python "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;python/")
 
 set(problems "")
 file(GLOB_RECURSE env_headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/env/*.h")
@@ -39,6 +41,7 @@ file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/training/*.cpp" "${SOURCE_DIR}/arena/*.h" "${SOURCE_DIR}/arena/*.cpp" "${SOURCE_DIR}/engine/*.h"
   "${SOURCE_DIR}/engine/*.cpp" "${SOURCE_DIR}/server/*.h" "${SOURCE_DIR}/server/*.cpp"
   "${SOURCE_DIR}/loop/*.h" "${SOURCE_DIR}/loop/*.cpp" "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
+  "${SOURCE_DIR}/python/*.h" "${SOURCE_DIR}/python/*.cpp"
   "${SOURCE_DIR}/tests/*.h" "${SOURCE_DIR}/tests/*.cpp")
 foreach(file IN LISTS sources)
   file(STRINGS "${SOURCE_DIR}/${file}" includes REGEX "^#include ")

@@ -21,7 +21,7 @@ if ! command -v clang++-14 >/dev/null; then
 fi
 if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_LIBFUZZER=ON -DMORNE_WERROR=OFF \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_LIBFUZZER=ON -DMORNE_WERROR=OFF -DMORNE_PYTHON=OFF \
     "-DMORNE_SANITIZE=address;undefined;fuzzer-no-link" >/dev/null
 fi
 cmake --build build-fuzz -j"$(nproc)" --target "${targets[@]/#/fuzz_}"

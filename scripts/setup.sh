@@ -18,7 +18,7 @@ packages=(
   libtbb-dev libhdf5-dev zlib1g-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
   clang-format
-  python3-h5py python3-numpy
+  python3-h5py python3-numpy pybind11-dev python3-dev python3-pytest
   chromium chromium-driver python3-selenium
   slurm-wlm munge
 )
@@ -45,3 +45,12 @@ if [ ! -f "$build_dir/build.ninja" ]; then
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 cmake --build "$build_dir" -j"$(nproc)"
+
+# `import morne` in Debian's python3 (docs/python.md): the build's package folder goes on its
+# path through a .pth file in the user's site-packages (`cmake --install` installs it instead).
+if [ -f "$build_dir/python/morne/__init__.py" ]; then
+  site=$(/usr/bin/python3 -m site --user-site)
+  mkdir -p "$site"
+  echo "$(cd "$build_dir/python" && pwd)" > "$site/morne.pth"
+  echo "setup: import morne works in /usr/bin/python3 (through $site/morne.pth)"
+fi

@@ -24,7 +24,8 @@ ctest --test-dir build --output-on-failure -j"$(nproc)"
 [ "${1:-}" = "--fast" ] && exit 0
 if [ ! -f build-asan/build.ninja ]; then
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE="address;undefined"
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE="address;undefined" \
+    -DMORNE_PYTHON=OFF
 fi
 cmake --build build-asan -j"$(nproc)"
 # Under the sanitizers every step is some five to ten times slower. The multi-process runs of
@@ -45,7 +46,8 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 tsan_tests=(mcts_tests agents_tests arena_tests training_tests session_tests)
 if [ ! -f build-tsan/build.ninja ]; then
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE=thread -DMORNE_STD_THREADS=ON
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE=thread -DMORNE_STD_THREADS=ON \
+    -DMORNE_PYTHON=OFF
 fi
 cmake --build build-tsan -j"$(nproc)" --target "${tsan_tests[@]}"
 for t in "${tsan_tests[@]}"; do

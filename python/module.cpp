@@ -1,0 +1,26 @@
+// The extension module morne._core: the bindings of python/*_bindings.cpp, and the engine's
+// errors as Python exceptions (a bad scenario, state or record raises ValueError with the
+// engine's message naming the place and the reason; an unreadable file raises OSError).
+
+#include <pybind11/pybind11.h>
+
+#include "env/error.h"
+#include "python/game_bindings.h"
+#include "python/vector_game_bindings.h"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "morne: the Morne Plaine wargame's rules, agents and data (docs/python.md)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const morne::IoError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const morne::Error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+  morne::python::bindGame(m);
+  morne::python::bindVectorGame(m);
+}
