@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 #include "env/error.h"
@@ -16,6 +17,22 @@ bool isModelPath(const std::string& model) {
   return model.find('/') != std::string::npos || model.ends_with(".pt");
 }
 
+namespace {
+
+std::mutex added_mutex;
+std::vector<std::string>& addedFolders() {
+  static std::vector<std::string> folders;
+  return folders;
+}
+
+}  // namespace
+
+void addModelFolder(const std::string& folder) {
+  std::lock_guard lock(added_mutex);
+  auto& folders = addedFolders();
+  if (std::find(folders.begin(), folders.end(), folder) == folders.end()) folders.push_back(folder);
+}
+
 std::vector<std::string> modelFolders() {
   std::vector<std::string> candidates;
   if (const char* list = std::getenv("MORNE_MODELS")) {
@@ -23,6 +40,10 @@ std::vector<std::string> modelFolders() {
     for (std::string folder; std::getline(in, folder, ':');) {
       if (!folder.empty()) candidates.push_back(folder);
     }
+  }
+  {
+    std::lock_guard lock(added_mutex);
+    for (const std::string& folder : addedFolders()) candidates.push_back(folder);
   }
   // The executable's folder above its own, read once per process (empty when unknown).
   static const fs::path top = [] {

@@ -3,14 +3,18 @@
 // value that holds a '/' or ends in ".pt" is a file path and used as given; any other is a
 // shipped model's name, looked up as NAME.pt in the model folders, in order:
 //   1. each folder of the environment variable MORNE_MODELS (separated by ':');
-//   2. models/ beside the folder of the running executable (the source tree, for build/morne);
-//   3. share/morne/models/ beside it (an installed morne: bin/morne).
+//   2. the folders a program adds (addModelFolder: the Python module's own models/);
+//   3. models/ beside the folder of the running executable (the source tree, for build/morne);
+//   4. share/morne/models/ beside it (an installed morne: bin/morne).
 
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace morne::agents {
+
+// Adds `folder` to the folders searched after MORNE_MODELS's (once; thread-safe).
+void addModelFolder(const std::string& folder);
 
 // The model folders that exist, in the order they are searched.
 std::vector<std::string> modelFolders();

@@ -34,11 +34,20 @@ std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
   return games;
 }
 
+namespace {
+
+std::unique_ptr<agents::Agent> makeArenaAgent(const ArenaConfig& config, int agent, uint64_t seed) {
+  if (config.make_agent) return config.make_agent(agent, seed);
+  return agents::makeAgent(config.agents[static_cast<size_t>(agent)], seed);
+}
+
+}  // namespace
+
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
               const std::function<void(const ArenaGame&, int finished)>& on_finished,
               const std::atomic<bool>* stop) {
-  for (const std::string& spec : config.agents)
-    agents::makeAgent(spec, 0);  // fail early on a bad spec
+  for (int a = 0; a < static_cast<int>(config.agents.size()); ++a)
+    makeArenaAgent(config, a, 0);  // fail early on a bad spec
   std::mutex report;
   int finished = 0;
   for (const ArenaGame& g : games) finished += g.played;
@@ -46,10 +55,8 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
     ArenaGame& g = games[static_cast<size_t>(i)];
     if (g.played || (stop && *stop)) return;
     const auto t0 = std::chrono::steady_clock::now();
-    auto blue =
-        agents::makeAgent(config.agents[static_cast<size_t>(g.blue)], agents::agentSeed(g.seed, 0));
-    auto orange = agents::makeAgent(config.agents[static_cast<size_t>(g.orange)],
-                                    agents::agentSeed(g.seed, 1));
+    auto blue = makeArenaAgent(config, g.blue, agents::agentSeed(g.seed, 0));
+    auto orange = makeArenaAgent(config, g.orange, agents::agentSeed(g.seed, 1));
     const agents::GameSummary summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)],
                                                  *blue, *orange, g.seed, nullptr, stop);
     if (summary.interrupted) return;

@@ -27,6 +27,10 @@ struct ArenaConfig {
   uint64_t seed = 1;  // base seed: round k of every pair on a scenario uses the same dice seed
   int jobs = 1;       // games played at once
   bool keep_plies = false;  // keep every game's plies in ArenaGame::plies_played (for records)
+  // The agent of agents[agent] for one game, seeded `seed`; empty: agents::makeAgent(spec,
+  // seed). A program brings agents of its own through it (the Python module's); it may be
+  // called from several threads at once.
+  std::function<std::unique_ptr<agents::Agent>(int agent, uint64_t seed)> make_agent;
 };
 
 // One game of the schedule and, once played, its outcome.

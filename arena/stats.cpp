@@ -114,4 +114,13 @@ ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& g
   return st;
 }
 
+std::vector<ArenaStats> arenaScopes(const ArenaLineup& lineup,
+                                    const std::vector<ArenaGame>& games) {
+  std::vector<ArenaStats> scopes;
+  for (int sc = 0; sc < static_cast<int>(lineup.scenarios.size()); ++sc)
+    scopes.push_back(arenaStats(lineup, games, sc));
+  if (lineup.scenarios.size() > 1) scopes.push_back(arenaStats(lineup, games, -1));
+  return scopes;
+}
+
 }  // namespace morne::arena

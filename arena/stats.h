@@ -75,4 +75,8 @@ struct ArenaStats {
 // in any order. The Elo fit uses one virtual draw per pair as its prior (arena/elo.h).
 ArenaStats arenaStats(const ArenaLineup& lineup, const std::vector<ArenaGame>& games, int scenario);
 
+// The statistics of every scope a run reports: each scenario, then all scenarios together when
+// there are several.
+std::vector<ArenaStats> arenaScopes(const ArenaLineup& lineup, const std::vector<ArenaGame>& games);
+
 }  // namespace morne::arena

@@ -48,16 +48,6 @@ std::vector<std::string> splitList(const std::string& text, bool commas) {
   return out;
 }
 
-// Statistics per scenario, plus all scenarios together when there are several.
-std::vector<arena::ArenaStats> allScopes(const arena::ArenaLineup& lineup,
-                                         const std::vector<arena::ArenaGame>& games) {
-  std::vector<arena::ArenaStats> scopes;
-  for (int sc = 0; sc < static_cast<int>(lineup.scenarios.size()); ++sc)
-    scopes.push_back(arena::arenaStats(lineup, games, sc));
-  if (lineup.scenarios.size() > 1) scopes.push_back(arena::arenaStats(lineup, games, -1));
-  return scopes;
-}
-
 // The time the games left will take: each game's scenario's mean time per game so far (the
 // mean of all games for a scenario not seen yet), over the games played at once.
 double etaSeconds(const std::vector<arena::ArenaGame>& games, int jobs) {
@@ -107,7 +97,7 @@ int runArenaRate(const Args& args) {
   std::cout << "arena rate: " << saved.games.size() << " games of " << saved.lineup.agents.size()
             << " agents on " << saved.lineup.scenarios.size() << " scenario(s) from "
             << cmd.positional.size() << " file(s)\n";
-  const std::vector<arena::ArenaStats> scopes = allScopes(saved.lineup, saved.games);
+  const std::vector<arena::ArenaStats> scopes = arena::arenaScopes(saved.lineup, saved.games);
   for (const arena::ArenaStats& st : scopes) arena::printArenaStats(std::cout, saved.lineup, st);
   const std::string out_dir = cmd.vm["out"].as<std::string>();
   if (!out_dir.empty()) {
@@ -232,7 +222,7 @@ int runArena(const Args& args) {
                                   : "; `morne arena --resume --out " + out_dir + "` plays the rest")
               << "\n";
   }
-  const std::vector<arena::ArenaStats> scopes = allScopes(lineup, games);
+  const std::vector<arena::ArenaStats> scopes = arena::arenaScopes(lineup, games);
   for (const arena::ArenaStats& st : scopes) arena::printArenaStats(std::cout, lineup, st);
   if (folder) {
     folder->finish(scopes);

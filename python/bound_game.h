@@ -20,6 +20,7 @@ class BoundScenario {
   explicit BoundScenario(std::shared_ptr<const env::Scenario> scenario)
       : scenario_(std::move(scenario)), encoder_(*scenario_) {}
   const env::Scenario& scenario() const { return *scenario_; }
+  const std::shared_ptr<const env::Scenario>& shared() const { return scenario_; }
   const nn::ObservationEncoder& encoder() const { return encoder_; }
 
  private:

@@ -41,52 +41,6 @@ int currentPlayer(const env::GameState& s) {
   return s.side;
 }
 
-// The action named by `action`: its flat index (an int) or its text form ("B-I1 0507-0607").
-// Throws ValueError when it is malformed or not legal here, with the engine's reason.
-env::Action legalAction(const BoundState& b, const py::handle& action) {
-  const env::GameState& s = b.state;
-  if (s.isTerminal()) throw py::value_error("the game is over: no action applies");
-  if (s.isChanceNode()) {
-    throw py::value_error("a chance event is pending (" +
-                          std::string(env::chanceKindName(s.pending.kind)) +
-                          "): apply_chance(value) first");
-  }
-  env::Action a;
-  if (py::isinstance<py::str>(action)) {
-    std::string error;
-    std::optional<env::Refusal> refusal;
-    const auto text = action.cast<std::string>();
-    const auto parsed = env::parseActionText(s, text, &error, &refusal);
-    if (!parsed) {
-      throw py::value_error("action \"" + text + "\": " + (refusal ? refusal->message : error));
-    }
-    a = *parsed;
-  } else if (py::isinstance<py::int_>(action) && !py::isinstance<py::bool_>(action)) {
-    const auto index = action.cast<long long>();
-    const int size = env::actionSpaceSize(s.sc());
-    const auto parsed = index >= 0 && index < size
-                            ? env::actionFromIndex(s.sc(), static_cast<int>(index))
-                            : std::nullopt;
-    if (!parsed) {
-      throw py::value_error("action " + std::to_string(index) + ": not an action index of " +
-                            s.sc().name() + " (0.." + std::to_string(size - 1) + ")");
-    }
-    a = *parsed;
-  } else {
-    throw py::type_error("an action is an int (its index) or a str (its text form), not " +
-                         std::string(py::str(action.get_type().attr("__name__"))));
-  }
-  if (b.legal_of && *b.legal_of == s &&
-      std::find(b.legal.begin(), b.legal.end(), a) != b.legal.end()) {
-    return a;
-  }
-  if (const auto refusal = env::explainIllegal(s, a)) {
-    throw py::value_error("action " + env::actionText(s, a) + " is not legal: " + refusal->message +
-                          (refusal->rule.empty() ? "" : " (" + refusal->rule + ")"));
-  }
-  return a;
-}
-
 std::vector<int> actionIndices(const env::GameState& s, const env::ActionList& list) {
   std::vector<int> out;
   out.reserve(list.size());
@@ -137,6 +91,50 @@ std::shared_ptr<BoundScenario> loadBound(const std::string& name_or_path, const 
 }
 
 }  // namespace
+
+env::Action legalAction(const BoundState& b, const py::handle& action) {
+  const env::GameState& s = b.state;
+  if (s.isTerminal()) throw py::value_error("the game is over: no action applies");
+  if (s.isChanceNode()) {
+    throw py::value_error("a chance event is pending (" +
+                          std::string(env::chanceKindName(s.pending.kind)) +
+                          "): apply_chance(value) first");
+  }
+  env::Action a;
+  if (py::isinstance<py::str>(action)) {
+    std::string error;
+    std::optional<env::Refusal> refusal;
+    const auto text = action.cast<std::string>();
+    const auto parsed = env::parseActionText(s, text, &error, &refusal);
+    if (!parsed) {
+      throw py::value_error("action \"" + text + "\": " + (refusal ? refusal->message : error));
+    }
+    a = *parsed;
+  } else if (py::isinstance<py::int_>(action) && !py::isinstance<py::bool_>(action)) {
+    const auto index = action.cast<long long>();
+    const int size = env::actionSpaceSize(s.sc());
+    const auto parsed = index >= 0 && index < size
+                            ? env::actionFromIndex(s.sc(), static_cast<int>(index))
+                            : std::nullopt;
+    if (!parsed) {
+      throw py::value_error("action " + std::to_string(index) + ": not an action index of " +
+                            s.sc().name() + " (0.." + std::to_string(size - 1) + ")");
+    }
+    a = *parsed;
+  } else {
+    throw py::type_error("an action is an int (its index) or a str (its text form), not " +
+                         std::string(py::str(action.get_type().attr("__name__"))));
+  }
+  if (b.legal_of && *b.legal_of == s &&
+      std::find(b.legal.begin(), b.legal.end(), a) != b.legal.end()) {
+    return a;
+  }
+  if (const auto refusal = env::explainIllegal(s, a)) {
+    throw py::value_error("action " + env::actionText(s, a) + " is not legal: " + refusal->message +
+                          (refusal->rule.empty() ? "" : " (" + refusal->rule + ")"));
+  }
+  return a;
+}
 
 std::shared_ptr<BoundScenario> boundScenario(std::shared_ptr<const env::Scenario> scenario) {
   std::lock_guard lock(scenarios_mutex);

@@ -5,7 +5,15 @@
 
 #include <pybind11/pybind11.h>
 
+#include "env/action.h"
+#include "python/bound_game.h"
+
 namespace morne::python {
+
+// The action `action` names in `b`: its flat index (an int) or its text form ("move
+// 0307>0306"). Throws ValueError when it is malformed or not legal there, with the engine's
+// reason, and TypeError when it is neither an int nor a str.
+env::Action legalAction(const BoundState& b, const pybind11::handle& action);
 
 // Adds the scenario, state and random-number classes, load_scenario and the player constants
 // (BLUE, ORANGE, CHANCE, TERMINAL) to `m`.

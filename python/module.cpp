@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 
 #include "env/error.h"
+#include "python/agent_bindings.h"
+#include "python/arena_bindings.h"
 #include "python/game_bindings.h"
 #include "python/vector_game_bindings.h"
 
@@ -23,4 +25,6 @@ PYBIND11_MODULE(_core, m) {
   });
   morne::python::bindGame(m);
   morne::python::bindVectorGame(m);
+  morne::python::bindAgents(m);
+  morne::python::bindArena(m);
 }

@@ -13,8 +13,17 @@
     print(state.result())
 """
 
-from ._core import (BLUE, CHANCE, ENCODER_VERSION, ORANGE, TERMINAL, Rng, Scenario, State,
-                    VectorGame, builtin_scenarios, derive_seed, load_scenario)
+import os as _os
 
-__all__ = ["BLUE", "CHANCE", "ENCODER_VERSION", "ORANGE", "TERMINAL", "Rng", "Scenario", "State",
-           "VectorGame", "builtin_scenarios", "derive_seed", "load_scenario"]
+from . import _core
+from ._core import (BLUE, CHANCE, ENCODER_VERSION, ORANGE, TERMINAL, Rng, Scenario, State,
+                    VectorGame, agent_catalog, builtin_scenarios, derive_seed, load_scenario)
+from .arena import arena
+from .networks import Agent
+
+__all__ = ["BLUE", "CHANCE", "ENCODER_VERSION", "ORANGE", "TERMINAL", "Agent", "Rng", "Scenario",
+           "State", "VectorGame", "agent_catalog", "arena", "builtin_scenarios", "derive_seed",
+           "load_scenario"]
+
+# az:model=NAME finds the networks shipped with the package (models/), after MORNE_MODELS.
+_core._add_model_folder(_os.path.join(_os.path.dirname(__file__), "models"))
