@@ -7,6 +7,7 @@
 #include "env/error.h"
 #include "python/agent_bindings.h"
 #include "python/arena_bindings.h"
+#include "python/data_bindings.h"
 #include "python/game_bindings.h"
 #include "python/vector_game_bindings.h"
 
@@ -27,4 +28,5 @@ PYBIND11_MODULE(_core, m) {
   morne::python::bindVectorGame(m);
   morne::python::bindAgents(m);
   morne::python::bindArena(m);
+  morne::python::bindData(m);
 }

@@ -18,7 +18,7 @@ packages=(
   libtbb-dev libhdf5-dev zlib1g-dev libboost-program-options-dev
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
   clang-format
-  python3-h5py python3-numpy pybind11-dev python3-dev python3-pytest
+  python3-h5py python3-numpy pybind11-dev python3-dev python3-pytest python3-torch
   chromium chromium-driver python3-selenium
   slurm-wlm munge
 )
