@@ -90,6 +90,17 @@ std::shared_ptr<BoundScenario> loadBound(const std::string& name_or_path, const 
   return boundScenarioOfText(variant.dump(), name_or_path + " with rules=" + rules_json);
 }
 
+// A state of `game` from its JSON text (State.to_json), validated.
+BoundState stateOfJson(const std::shared_ptr<BoundScenario>& game, const std::string& text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw py::value_error(std::string("state JSON: ") + e.what());
+  }
+  return BoundState(game, env::stateFromJson(game->scenario(), j, "state JSON"));
+}
+
 }  // namespace
 
 env::Action legalAction(const BoundState& b, const py::handle& action) {
@@ -240,18 +251,8 @@ void bindGame(py::module_& m) {
           },
           "The scenario's initial state. The game has no dice of its own: chance outcomes are "
           "applied by the caller (State.sample_chance with a seeded Rng draws them).")
-      .def(
-          "state_from_json",
-          [](const std::shared_ptr<BoundScenario>& b, const std::string& text) {
-            nlohmann::json j;
-            try {
-              j = nlohmann::json::parse(text);
-            } catch (const nlohmann::json::exception& e) {
-              throw py::value_error(std::string("state JSON: ") + e.what());
-            }
-            return BoundState(b, env::stateFromJson(b->scenario(), j, "state JSON"));
-          },
-          py::arg("text"), "A state from State.to_json(), validated.")
+      .def("state_from_json", &stateOfJson, py::arg("text"),
+           "A state from State.to_json(), validated.")
       .def(
           "to_json", [](const BoundScenario& b) { return b.scenario().sourceText(); },
           "The scenario's document (morne-scenario/1).")
@@ -443,6 +444,8 @@ void bindGame(py::module_& m) {
       .def("clone", &BoundState::clone, "A copy (the flat game state; no observation buffer).")
       .def("__copy__", &BoundState::clone)
       .def("__deepcopy__", [](const BoundState& b, const py::dict&) { return b.clone(); })
+      .def_static("from_json", &stateOfJson, py::arg("scenario"), py::arg("text"),
+                  "The same as Scenario.state_from_json(text).")
       .def(
           "to_json", [](const BoundState& b) { return env::stateToJson(b.state).dump(); },
           "The state's JSON (morne-state/1); Scenario.state_from_json reads it back.")

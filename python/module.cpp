@@ -9,6 +9,7 @@
 #include "python/arena_bindings.h"
 #include "python/data_bindings.h"
 #include "python/game_bindings.h"
+#include "python/query_bindings.h"
 #include "python/vector_game_bindings.h"
 
 namespace py = pybind11;
@@ -25,6 +26,7 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   morne::python::bindGame(m);
+  morne::python::bindQueries(m);
   morne::python::bindVectorGame(m);
   morne::python::bindAgents(m);
   morne::python::bindArena(m);

@@ -180,3 +180,19 @@ def test_rule_switches_make_a_variant_that_plays():
     assert variant.rules != morne.load_scenario("crossing").rules
     state, hashes = random_game(variant, 8)
     assert state.is_terminal() and len(hashes) > 100
+
+
+def test_previews_and_questions_answer_as_the_protocol_does():
+    state = morne.load_scenario("duel").new_game()
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    step = next(m for m in moves if m.startswith("move"))
+    preview = state.preview_step(text=step)
+    assert preview["from"] + ">" + preview["to"] == step.split()[1]
+    assert sum(Fraction(o["num"], o["den"]) for o in preview["outcomes"]) == 1
+    reachable = state.reachable(unit=preview["unit"])
+    assert preview["to"] in {h["hex"] for h in reachable["hexes"]}
+    assert set(state.zone_of_control()["zoc"]) == {"blue", "orange"}
+    assert state.line_of_sight(**{"from": preview["from"], "to": preview["to"]})["visible"]
+    with pytest.raises(ValueError, match="neither a unit id nor a hex"):
+        state.preview_fire(gun="nope", target="0307")
+    assert morne.State.from_json(state.scenario, state.to_json()) == state
