@@ -65,6 +65,7 @@ def test_a_file_that_is_not_a_shard_is_refused(tmp_path):
         next(morne.read_shards([tmp_path / "none"]))
 
 
+@pytest.mark.torch
 def test_the_torch_example_trains_on_the_shards(shards):
     pytest.importorskip("torch")
     example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train_torch.py")
