@@ -245,6 +245,25 @@ void bindGame(py::module_& m) {
           py::arg("action"),
           "(plane, row, column) of an action in the observation's grid; None for end and hold.")
       .def(
+          "action_index",
+          [](const BoundScenario& b, int plane, int row, int column) {
+            const env::Scenario& sc = b.scenario();
+            const int width = b.encoder().shape().width;
+            if (plane >= 0 && plane < env::actionPlanes(sc) && row >= 0 && column >= 0 &&
+                column < width) {
+              for (int c = 0; c < sc.numCells(); ++c) {
+                if (b.encoder().gridIndex(static_cast<env::CellId>(c)) == row * width + column) {
+                  return plane * sc.numCells() + c;
+                }
+              }
+            }
+            throw py::value_error("no action at plane " + std::to_string(plane) + ", row " +
+                                  std::to_string(row) + ", column " + std::to_string(column) +
+                                  " of " + sc.name() + " (off the map or out of range)");
+          },
+          py::arg("plane"), py::arg("row"), py::arg("column"),
+          "The action at (plane, row, column) of the grid: action_location's inverse.")
+      .def(
           "new_game",
           [](const std::shared_ptr<BoundScenario>& b) {
             return BoundState(b, env::newGame(b->scenario()));

@@ -17,6 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
+# What the README promises after setup: the Python module imports in Debian's Python.
+if [ -d build/python/morne ]; then /usr/bin/python3 -c "import morne"; fi
 # The sources follow .clang-format (Google style, 100 columns): a difference fails the run.
 git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run -Werror
 ctest --test-dir build --output-on-failure -j"$(nproc)"

@@ -138,6 +138,9 @@ def test_the_observation_is_a_read_only_view_without_a_copy():
         if where is not None:
             plane, row, column = where
             assert on_map[row, column] == 1.0
+            assert scenario.action_index(plane, row, column) == action
+    with pytest.raises(ValueError, match="off the map"):
+        scenario.action_index(0, 0, scenario.observation_shape[2])
 
 
 def test_bad_input_raises_python_exceptions_with_the_engines_message():
