@@ -18,6 +18,7 @@
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
 #include "env/rules.h"
+#include "python/array_view.h"
 #include "python/bound_game.h"
 
 namespace py = pybind11;
@@ -29,8 +30,6 @@ namespace {
 // OpenSpiel's player ids: a side, or these.
 constexpr int kChancePlayer = -1;
 constexpr int kTerminalPlayer = -4;
-
-using Release = py::call_guard<py::gil_scoped_release>;
 
 std::mutex scenarios_mutex;
 std::map<std::string, std::weak_ptr<BoundScenario>> scenarios_by_text;
@@ -53,14 +52,6 @@ env::ChanceList chanceList(const env::GameState& s) {
   env::ChanceList out;
   env::chanceOutcomes(s, out);
   return out;
-}
-
-// A read-only array over `data`, kept alive by `owner`.
-py::array_t<float> viewOf(std::vector<float>& data, std::vector<py::ssize_t> shape,
-                          const py::object& owner) {
-  py::array_t<float> a(std::move(shape), data.data(), owner);
-  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return a;
 }
 
 py::dict resultDict(const env::GameState& s) {
@@ -149,6 +140,7 @@ env::Action legalAction(const BoundState& b, const py::handle& action) {
 
 std::shared_ptr<BoundScenario> boundScenario(std::shared_ptr<const env::Scenario> scenario) {
   std::lock_guard lock(scenarios_mutex);
+  std::erase_if(scenarios_by_text, [](const auto& entry) { return entry.second.expired(); });
   auto& slot = scenarios_by_text[scenario->sourceText()];
   if (auto existing = slot.lock()) return existing;
   auto made = std::make_shared<BoundScenario>(std::move(scenario));
@@ -432,8 +424,9 @@ void bindGame(py::module_& m) {
               py::gil_scoped_release release;
               b.game->encoder().encode(b.state, b.planes, b.globals);
             }
-            return py::make_tuple(viewOf(b.planes, {shape.planes, shape.height, shape.width}, self),
-                                  viewOf(b.globals, {shape.globals}, self));
+            return py::make_tuple(
+                readOnlyView(b.planes, {shape.planes, shape.height, shape.width}, self),
+                readOnlyView(b.globals, {shape.globals}, self));
           },
           py::arg("player") = py::none(),
           "(planes float32[C, H, W], globals float32[G]) seen by the phasing side: read-only "

@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "python/array_view.h"
 #include "python/bound_game.h"
 #include "python/vector_game.h"
 
@@ -21,15 +22,6 @@ struct BoundVectorGame {
   VectorGame games;
   std::vector<int32_t> actions;  // step()'s argument as int32, one per game
 };
-
-// A read-only array over `data` with `shape`, kept alive by `owner`.
-template <class T>
-py::array_t<T> viewOf(std::vector<T>& data, std::vector<py::ssize_t> shape,
-                      const py::object& owner) {
-  py::array_t<T> a(std::move(shape), data.data(), owner);
-  py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return a;
-}
 
 BoundVectorGame& bound(const py::object& self) { return self.cast<BoundVectorGame&>(); }
 
@@ -90,8 +82,8 @@ void bindVectorGame(py::module_& m) {
               throw py::value_error(e.what());
             }
             const int n = v.games.size();
-            return py::make_tuple(viewOf(v.games.rewards(), {n, 2}, self),
-                                  viewOf(v.games.dones(), {n}, self));
+            return py::make_tuple(readOnlyView(v.games.rewards(), {n, 2}, self),
+                                  readOnlyView(v.games.dones(), {n}, self));
           },
           py::arg("actions"),
           "Plays actions[i] in game i (an action index, or at a chance node the outcome value) "
@@ -103,10 +95,11 @@ void bindVectorGame(py::module_& m) {
             BoundVectorGame& v = bound(self);
             const auto& s = v.games.shape();
             const int n = v.games.size();
-            return py::make_tuple(viewOf(v.games.planes(), {n, s.planes, s.height, s.width}, self),
-                                  viewOf(v.games.globals(), {n, s.globals}, self),
-                                  viewOf(v.games.masks(), {n, v.games.numActions()}, self),
-                                  viewOf(v.games.players(), {n}, self));
+            return py::make_tuple(
+                readOnlyView(v.games.planes(), {n, s.planes, s.height, s.width}, self),
+                readOnlyView(v.games.globals(), {n, s.globals}, self),
+                readOnlyView(v.games.masks(), {n, v.games.numActions()}, self),
+                readOnlyView(v.games.players(), {n}, self));
           },
           "(planes float32[n, C, H, W], globals float32[n, G], masks uint8[n, A], "
           "players int8[n]: the side to act, -1 at a chance node), without a copy.")
