@@ -107,8 +107,8 @@ void bindArena(py::module_& m) {
                                   replace ? arena::FolderUse::kReplace : arena::FolderUse::kNew,
                                   lineup, schedule, records);
         // The games run on their own thread; this one waits without the GIL and, every 50 ms,
-        // lets Python see a signal: Ctrl-C stops the run after the games in progress, with
-        // the reports of the finished ones written, as in `morne arena`.
+        // lets Python see a signal: Ctrl-C stops the run (the games in progress stay unplayed)
+        // with the reports of the finished ones written, as in `morne arena`.
         std::atomic<bool> stop = false;
         std::optional<py::error_already_set> interrupted;
         auto running = std::async(std::launch::async, [&] {

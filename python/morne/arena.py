@@ -28,8 +28,8 @@ def arena(agents, scenarios=("crossing",), rounds=10, seed=1, jobs=1, out=None, 
     its class's name, as "python:NAME" in the reports. Python agents run under the GIL, the
     built-in ones in parallel around them (`jobs` games at a time).
     out: the folder for the reports (refused when it holds results, unless force=True); None
-    keeps them only for the summary returned. Ctrl-C stops after the games in progress, with
-    the reports of the finished games written, and raises KeyboardInterrupt.
+    keeps them only for the summary returned. Ctrl-C stops at once (the games in progress stay
+    unplayed), writes the reports of the finished games and raises KeyboardInterrupt.
     progress: called as progress(finished, total) after each game.
     """
     specs, makers = [], []
@@ -47,6 +47,9 @@ def arena(agents, scenarios=("crossing",), rounds=10, seed=1, jobs=1, out=None, 
         raise ValueError(f"arena: two agents have the same name: {specs} (give each a `name`)")
     if isinstance(scenarios, str):
         scenarios = [scenarios]
+    if out is not None and not force and os.path.exists(os.path.join(out, "games.csv")):
+        raise ValueError(f"arena: {os.fspath(out)} already holds the results of a run: "
+                         "force=True deletes them, or give another out")
     with tempfile.TemporaryDirectory(prefix="morne-arena-") as scratch:
         folder = os.fspath(out) if out is not None else os.path.join(scratch, "arena")
         _core._arena(specs, makers, list(scenarios), rounds, seed, jobs, folder, records, force,
