@@ -9,6 +9,7 @@
 #include "engine/reply_json.h"
 #include "engine/request_error.h"
 #include "env/control.h"
+#include "env/crt.h"
 #include "env/io/notation.h"
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
@@ -34,6 +35,41 @@ env::CellId hexArgument(const env::Scenario& sc, const json& req, const char* ke
 }
 
 }  // namespace
+
+json chartsReply(const env::GameState& s, const json&) {
+  const env::Scenario& sc = s.sc();
+  json columns = json::array();
+  for (int c = 0; c < env::kCrtColumns; ++c)
+    columns.push_back(env::oddsName(c - env::kCrtColumns / 2));
+  json rows = json::array();
+  for (int die = 0; die < env::kCrtRows; ++die) {
+    json cells = json::array();
+    for (const env::CrtCell& cell : sc.crt()[static_cast<size_t>(die)])
+      cells.push_back(env::crtCellText(cell));
+    rows.push_back({{"die", die}, {"cells", cells}});
+  }
+  // One cell of each terrain the map has: entering costs depend on the terrain only.
+  std::array<env::CellId, env::kNumTerrains> example;
+  example.fill(env::kNoCell);
+  for (env::CellId c = 0; c < sc.numCells(); ++c) {
+    env::CellId& e = example[static_cast<size_t>(sc.terrain(c))];
+    if (e == env::kNoCell) e = c;
+  }
+  json terrain = json::array();
+  for (int t = 0; t < env::kNumTerrains; ++t) {
+    const env::CellId c = example[static_cast<size_t>(t)];
+    if (c == env::kNoCell) continue;
+    json costs = json::object();
+    for (int m = 0; m < env::kNumMoveClasses; ++m) {
+      const auto move_class = static_cast<env::MoveClass>(m);
+      costs[std::string(env::moveClassName(move_class))] = sc.enterCost(move_class, c);
+    }
+    terrain.push_back(
+        {{"terrain", env::terrainName(static_cast<env::Terrain>(t))}, {"costs", costs}});
+  }
+  return {{"crt", {{"rule", "C-CRT-1"}, {"columns", columns}, {"rows", rows}}},
+          {"terrain_costs", {{"rule", "MV-COST-1"}, {"terrain", terrain}}}};
+}
 
 int unitArgument(const env::GameState& s, const json& req, const char* key) {
   const env::Scenario& sc = s.sc();

@@ -29,6 +29,10 @@ nlohmann::json previewFireReply(const env::GameState& s, const nlohmann::json& r
 nlohmann::json previewCombatReply(const env::GameState& s, const nlohmann::json& req);
 nlohmann::json previewStepReply(const env::GameState& s, const nlohmann::json& req);
 
+// "charts": the loaded scenario's combat results table (C-CRT-1) and the movement points to
+// enter each terrain of its map by movement class (MV-COST-1), for a player's reference.
+nlohmann::json chartsReply(const env::GameState& s, const nlohmann::json& req);
+
 // "scenarios": the built-in scenarios' name, title, turns and sides.
 nlohmann::json builtinScenarioList();
 

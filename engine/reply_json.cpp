@@ -38,7 +38,36 @@ int64_t integerField(const json& req, const char* key, int64_t lo, int64_t hi) {
 
 json resultJson(const env::GameState& s) {
   const env::GameResult r = env::gameResult(s);
+  const env::Scenario& sc = s.sc();
+  auto sideOrNull = [](int side) {
+    return side == env::kNoSide ? json(nullptr) : json(env::sideColor(side));
+  };
+  json objectives = json::array();
+  for (const env::Objective& o : sc.objectives()) {
+    const int side = env::objectiveHolder(s, o);
+    objectives.push_back({{"hex", sc.label(o.cell)},
+                          {"kind", o.passing ? "passing" : "occupied"},
+                          {"holder", sideOrNull(side)},
+                          {"vp", side == env::kNoSide ? 0 : o.vp[static_cast<size_t>(side)]}});
+  }
+  json zones = json::array();
+  for (const env::Zone& z : sc.zones()) {
+    const std::array<bool, env::kNumSides> scores = env::zoneScorers(s, z);
+    json scorers = json::array();
+    int vp = 0;
+    for (size_t side = 0; side < env::kNumSides; ++side) {
+      if (!scores[side]) continue;
+      scorers.push_back(env::sideColor(static_cast<int>(side)));
+      vp += z.vp[side];
+    }
+    zones.push_back({{"name", z.name},
+                     {"kind", z.passing ? "passing" : "occupied"},
+                     {"scored_by", scorers},
+                     {"vp", vp}});
+  }
   return {{"final", s.isTerminal()},
+          {"objectives", objectives},
+          {"zones", zones},
           {"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},
           {"winner", r.winner == env::kNoSide ? json(nullptr) : json(env::sideColor(r.winner))},
           {"level", r.level},

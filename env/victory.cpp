@@ -36,23 +36,32 @@ bool scoresZone(const Zone& z, const std::array<int, kNumSides>& held, int side)
 
 }  // namespace
 
+int objectiveHolder(const GameState& s, const Objective& o) { return holder(s, o.cell, o.passing); }
+
+std::array<bool, kNumSides> zoneScorers(const GameState& s, const Zone& z) {
+  std::array<int, kNumSides> held = {};
+  for (CellId c : z.cells) {
+    const int side = holder(s, c, z.passing);
+    if (side != kNoSide) ++held[static_cast<size_t>(side)];
+  }
+  std::array<bool, kNumSides> scores = {};
+  for (int side = 0; side < kNumSides; ++side) {
+    scores[static_cast<size_t>(side)] = scoresZone(z, held, side);
+  }
+  return scores;
+}
+
 GameResult gameResult(const GameState& s) {
   const Scenario& sc = s.sc();
   GameResult r;
   for (const Objective& o : sc.objectives()) {
-    const int side = holder(s, o.cell, o.passing);
+    const int side = objectiveHolder(s, o);
     if (side != kNoSide) r.vp[static_cast<size_t>(side)] += o.vp[static_cast<size_t>(side)];
   }
   for (const Zone& z : sc.zones()) {
-    std::array<int, kNumSides> held = {};
-    for (CellId c : z.cells) {
-      const int side = holder(s, c, z.passing);
-      if (side != kNoSide) ++held[static_cast<size_t>(side)];
-    }
-    for (int side = 0; side < kNumSides; ++side) {
-      if (scoresZone(z, held, side)) {
-        r.vp[static_cast<size_t>(side)] += z.vp[static_cast<size_t>(side)];
-      }
+    const std::array<bool, kNumSides> scores = zoneScorers(s, z);
+    for (size_t side = 0; side < kNumSides; ++side) {
+      if (scores[side]) r.vp[side] += z.vp[side];
     }
   }
   const int delta = r.vp[0] - r.vp[1];  // V-LEVEL-1

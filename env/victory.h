@@ -17,6 +17,14 @@ struct GameResult {
 };
 GameResult gameResult(const GameState& s);
 
+// The side that holds objective o now (V-HEX-1..3), kNoSide if none; its VP count for that
+// side in gameResult.
+int objectiveHolder(const GameState& s, const Objective& o);
+
+// Whether each side scores zone z now (V-ZONE-1); a scoring side gets the zone's VP in
+// gameResult.
+std::array<bool, kNumSides> zoneScorers(const GameState& s, const Zone& z);
+
 // Name of a victory level ("draw", "minor victory", ...).
 const char* victoryLevelName(int level);
 

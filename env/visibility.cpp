@@ -8,7 +8,11 @@ bool hiddenFrom(const GameState& s, int u, int viewer) {
 }
 
 bool decisionsHiddenFrom(const GameState& s, int viewer) {
-  return s.turn == 1 && viewer == 1 && s.side == 0;
+  if (s.turn != 1 || viewer != 1 || s.side != 0) return false;
+  for (const UnitInfo& u : s.sc().units()) {
+    if (u.side == 0 && u.start == kNoCell) return true;  // the first player places at set-up
+  }
+  return false;
 }
 
 bool hidesAny(const GameState& s, int viewer) {

@@ -13,7 +13,8 @@ namespace morne::env {
 bool hiddenFrom(const GameState& s, int u, int viewer);
 
 // Whether the decisions of the side to move are hidden from `viewer` now: the first player's in
-// game turn 1, seen by the second player (where its units go is hidden, and so is its reasoning).
+// game turn 1, seen by the second player, in a scenario where the first player places units at
+// set-up (where they go is hidden, and so is its reasoning); nothing is hidden otherwise.
 bool decisionsHiddenFrom(const GameState& s, int viewer);
 
 // Whether any unit is hidden from `viewer` now.

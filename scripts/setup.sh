@@ -19,7 +19,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
   clang-format
   python3-h5py python3-numpy pybind11-dev python3-dev python3-pytest python3-torch
-  chromium chromium-driver python3-selenium
+  chromium chromium-driver python3-selenium python3-pil
   slurm-wlm munge
 )
 

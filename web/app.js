@@ -1,7 +1,8 @@
 // The morne browser client (docs/client.md): set up a game, play it on the map against an
 // agent (or two humans, or watch two agents), with the engine's previews before each click,
-// the AI's reasoning while it thinks and after it moves, undo, and game records. Everything
-// goes through the engine protocol over the page's WebSocket (protocol.js).
+// the AI's reasoning while it thinks and after it moves, undo and redo by action, a review mode
+// with a value graph, and games saved in the browser after every decision. Everything goes
+// through the engine protocol over the page's WebSocket (protocol.js).
 //
 // What the page shows is one declared object, `view`; show(changes) updates it and render()
 // draws the page from it, the only function that writes to the panels and the map's marks.
@@ -10,40 +11,53 @@
 import { Engine } from "./protocol.js";
 import { MapView } from "./map.js";
 import { renderCombatPreview, renderFirePreview, renderStepPreview, renderAnalysis,
-  renderResult, renderTargets, describeUnit } from "./panels.js";
+  renderResult, renderTargets, renderScore, renderTurnDecisions, describeUnit } from "./panels.js";
+import { saveGame, savedGame, forgetGame } from "./storage.js";
+import { Review } from "./review.js";
+import { LEVELS, ownBudget, showHelp } from "./help.js";
 
 const $ = (id) => document.getElementById(id);
 
 // The game and the engine session behind the page.
 const app = {
   engine: null,
-  info: null,     // the "scenario" reply
+  info: null,        // the "scenario" reply
   map: null,
-  state: null,    // the position as this client may see it
+  state: null,       // the position as this client may see it
   status: null,
-  legal: [],      // legal actions [{action, text, index}]
-  selected: null, // unit id
-  pending: null,  // an action awaiting its second click: {text, hex}
-  reach: null,    // the selected unit's reachable hexes by label
-  mode: null,     // {humans: Set of sides, agents: {blue, orange}, thinkMs, delayMs}
+  legal: [],         // legal actions [{action, text, index}]
+  result: null,      // the "result" reply for the position: VP now, or the final result
+  ply: 0,            // plies played since the record's start
+  plies: 0,          // plies in the record (more than ply after an undo: redo goes forward)
+  actionStarts: [],  // the plies where each of the players' actions began (undo by action)
+  selected: null,    // unit id
+  pending: null,     // an action awaiting its second click: {text, hex}
+  reach: null,       // the selected unit's reachable hexes by label
+  mode: null,        // {kind, humans: Set of sides, agents: {blue, orange}, thinkMs, delayMs}
   busy: false,
-  generation: 0,  // bumped on every new game: a stale AI loop stops
+  thinking: null,    // the side whose agent is searching now (Move now stops it)
+  turnDecisions: [], // the agents' decisions since a player last acted: [{color, reply}]
+  generation: 0,     // bumped on every new game: a stale AI loop stops
+  review: null,      // the review mode (review.js) while it is open
 };
 
 // Everything the page shows, drawn by render().
 const view = {
   screen: "setup",                     // "setup" or "game"
-  message: { text: "", kind: "info" }, // kind: info, warning, refused
+  message: { text: "", kind: "info" }, // kind: info, warning, refused, prompt
+  connection: null,                    // the lost connection's text, with a Reconnect button
   selection: "",                       // the selected (or shown) unit, described
   marks: [],                           // map highlights: [{kind, hexes: [{hex, text}]}]
   path: null,                          // the hexes of a walk, drawn as a line
-  buttons: [],                         // [{text, id, action, onClick}]
+  arrows: [],                          // [{from, to, kind, text}]: the AI's moves, candidates
+  buttons: [],                         // [{text, id, action, key, onClick}]
   preview: null,                       // {kind: fire|combat|step|targets, data}
   ai: null,                            // {title, reply, final} or null (hidden)
   result: null,                        // the "result" reply once the game is over
   log: [],                             // lines of the game's log: {event, text}
 };
 window.morne = app; // for the browser test and curious users
+app.click = (hex) => onHexClick(hex);  // a click on a hex, as the map sends it
 window.morneView = view;
 
 const PANELS = {
@@ -56,13 +70,32 @@ const PANELS = {
 
 let loggedLines = 0; // the log's lines already on the page
 
+// Why End phase cannot be pressed now, or "" when it can.
+function endPhaseBlocked() {
+  const s = app.status;
+  if (!s) return "no game";
+  if (s.terminal) return "the game is over";
+  if (app.review) return "leave the review first";
+  if (s.chance) return "dice are being thrown";
+  if (!isHuman(sideOf(s.side))) return `${s.side} (the AI) is to move`;
+  if (app.busy) return "wait for the move in progress";
+  if (!app.legal.some((a) => a.text === "end")) return "a decision must be made first (see above)";
+  return "";
+}
+
 // Draws the page from `view` and the game.
 function render() {
   $("setup").hidden = view.screen !== "setup";
   $("game").hidden = view.screen !== "game";
   $("watch-speed").hidden = $("mode").value !== "watch";
-  $("message").textContent = view.message.text;
-  $("message").className = view.message.kind;
+  for (const box of [$("message"), $("setup-message")]) {
+    box.textContent = view.message.text;
+    box.className = view.message.kind;
+  }
+  $("setup-message").hidden = !view.message.text;
+  $("connection").hidden = !view.connection;
+  $("connection-text").textContent = view.connection || "";
+  renderBudgetNote();
   if (view.screen !== "game" || !app.map) return;
 
   const s = app.status;
@@ -73,21 +106,28 @@ function render() {
       `Turn ${s.turn} of ${app.info.turns} · ${side} · ${s.phase}${s.chance ? " · dice" : ""}`;
     $("status").dataset.side = s.side;
     $("status").dataset.phase = s.phase;
-    const humanTurn = !s.terminal && !s.chance && isHuman(sideOf(s.side));
-    $("end-phase").disabled = !humanTurn || !app.legal.some((a) => a.text === "end");
   }
-  $("undo").disabled = app.busy;
+  const blocked = endPhaseBlocked();
+  $("end-phase").disabled = blocked !== "";
+  $("end-phase").title = blocked ? `End phase is not possible: ${blocked}` : "end the phase (E)";
+  $("undo").disabled = app.busy || !!app.review || app.ply === 0;
+  $("redo").disabled = app.busy || !!app.review || app.ply >= app.plies;
+  $("review").disabled = app.busy;
+  $("review").textContent = app.review ? "Back to the game" : "Review";
 
   if (app.state) app.map.drawUnits(app.state, app.selected);
   app.map.clearHighlights();
   for (const m of view.marks) app.map.highlight(m.kind, m.hexes);
   if (view.path) app.map.path(view.path);
+  app.map.drawArrows(view.arrows);
+  if (app.result) app.map.drawHolders(app.result.objectives || []);
 
   $("selection").textContent = view.selection;
   $("actions").innerHTML = "";
   for (const b of view.buttons) {
     const button = document.createElement("button");
-    button.textContent = b.text;
+    button.textContent = b.key ? `${b.text} ` : b.text;
+    if (b.key) button.appendChild(Object.assign(document.createElement("kbd"), { textContent: b.key }));
     if (b.id) button.id = b.id;
     if (b.action) button.dataset.action = b.action;
     button.onclick = b.onClick;
@@ -96,14 +136,18 @@ function render() {
   $("preview").innerHTML = "";
   if (view.preview) PANELS[view.preview.kind]($("preview"), view.preview.data);
 
-  $("ai").hidden = !view.ai;
+  $("ai").hidden = !view.ai || !!app.review;
+  $("score").hidden = !!app.review;
   if (view.ai) {
     $("ai-title").textContent = view.ai.title;
+    $("move-now").hidden = !app.thinking;
     if (view.ai.reply) renderAnalysis($("ai-body"), view.ai.reply, app.info, view.ai.final);
     else $("ai-body").textContent = "";
+    renderTurnDecisions($("ai-turn"), app.turnDecisions);
   }
   $("result").hidden = !view.result;
   if (view.result) renderResult($("result"), view.result, app.info);
+  renderScore($("score"), app.result, app.state, app.info);
 
   const log = $("log");
   if (view.log.length < loggedLines) {
@@ -137,14 +181,29 @@ function refuse(text) {
 
 // Sends a request; returns its reply, or null after showing the engine's refusal.
 async function ask(cmd, fields = {}, onUpdate = null) {
-  const reply = await app.engine.request(cmd, fields, onUpdate);
+  let reply;
+  try {
+    reply = await app.engine.request(cmd, fields, onUpdate);
+  } catch (error) {
+    refuse(error.message);
+    return null;
+  }
   if (reply.ok) return reply;
   refuse(reply.error.message);
   return null;
 }
 
 function logEvents(events) {
-  const lines = (events || []).filter((e) => e.event !== "phase_skipped");
+  const lines = [];
+  for (const e of events || []) {
+    if (e.event === "phase_skipped") continue;
+    if (e.event === "turn_begins" && app.result && app.status) {  // G-TURN-2, step 6
+      const vp = app.result.vp;
+      lines.push({ event: "turn_ends", text: `End of the player-turn (G-TURN-2): VP blue ` +
+        `${vp.blue}, orange ${vp.orange}` });
+    }
+    lines.push(e);
+  }
   if (lines.length) show({ log: [...view.log, ...lines] });
 }
 
@@ -152,75 +211,180 @@ function logLine(text, kind = "note") {
   logEvents([{ event: kind, text }]);
 }
 
+// A question with two answers in a dialog of the page; resolves true for `yes`.
+function confirmDialog(text, yes, no) {
+  const dialog = $("confirm");
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yes;
+  $("confirm-no").textContent = no;
+  dialog.showModal();
+  return new Promise((resolve) => {
+    $("confirm-yes").onclick = () => { dialog.close(); resolve(true); };
+    $("confirm-no").onclick = () => { dialog.close(); resolve(false); };
+    dialog.oncancel = () => resolve(false);
+  });
+}
+
 // --- the game ------------------------------------------------------------------------------
 
 const sideOf = (color) => (color === "blue" ? 0 : 1);
 const isHuman = (side) => app.mode.humans.has(side);
 
+// Reads the position, its legal actions and its VP.
 async function refresh() {
-  const [state, legal] = await Promise.all([app.engine.must("state"), app.engine.must("legal")]);
+  const [state, legal, result] = await Promise.all([app.engine.must("state"),
+    app.engine.must("legal"), app.engine.must("result")]);
   app.state = state.state;
   app.status = legal.status;
   app.legal = legal.actions;
+  app.result = result;
   if (app.status.terminal) {
-    const result = await app.engine.must("result");
-    show({ result, message: { text: "The game is over.", kind: "info" } });
+    show({ result, ai: view.ai && { ...view.ai, title: `Game over · ${view.ai.title}` },
+      message: { text: "The game is over.", kind: "info" } });
   } else {
-    render();
+    show({ result: null });
   }
+}
+
+// Notes the ply that a reply reports (apply, roll, analyze with play, replay, load_game).
+function notePly(reply) {
+  if (reply.ply === undefined) return;
+  app.ply = reply.ply;
+  app.plies = reply.plies !== undefined ? reply.plies : reply.ply;
 }
 
 // Plays one action or outcome; shows its events; returns the reply, or null when refused.
 async function apply(fields) {
   const reply = await ask("apply", fields);
-  if (reply) logEvents(reply.events);
+  if (reply) {
+    notePly(reply);
+    logEvents(reply.events);
+  }
   return reply;
 }
 
-// Rolls pending dice, lets the agents move, and stops when a human is to act or the game ends.
+// A player's action begins at this ply: undo takes it back whole; the AI's marks go.
+function beginAction() {
+  app.actionStarts = app.actionStarts.filter((p) => p < app.ply);
+  app.actionStarts.push(app.ply);
+  app.turnDecisions = [];
+  show({ arrows: [] });
+}
+
+// Rolls pending dice, lets the agents move, and stops when a human is to act or the game ends;
+// then saves the game in the browser.
 async function advance() {
   const generation = app.generation;
   app.busy = true;
   try {
     for (;;) {
       await refresh();
-      if (generation !== app.generation || app.status.terminal) return;
+      if (generation !== app.generation) return;
+      if (app.status.terminal) break;
       if (app.status.chance) {
         const r = await app.engine.must("roll");
+        notePly(r);
         logEvents(r.events);
         continue;
       }
       const side = sideOf(app.status.side);
       if (isHuman(side)) {
-        message(`Your move (${app.status.side}, ${app.status.phase} phase).`);
-        return;
+        prompt();
+        break;
       }
       await agentMove(app.status.side);
       if (app.mode.delayMs > 0) await new Promise((r) => setTimeout(r, app.mode.delayMs));
       if (generation !== app.generation) return;
     }
+    await autosave();
   } catch (error) {
     refuse(error.message);
   } finally {
-    app.busy = false;
-    render();
+    if (generation === app.generation) {
+      app.busy = false;
+      app.thinking = null;
+      render();
+    }
   }
 }
 
-// The agent of `color` thinks in the open (analyze, reports every 200 ms) and plays its choice.
+// Says what the player is to decide, with the decisions that cannot wait as buttons and keys.
+function prompt() {
+  const s = app.status;
+  const who = `${s.side}, ${s.phase} phase`;
+  const charges = app.legal.filter((a) => a.action.type === "charge");
+  const hold = app.legal.find((a) => a.action.type === "hold");
+  const canEnd = app.legal.some((a) => a.text === "end");
+  const unitAt = (hex) => app.map.unitAt(hex);
+  const chargeButton = (a, i) => ({
+    text: `${unitAt(a.action.from).id} charges ${unitAt(a.action.to).id}`, action: a.text,
+    key: i === 0 ? "C" : "", id: i === 0 ? "prompt-charge" : undefined, onClick: () => act(a.text),
+  });
+  if (s.phase === "setup") {
+    const hexes = app.legal.filter((a) => a.action.type === "place").map((a) => ({ hex: a.action.to }));
+    const next = app.state.units.find((u) => u.flags.includes("awaiting_setup") &&
+      app.map.units.get(u.id).side === s.side);
+    show({ marks: [{ kind: "reach", hexes }], buttons: [], message: { kind: "prompt",
+      text: `Set-up (${s.side}): click a marked hex of your zone to place ` +
+        `${next ? next.id : "the next unit"} (S-2, S-3).` } });
+  } else if (hold && !canEnd) {
+    const cavalry = app.state.charge_window || hold.action.unit;
+    show({ buttons: [...charges.map(chargeButton), { text: `${cavalry} holds`, action: hold.text,
+      key: "H", id: "prompt-hold", onClick: () => act(hold.text) }],
+    message: { kind: "prompt", text: `${cavalry}'s step draws reaction fire: charge first, or ` +
+      `hold and take the fire (MV-CHG-5, F-REACT-6). End phase waits for this decision.` } });
+  } else if (!canEnd) {
+    show({ buttons: app.legal.slice(0, 8).map((a) => ({ text: a.text, action: a.text,
+      onClick: () => act(a.text) })),
+    message: { kind: "prompt", text: `Your decision (${who}): one of the buttons below.` } });
+  } else if (charges.length) {
+    show({ buttons: charges.map(chargeButton), message: { kind: "prompt", text:
+      `Your move (${who}). Cavalry in contact may charge (MV-CHG-5): a button below, or go on.` } });
+  } else {
+    message(`Your move (${who}): click a unit, or End phase (E).`);
+  }
+}
+
+// The agent of `color` plays: it thinks in the open (analyze, reports every 200 ms) for the
+// think time, or, when its spec sets its own budget (sims=, ms=), searches that budget.
 async function agentMove(color) {
   const spec = app.mode.agents[color];
-  show({ ai: { title: `${color} (${spec}) is thinking…`, reply: null, final: false } });
+  app.thinking = color;
+  show({ ai: { title: `${color} (${spec}) is thinking…`, reply: null, final: false },
+    message: { text: `${color} is thinking: its panel shows what it weighs; Move now (M) plays ` +
+      `its best move at once.`, kind: "info" } });
   const report = (r) => show({ ai: { ...view.ai, reply: r, final: false } });
-  const reply = await app.engine.must("analyze", {
-    agent: spec, ms: app.mode.thinkMs, period_ms: 200, top: 5, play: true,
-  }, report);
+  const reply = ownBudget(spec)
+    ? await app.engine.must("genmove", { agent: spec, play: true, top: 5 })
+    : await app.engine.must("analyze", { agent: spec, ms: app.mode.thinkMs, period_ms: 200,
+      top: 5, play: true }, report);
+  app.thinking = null;
+  notePly(reply);
   if (reply.hidden) {
     show({ ai: { title: `${color} moved (hidden until game turn 2, S-4)`, reply: null } });
   } else {
-    show({ ai: { title: `${color} played ${reply.text}`, reply, final: true } });
+    app.turnDecisions.push({ color, reply });
+    show({ ai: { title: `${color} played ${reply.text}${reply.stopped ? " (moved now)" : ""}`,
+      reply, final: true }, arrows: aiArrows() });
   }
   logEvents(reply.events);
+}
+
+// The agents' decisions since the player last acted, as arrows: a walk as one arrow from its
+// first hex to its last, a fire or an attack from the unit to its target.
+function aiArrows() {
+  const arrows = [];
+  for (const { reply } of app.turnDecisions) {
+    const a = reply.applied || reply.action;
+    if (!a || !a.type || a.type === "end" || a.type === "hold") continue;
+    const last = arrows[arrows.length - 1];
+    if (a.type === "move" && last && last.unit === a.unit && last.type === "move" && last.to === a.from) {
+      last.to = a.to;
+      continue;
+    }
+    arrows.push({ from: a.from || a.to, to: a.to, kind: `ai ${a.type}`, unit: a.unit, type: a.type });
+  }
+  return arrows;
 }
 
 // --- clicks on the map -----------------------------------------------------------------------
@@ -236,25 +400,37 @@ function clearSelection() {
   show({ marks: [], path: null, buttons: [], preview: null, selection: "" });
 }
 
-// Plays `text` and, when the engine takes it, goes on to the next decision.
-async function play(text) {
-  if (!(await apply({ text }))) return;
+// Plays one whole action of the player (`text`) and goes on to the next decision.
+async function act(text) {
+  if (app.busy) return;
+  beginAction();
+  app.busy = true;
+  const played = await apply({ text });
+  app.busy = false;
+  if (!played) {
+    render();
+    return;
+  }
   clearSelection();
   await advance();
 }
 
 async function onHexClick(hex) {
+  if (app.review) {
+    await app.review.onHexClick(hex);
+    return;
+  }
   if (app.busy || !app.status || app.status.terminal) return;
   const myTurn = !app.status.chance && isHuman(sideOf(app.status.side));
   const unit = app.map.unitAt(hex);
   // Set-up: a click on a hex of the zone places the next unit (S-2, S-3).
   if (myTurn && app.status.phase === "setup") {
-    await play(`place ${hex}`);
+    await act(`place ${hex}`);
     return;
   }
   // A second click on a previewed target or hex confirms it.
   if (myTurn && app.pending && app.pending.hex === hex) {
-    await play(app.pending.text);
+    await act(app.pending.text);
     return;
   }
   if (unit && unit.side === app.status.side && myTurn) {
@@ -313,7 +489,7 @@ async function selectUnit(unit) {
   // The other decisions of this unit (charge, hold) as buttons.
   next.buttons = app.legal.filter((x) => ["charge", "hold"].includes(x.action.type) &&
     (x.action.from === hex || x.action.unit === unit.id))
-    .map((a) => ({ text: a.text, action: a.text, onClick: () => play(a.text) }));
+    .map((a) => ({ text: a.text, action: a.text, onClick: () => act(a.text) }));
   show(next);
 }
 
@@ -322,11 +498,12 @@ async function actOnHex(hex) {
   const phase = app.status.phase;
   if (phase === "movement") {
     const target = app.reach && app.reach.get(hex);
-    if (!target) {  // not reachable: the engine says why
-      await play(`move ${from}>${hex}`);
-      return;
+    if (target) {
+      await walk(target.path);
+    } else {
+      refuse(`${app.selected} cannot reach ${hex} this phase: the green hexes are where it can ` +
+        `go (MV-GEN-2, MV-COST-1).`);
     }
-    await walk(target.path);
     return;
   }
   const kind = phase === "bombardment" ? "fire" : phase === "combat" ? "attack" : null;
@@ -343,19 +520,23 @@ async function actOnHex(hex) {
   });
 }
 
-// Walks a path step by step; a step that draws reaction fire is shown first and waits for the
-// player's word (F-REACT-2).
+// Walks a path step by step, as one action of the player; a step that draws reaction fire is
+// shown first and waits for the player's word (F-REACT-2).
 async function walk(path) {
   let from = app.map.units.get(app.selected).state.hex;
   const unitId = app.selected;
+  beginAction();
+  app.busy = true;
   show({ path: [from, ...path] });
   for (const to of path) {
     const text = `move ${from}>${to}`;
     const preview = await ask("preview_step", { text });
     if (!preview) break;
     if (preview.reaction_fire.length) {
+      app.busy = false;
       show({ preview: { kind: "step", data: preview } });
       const go = await confirmStep(text);
+      app.busy = true;
       if (!go) break;
     }
     if (!(await apply({ text }))) break;
@@ -366,6 +547,7 @@ async function walk(path) {
     if (app.status.chance || !us || us.hex !== to || app.legal.every((a) => a.action.from !== to ||
       a.action.type !== "move")) break;  // dice, a stop, or a charge decision: the engine leads
   }
+  app.busy = false;
   clearSelection();
   await advance();
 }
@@ -374,8 +556,8 @@ function confirmStep(text) {
   return new Promise((resolve) => {
     show({
       buttons: [
-        { text: `${text} under fire`, id: "confirm-step", onClick: () => resolve(true) },
-        { text: "stop here", id: "cancel-step", onClick: () => resolve(false) },
+        { text: `${text} under fire`, id: "confirm-step", key: "Enter", onClick: () => resolve(true) },
+        { text: "stop here", id: "cancel-step", key: "Esc", onClick: () => resolve(false) },
       ],
       message: { text: "This step draws reaction fire: see the odds, then go on or stop.",
         kind: "warning" },
@@ -386,47 +568,106 @@ function confirmStep(text) {
 // --- buttons and keys --------------------------------------------------------------------
 
 async function endPhase() {
-  if ($("end-phase").disabled || app.busy) return;
-  await play("end");
+  if (endPhaseBlocked()) {
+    if (app.status && !app.status.terminal) message(`End phase is not possible: ${endPhaseBlocked()}.`, "warning");
+    return;
+  }
+  await act("end");
 }
 
+// Takes back the player's last action whole (a walk, an attack with its dice) and the agents'
+// replies to it; the plies stay in the record, so that redo plays them again.
 async function undo() {
-  if (app.busy) return;
+  if (app.busy || app.review || app.ply === 0) return;
+  const before = app.actionStarts.filter((p) => p < app.ply);
+  const to = before.length ? before[before.length - 1] : await lastHumanDecision();
+  await goToPly(to, `undo: back to ply ${to}`);
+}
+
+// Plays again the action taken back last (and the agents' replies to it).
+async function redo() {
+  if (app.busy || app.review || app.ply >= app.plies) return;
+  const after = app.actionStarts.filter((p) => p > app.ply);
+  const to = after.length ? after[0] : app.plies;
+  await goToPly(to, `redo: forward to ply ${to}`);
+}
+
+// For a game loaded from a record (no action marks): the last ply before this one where a human
+// side was to decide.
+async function lastHumanDecision() {
+  for (let p = app.ply - 1; p > 0; --p) {
+    const r = await app.engine.must("replay", { ply: p });
+    if (!r.status.chance && isHuman(sideOf(r.status.side))) return p;
+  }
+  return 0;
+}
+
+async function goToPly(ply, line) {
   app.generation++;
   clearSelection();
-  // Back to the last decision of a human side, through the agents' replies to it.
-  for (;;) {
-    const reply = await ask("undo");
-    if (!reply) break;
-    logLine(`undo: back to ply ${reply.ply}`);
-    if (isHuman(sideOf(reply.status.side)) && !reply.status.chance) break;
-    if (reply.ply === 0) break;
-  }
-  show({ result: null });
+  const reply = await ask("replay", { ply });
+  if (!reply) return;
+  notePly(reply);
+  app.turnDecisions = [];
+  logLine(line);
+  show({ result: null, arrows: [] });
   await advance();
 }
 
+// The record as a file: from the server, or from the browser's copy when the server is gone.
 async function save() {
-  const reply = await ask("save");
-  if (!reply) return;
-  const blob = new Blob([JSON.stringify(reply.record, null, 1)], { type: "application/json" });
+  let record = null;
+  let ply = app.ply;
+  if (app.engine && !app.engine.closed) {
+    const reply = await ask("save");
+    if (!reply) return;
+    record = reply.record;
+    ply = reply.ply;
+  } else {
+    const kept = savedGame();
+    if (!kept) return refuse("There is no saved game to download.");
+    record = kept.record;
+  }
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
-  link.download = `morne-${app.info.name}-ply${reply.ply}.json`;
+  link.download = `morne-${record.scenario.name || record.scenario}-ply${ply}.json`;
   link.click();
-  message(`Saved the game record (${reply.ply} plies).`);
+  message(`Saved the game record (${ply} plies).`);
+}
+
+// Keeps the game in the browser's storage; a bound orange player cannot save before game turn
+// 2 (S-4): the game is saved from then on.
+async function autosave() {
+  const reply = await app.engine.request("save");
+  if (!reply.ok) return;
+  const mode = { ...app.mode, humans: [...app.mode.humans] };
+  if (!saveGame({ record: reply.record, mode, actionStarts: app.actionStarts, ply: reply.ply })) {
+    refuse("This browser refused to keep the game (storage full or disabled): use Save.");
+  }
 }
 
 // A game record (load_game) or a saved position (set_state on its scenario).
 async function loadFile(file) {
-  const doc = JSON.parse(await file.text());
-  await startGame(async () => {
+  let doc;
+  try {
+    doc = JSON.parse(await file.text());
+  } catch (error) {
+    refuse(`${file.name} is not a game record or a position: it is not JSON (${error.message}).`);
+    return;
+  }
+  if (!doc || (doc.format !== "morne-state/1" && doc.format !== "morne-game/1")) {
+    refuse(`${file.name} is neither a game record ("format": "morne-game/1") nor a saved ` +
+      `position ("morne-state/1").`);
+    return;
+  }
+  if (!(await mayDiscard())) return;
+  await startGame(readMode(), async () => {
     if (doc.format === "morne-state/1") {
       await app.engine.must("load", { scenario: doc.scenario, seed: Number($("seed").value) });
-      await app.engine.must("set_state", { state: doc });
-    } else {
-      await app.engine.must("load_game", { record: doc });
+      return app.engine.must("set_state", { state: doc });
     }
+    return app.engine.must("load_game", { record: doc });
   });
 }
 
@@ -444,38 +685,168 @@ function readMode() {
 
 const socketUrl = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 
-async function startGame(loadIt) {
+// Opens a session, loads the game with `loadIt` (which returns the reply that gave the ply) and
+// plays on. Returns false, with the refusal shown, when the game could not start.
+async function startGame(mode, loadIt, actionStarts = []) {
   app.generation++;
-  if (app.engine) app.engine.socket.close();
-  app.mode = readMode();
+  if (app.review) app.review.close();
+  app.review = null;
+  if (app.engine) app.engine.close();
+  app.mode = mode;
   app.engine = new Engine(socketUrl());
-  app.engine.onClose = (reason) => refuse(
-    `The connection to the server is closed${reason ? ` (${reason})` : ""}; start a new game.`);
+  const engine = app.engine;
+  engine.onClose = (reason) => connectionLost(engine, reason);
+  let loaded;
   try {
-    await app.engine.connect();
-    await loadIt();
+    await engine.connect();
+    loaded = await loadIt();
     // A human second player facing an agent sees only what he may (S-4).
-    if (app.mode.kind === "orange") await app.engine.must("bind", { side: "orange" });
-    app.info = await app.engine.must("scenario");
+    if (mode.kind === "orange") await engine.must("bind", { side: "orange" });
+    app.info = await engine.must("scenario");
   } catch (error) {
+    engine.close();
     refuse(error.message);
-    return;
+    return false;
   }
   app.map = new MapView($("map"), app.info, onHexClick);
+  app.map.zoom.onChange = () => {
+    $("zoom-level").textContent = `${app.map.zoom.scale.toFixed(1)}×`;
+    app.map.fitLabels();
+  };
+  app.map.zoom.fit();
   app.state = null;
   app.status = null;
+  app.result = null;
   app.selected = null;
   app.pending = null;
-  show({ screen: "game", log: [], result: null, ai: null, marks: [], path: null, buttons: [],
-    preview: null, selection: "" });
+  app.turnDecisions = [];
+  app.ply = 0;
+  app.plies = 0;
+  notePly(loaded || {});
+  app.actionStarts = actionStarts.filter((p) => p <= app.plies);
+  show({ screen: "game", connection: null, log: [], result: null, ai: null, marks: [], path: null,
+    arrows: [], buttons: [], preview: null, selection: "" });
   logLine(`${app.info.title}: ${app.info.sides[0]} (blue) against ${app.info.sides[1]} (orange), ` +
     `${app.info.turns} turns`);
   await advance();
+  return true;
+}
+
+// The server closed the game's connection (restart, network, idle limit): the game is in the
+// browser's storage; Reconnect resumes it.
+function connectionLost(engine, reason) {
+  if (engine !== app.engine) return;
+  app.generation++;
+  app.busy = false;
+  app.thinking = null;
+  show({ connection: `The connection to the server is lost${reason ? ` (${reason})` : ""}. ` +
+    `Your game is saved in this browser up to your last decision.` });
+}
+
+// Resumes the game saved in the browser; returns whether it did.
+async function resumeSaved() {
+  let game;
+  try {
+    game = savedGame();
+  } catch (error) {
+    refuse(error.message);
+    return false;
+  }
+  if (!game) {
+    refuse("There is no saved game to resume.");
+    return false;
+  }
+  const mode = { ...game.mode, humans: new Set(game.mode.humans) };
+  writeMode(mode, game.record.scenario);
+  const resumed = await startGame(mode, () => app.engine.must("load_game",
+    { record: game.record, ply: game.ply }), game.actionStarts || []);
+  if (resumed) logLine(`resumed the game saved at ${new Date(game.savedAt).toLocaleString()}`);
+  return resumed;
+}
+
+// Shows a mode in the set-up form (what a resumed game is played with).
+function writeMode(mode, scenario) {
+  if (typeof scenario === "string") $("scenario").value = scenario;
+  $("mode").value = mode.kind;
+  $("agent-blue").value = mode.agents.blue;
+  $("agent-orange").value = mode.agents.orange;
+  $("think-ms").value = mode.thinkMs;
+}
+
+// Whether a new game may replace the saved one: asks when that game is not over.
+async function mayDiscard() {
+  let game = null;
+  try {
+    game = savedGame();
+  } catch (error) {
+    refuse(error.message);  // kept aside: nothing is lost by going on
+  }
+  if (!game || game.record.result) return true;
+  const name = game.record.scenario.name || game.record.scenario;
+  return confirmDialog(`Start another game? The game in progress (${name}, ${game.record.plies.length} ` +
+    `plies, saved ${new Date(game.savedAt).toLocaleString()}) will be discarded.`,
+  "Discard it and start", "Keep it");
 }
 
 async function newGame() {
+  if (!(await mayDiscard())) return;
+  forgetGame();
   const scenario = $("scenario").value;
-  await startGame(() => app.engine.must("load", { scenario, seed: Number($("seed").value) }));
+  if (!scenario) {
+    refuse("No scenario to start: the server sent no list (see the message above).");
+    return;
+  }
+  await startGame(readMode(), () => app.engine.must("load", { scenario, seed: Number($("seed").value) }));
+}
+
+async function toggleReview() {
+  if (app.busy) return;
+  if (app.review) {
+    const review = app.review;
+    app.review = null;
+    await review.close();
+    await goToPly(review.returnPly, "back to the game");
+    return;
+  }
+  const reply = await ask("save");
+  if (!reply) return;
+  app.generation++;
+  clearSelection();
+  app.review = new Review({ app, view, show, render, refresh, ask, logLine, record: reply.record });
+  await app.review.open();
+}
+
+// Offers the game saved in this browser on the set-up screen.
+function offerSaved() {
+  let game = null;
+  try {
+    game = savedGame();
+  } catch (error) {
+    refuse(error.message);
+  }
+  $("resume").hidden = !game;
+  if (game) {
+    const name = game.record.scenario.name || game.record.scenario;
+    $("resume").textContent = `Resume the saved game (${name}, ply ${game.ply}, ` +
+      `${new Date(game.savedAt).toLocaleString()})`;
+  }
+  return game;
+}
+
+// The budget note under the think time: which AI fields search their own budget.
+function renderBudgetNote() {
+  const own = ["agent-blue", "agent-orange"].map((id) => $(id).value.trim()).filter(ownBudget);
+  $("budget-note").textContent = own.length ? `${own.join(", ")} sets its own budget in its spec; ` +
+    `the think time applies to the other AI.` : "";
+}
+
+function applyLevel() {
+  const level = LEVELS.find((l) => l.name === $("level").value);
+  if (!level) return;
+  $("agent-blue").value = level.spec;
+  $("agent-orange").value = level.spec;
+  $("think-ms").value = level.ms;
+  render();
 }
 
 async function init() {
@@ -491,35 +862,90 @@ async function init() {
       $("scenario").appendChild(option);
     }
     $("scenario").value = "duel";
-    // The trained networks the server ships, offered beside the built-in agents.
+    // The trained networks the server ships: offered as a level and beside the built-in agents.
     const models = await probe.must("models");
     for (const m of models.models) {
       const option = document.createElement("option");
       option.value = `az:model=${m.name}`;
       $("agent-specs").appendChild(option);
+      LEVELS.push({ name: `net-${m.name}`, title: `Trained network "${m.name}", 0.5 s a decision`,
+        spec: `az:model=${m.name}`, ms: 500 });
+      const evaluator = document.createElement("option");
+      evaluator.value = `az:model=${m.name}|200`;
+      evaluator.textContent = `trained network "${m.name}", 0.2 s a decision`;
+      $("review-evaluator").appendChild(evaluator);
     }
-    probe.socket.close();
+    probe.close();
   } catch (error) {
-    refuse(error.message);
+    refuse(`Cannot start a game: ${error.message}. Close other morne tabs or wait, then reload.`);
+  }
+  for (const l of LEVELS) {
+    const option = document.createElement("option");
+    option.value = l.name;
+    option.textContent = l.title;
+    $("level").appendChild(option);
+  }
+  $("level").onchange = applyLevel;
+  for (const id of ["agent-blue", "agent-orange", "think-ms"]) {
+    $(id).addEventListener("input", () => { $("level").value = "custom"; render(); });
   }
   $("start").onclick = newGame;
+  $("resume").onclick = resumeSaved;
+  $("reconnect").onclick = resumeSaved;
   $("end-phase").onclick = endPhase;
   $("undo").onclick = undo;
+  $("redo").onclick = redo;
   $("save").onclick = save;
+  $("review").onclick = toggleReview;
+  $("move-now").onclick = () => app.engine.request("stop").catch(() => {});
+  $("help-button").onclick = () => showHelp(app.engine);
+  $("help-close").onclick = () => $("help").close();
+  $("zoom-in").onclick = () => app.map.zoom.zoomBy(1.25);
+  $("zoom-out").onclick = () => app.map.zoom.zoomBy(0.8);
+  $("zoom-fit").onclick = () => app.map.zoom.fit();
   $("new-game").onclick = () => {
     app.generation++;
-    show({ screen: "setup" });
+    app.busy = false;
+    offerSaved();
+    show({ screen: "setup", message: { text: "", kind: "info" } });
   };
   $("load-file").onchange = (event) => {
     if (event.target.files.length) loadFile(event.target.files[0]);
   };
   $("mode").onchange = render;
-  document.addEventListener("keydown", (event) => {
-    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-    if (event.key === "e" || event.key === "E") endPhase();
-    else if (event.key === "u" || event.key === "U" || (event.key === "z" && event.ctrlKey)) undo();
-    else if (event.key === "Escape") clearSelection();
-  });
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("resize", () => app.map && app.map.fitLabels());
+  const game = offerSaved();
+  if (game && !game.record.result) await resumeSaved();  // a reload goes on with the game
+  else render();
+}
+
+const KEYS = {
+  e: endPhase, u: undo, r: redo, v: toggleReview, "?": () => showHelp(app.engine),
+  "+": () => app.map && app.map.zoom.zoomBy(1.25), "=": () => app.map && app.map.zoom.zoomBy(1.25),
+  "-": () => app.map && app.map.zoom.zoomBy(0.8), 0: () => app.map && app.map.zoom.fit(),
+  ArrowLeft: () => (app.review ? app.review.step(-1) : app.map && app.map.zoom.panBy(-0.2, 0)),
+  ArrowRight: () => (app.review ? app.review.step(1) : app.map && app.map.zoom.panBy(0.2, 0)),
+  ArrowUp: () => app.map && app.map.zoom.panBy(0, -0.2),
+  ArrowDown: () => app.map && app.map.zoom.panBy(0, 0.2),
+  m: () => app.thinking && app.engine.request("stop").catch(() => {}),
+  Escape: clearSelection,
+};
+
+// Keys: the shortcuts above, and the prompt's buttons by their key (C, H, Enter, Esc).
+function onKey(event) {
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || $("confirm").open) return;
+  if (view.screen !== "game") return;
+  if (event.key === "z" && event.ctrlKey) return undo();
+  if (event.key === "y" && event.ctrlKey) return redo();
+  const named = view.buttons.find((b) => b.key && b.key.toLowerCase() ===
+    (event.key === "Escape" ? "esc" : event.key.toLowerCase()));
+  if (named) return named.onClick();
+  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  if (KEYS[key]) {
+    event.preventDefault();
+    KEYS[key]();
+  }
 }
 
 init();

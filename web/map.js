@@ -5,6 +5,8 @@
 // <g class="hex" data-hex="CCRR"> and every counter a <g class="unit" data-unit="ID">, which
 // the browser test reads.
 
+import { Zoom } from "./zoom.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const SIZE = 30; // hex radius in SVG units
 const ROOT3 = Math.sqrt(3);
@@ -73,10 +75,12 @@ export class MapView {
     }
     const w = SIZE * ROOT3 * (this.map.width + 0.5) + 8;
     const h = SIZE * (1.5 * this.map.height + 0.5) + 8;
-    svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
     svg.innerHTML = "";
+    this.zoom = new Zoom(svg, w, h);
+    this.zoom.fit();
+    svg.classList.toggle("tiny", false);
     for (const layer of ["hexes", "contours", "roads", "water", "marks", "highlights", "counters",
-      "overlay"]) {
+      "overlay", "arrows"]) {
       this[layer] = el("g", { class: layer }, svg);
     }
     this.drawHexes();
@@ -218,12 +222,23 @@ export class MapView {
       const [x, y] = this.centers.get(o.hex);
       const g = el("g", { class: `objective ${o.kind}`, "data-objective": o.hex }, this.marks);
       // Below the counter's place, so that a unit on the objective leaves it readable.
-      el("text", { x: x - 7, y: y + SIZE * 0.9, class: "star" }, g).textContent =
+      el("text", { x: x - 10, y: y + SIZE * 0.8, class: "star" }, g).textContent =
         o.kind === "passing" ? "⚑" : "★";
-      el("text", { x: x + 7, y: y + SIZE * 0.88, class: "vp" }, g).textContent =
+      el("text", { x: x + 4, y: y + SIZE * 0.78, class: "vp" }, g).textContent =
         `${o.vp.blue}/${o.vp.orange}`;
       el("title", {}, g).textContent =
         `${o.kind} objective: ${o.vp.blue} VP blue, ${o.vp.orange} VP orange`;
+    }
+  }
+
+  // Colours each objective's star with the side that holds it now (V-HEX-1, V-HEX-2):
+  // `holders` is the "result" reply's `objectives`, [{hex, holder}] with holder null for none.
+  drawHolders(holders) {
+    for (const { hex, holder } of holders) {
+      const g = this.marks.querySelector(`g.objective[data-objective='${hex}']`);
+      if (!g) continue;
+      g.dataset.holder = holder || "none";
+      g.querySelector(".star").style.fill = holder ? SIDE_COLOR[holder === "blue" ? 0 : 1] : "#777";
     }
   }
 
@@ -291,6 +306,42 @@ export class MapView {
   path(hexes) {
     const points = hexes.filter((h) => this.centers.has(h)).map((h) => this.centers.get(h).join(","));
     el("polyline", { points: points.join(" "), class: "pathline" }, this.overlay);
+  }
+
+  // Arrows from hex to hex: `arrows` is [{from, to, kind, text}] (kind: "ai" for the opponent's
+  // last moves, "candidate" for an analysis's candidates, "pv" for a line shown on hover).
+  drawArrows(arrows) {
+    this.arrows.innerHTML = "";
+    for (const { from, to, kind, text } of arrows) {
+      if (!this.centers.has(from)) continue;
+      const [x1, y1] = this.centers.get(from);
+      const [x2, y2] = this.centers.get(to || from);
+      const g = el("g", { class: `arrow ${kind}`, "data-from": from, "data-to": to || from },
+        this.arrows);
+      if (to && to !== from) {
+        const d = Math.hypot(x2 - x1, y2 - y1);
+        const ux = (x2 - x1) / d, uy = (y2 - y1) / d;
+        const tx = x2 - ux * 8, ty = y2 - uy * 8;
+        el("line", { x1, y1, x2: tx, y2: ty }, g);
+        el("polygon", { points: `${x2},${y2} ${tx - uy * 6},${ty + ux * 6} ${tx + uy * 6},${ty - ux * 6}` }, g);
+      } else {
+        el("circle", { cx: x1, cy: y1, r: SIZE * 0.7 }, g);
+      }
+      if (text) el("text", { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4, class: "arrowtext" }, g)
+        .textContent = text;
+    }
+  }
+
+  // Hides the hex labels while hexes are too small on the screen to read them.
+  fitLabels() {
+    const r = this.svg.getBoundingClientRect();
+    const k = Math.min(r.width / this.zoom.box.w, r.height / this.zoom.box.h);
+    this.svg.classList.toggle("tiny", SIZE * k < 20);
+  }
+
+  // The centre of a hex in map units (for zooming onto it).
+  centre(hex) {
+    return this.centers.get(hex);
   }
 
   clearHighlights() {

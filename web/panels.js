@@ -29,18 +29,41 @@ function unitFate(u) {
   return parts.join(" ");
 }
 
-// Outcome rows: a bar as long as the probability, the exact fraction, and what happens.
+const gcd = (a, b) => (b === 0n ? a : gcd(b, a % b));
+
+// The outcomes that read the same (an eliminated unit's last coin, say) as one, their exact
+// probabilities added: [{num, den, probability, outcome, merged}] in the engine's order.
+function mergedOutcomes(outcomes, describe) {
+  const byText = new Map();
+  for (const o of outcomes) {
+    const text = describe(o);
+    const seen = byText.get(text);
+    if (!seen) {
+      byText.set(text, { num: BigInt(o.num), den: BigInt(o.den), outcome: o, merged: 1, text });
+      continue;
+    }
+    const num = seen.num * BigInt(o.den) + BigInt(o.num) * seen.den;
+    const den = seen.den * BigInt(o.den);
+    const g = gcd(num, den);
+    Object.assign(seen, { num: num / g, den: den / g, merged: seen.merged + 1 });
+  }
+  return [...byText.values()].map((m) => ({ ...m, probability: Number(m.num) / Number(m.den) }));
+}
+
+// Outcome rows: a bar as long as the probability, the exact fraction, and what happens; rows
+// that would read the same are one row (data-merged: how many of the engine's outcomes).
 function outcomeChart(outcomes, describe) {
   const chart = node("div", { class: "chart" });
-  for (const o of outcomes) {
+  for (const o of mergedOutcomes(outcomes, describe)) {
     const row = node("div", {
+      "data-merged": String(o.merged),
       class: "outcome", "data-num": String(o.num), "data-den": String(o.den),
       "data-probability": String(o.probability),
     });
     const bar = node("div", { class: "bar" });
     bar.style.width = `${Math.max(1, 100 * o.probability)}%`;
     row.append(node("span", { class: "p" }, `${pct(o.probability)} (${o.num}/${o.den})`),
-      node("div", { class: "track" }), node("span", { class: "what" }, describe(o)));
+      node("div", { class: "track" }), node("span", { class: "what" }, o.text));
     row.querySelector(".track").appendChild(bar);
     chart.appendChild(row);
   }
@@ -164,11 +187,74 @@ export function describeUnit(u, info) {
     ` · at ${s.hex}${flags}`;
 }
 
+// Where the VP come from: each objective and zone with its holder and the VP it gives.
+function vpBreakdown(r) {
+  const list = node("ul", { class: "vp-breakdown" });
+  for (const o of r.objectives || []) {
+    list.append(node("li", { "data-hex": o.hex, "data-holder": o.holder || "none" },
+      `${o.kind} objective ${o.hex}: ` + (o.holder ? `${o.holder}, ${o.vp} VP` : "held by no one")));
+  }
+  for (const z of r.zones || []) {
+    list.append(node("li", {}, `${z.kind} zone ${z.name}: ` +
+      (z.scored_by.length ? `${z.scored_by.join(" and ")}, ${z.vp} VP` : "scored by no one")));
+  }
+  return list;
+}
+
 export function renderResult(box, r, info) {
   box.innerHTML = "";
   const winner = r.winner === null ? "a draw" :
     `${r.level_name} for ${r.winner} (${info.sides[r.winner === "blue" ? 0 : 1]})`;
+  const delta = Math.abs(r.vp.blue - r.vp.orange);
   box.append(node("h2", {}, `Result: ${winner}`),
-    node("p", {}, `victory points: blue ${r.vp.blue}, orange ${r.vp.orange}`));
+    node("p", {}, `victory points: blue ${r.vp.blue}, orange ${r.vp.orange}: a difference of ` +
+      `${delta} gives the level (V-LEVEL-1: 0 draw, 1 minor, 2 tactical, 3 major, 4+ total)`),
+    vpBreakdown(r),
+    node("p", { class: "hint" }, "Victory comes from objectives only (V-GEN-1): units destroyed " +
+      "count through the hexes they can no longer hold."));
   box.dataset.winner = r.winner === null ? "draw" : r.winner;
+}
+
+// The score while playing: the VP now (what the result would be if the game ended here), the
+// objectives' holders, and each side's losses (units eliminated, VC lost of the VC it began with).
+export function renderScore(box, r, state, info) {
+  box.innerHTML = "";
+  if (!r || !state || r.final) return;
+  box.append(node("h3", {}, `VP now: blue ${r.vp.blue} · orange ${r.vp.orange}`),
+    node("p", { class: "hint" }, r.winner === null ? "a draw if the game ended now" :
+      `${r.level_name} for ${r.winner} if the game ended now`), vpBreakdown(r));
+  const losses = node("table", { class: "losses" });
+  const head = node("tr");
+  head.append(node("th", {}, "side"), node("th", {}, "units"), node("th", {}, "VC"),
+    node("th", {}, "eliminated"));
+  losses.append(head);
+  info.sides.forEach((name, s) => {
+    const color = s === 0 ? "blue" : "orange";
+    const units = info.units.filter((u) => u.side === color && u.type !== "general");
+    const now = new Map(state.units.map((u) => [u.id, u]));
+    const gone = units.filter((u) => now.get(u.id).flags.includes("eliminated"));
+    const vcStart = units.reduce((sum, u) => sum + u.vc, 0);
+    const vcNow = units.reduce((sum, u) => sum + (now.get(u.id).flags.includes("eliminated") ? 0
+      : now.get(u.id).vc), 0);
+    const tr = node("tr", { "data-side": color });
+    tr.append(node("td", {}, `${color} (${name})`), node("td", {}, `${units.length - gone.length}` +
+      ` of ${units.length}`), node("td", {}, `${vcNow} of ${vcStart}`),
+    node("td", {}, gone.map((u) => u.id).join(", ") || "none"));
+    losses.append(tr);
+  });
+  box.append(losses);
+}
+
+// The agents' decisions since the player last acted, oldest first.
+export function renderTurnDecisions(box, decisions) {
+  box.innerHTML = "";
+  if (decisions.length < 2) return;
+  box.append(node("h4", {}, "Its decisions since your last action"));
+  const list = node("ol", { class: "turn-decisions" });
+  for (const { color, reply } of decisions) {
+    const value = reply.value >= 0 ? `+${reply.value.toFixed(2)}` : reply.value.toFixed(2);
+    list.append(node("li", {}, `${color}: ${reply.text} (value ${value}` +
+      (reply.simulations ? `, ${reply.simulations} simulations)` : ")")));
+  }
+  box.append(list);
 }

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "tests/engine/session_client.h"
 
@@ -167,6 +169,59 @@ TEST(EngineQueries, CombatPreviewGivesMoraleTestsAndRetreatCosts) {
                 p["morale_tests"]["defender"]["tested"]["probability"].get<double>(),
             0.0);
   for (const json& o : p["outcomes"]) EXPECT_TRUE(o["defender"].contains("retreat_zocs"));
+}
+
+// The result says where the VP come from: each objective's holder and the VP it gives, which
+// add up to the sides' totals (V-HEX-1, V-HEX-2, V-LEVEL-1).
+TEST(EngineQueries, TheResultBreaksTheVictoryPointsDownByObjective_V_HEX_1) {
+  SessionClient c;
+  for (const char* scenario : {"duel", "crossing", "pyramids"}) {
+    c.ok({{"cmd", "load"}, {"scenario", scenario}, {"seed", 3}});
+    for (int ply = 0; ply < 400; ++ply) {
+      const json r = c.ok({{"cmd", "result"}});
+      std::map<std::string, int> sum = {{"blue", 0}, {"orange", 0}};
+      for (const json& o : r["objectives"]) {
+        if (o["holder"].is_null()) {
+          EXPECT_EQ(o["vp"], 0);
+          continue;
+        }
+        sum[o["holder"].get<std::string>()] += o["vp"].get<int>();
+      }
+      for (const json& z : r["zones"]) {
+        for (const json& side : z["scored_by"]) sum[side.get<std::string>()] += z["vp"].get<int>();
+      }
+      ASSERT_EQ(sum["blue"], r["vp"]["blue"]) << scenario << " ply " << ply << " " << r.dump();
+      ASSERT_EQ(sum["orange"], r["vp"]["orange"]) << scenario << " ply " << ply;
+      if (r["final"] == true) break;
+      if (c.ok({{"cmd", "chance"}})["chance"] == true) {
+        c.ok({{"cmd", "roll"}});
+      } else {
+        c.ok({{"cmd", "genmove"}, {"agent", "rule"}, {"play", true}});
+      }
+    }
+  }
+}
+
+// "charts" gives the scenario's combat results table and entering costs (C-CRT-1, MV-COST-1),
+// each terrain of the map with one cost per movement class.
+TEST(EngineQueries, ChartsGiveTheScenariosTablesWithTheirRules_C_CRT_1) {
+  SessionClient c;
+  c.ok({{"cmd", "load"}, {"scenario", "crossing"}});
+  const json charts = c.ok({{"cmd", "charts"}});
+  EXPECT_EQ(charts["crt"]["rule"], "C-CRT-1");
+  ASSERT_EQ(charts["crt"]["columns"].size(), 15u);
+  EXPECT_EQ(charts["crt"]["columns"][7], "1:1");
+  ASSERT_EQ(charts["crt"]["rows"].size(), 8u);
+  EXPECT_EQ(charts["terrain_costs"]["rule"], "MV-COST-1");
+  std::set<std::string> terrains;
+  for (const json& t : charts["terrain_costs"]["terrain"]) {
+    terrains.insert(t["terrain"].get<std::string>());
+    EXPECT_EQ(t["costs"].size(), 5u) << t.dump();
+  }
+  EXPECT_TRUE(terrains.count("clear") && terrains.count("woods")) << charts.dump();
+  const json clear = charts["terrain_costs"]["terrain"][0];
+  EXPECT_EQ(clear["terrain"], "clear");
+  EXPECT_EQ(clear["costs"]["infantry"], 1);
 }
 
 // set_state takes only what the rules can produce: the two examples, a morale test

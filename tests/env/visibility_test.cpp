@@ -52,5 +52,21 @@ TEST(Visibility, TheFirstPlayersPlacementsAreHiddenUntilTurnTwo_S_4) {
   EXPECT_FALSE(env::hidesAny(s, 1));
 }
 
+TEST(Visibility, NothingIsHiddenWhenTheFirstPlayerPlacesNoUnit_S_4) {
+  TestMap m;
+  m.corps(0, "I");
+  m.unit({.id = "G", .type = "general", .at = {0, 3}, .corps = "I", .radius = 4});
+  m.unit({.id = "P", .at = {1, 1}, .corps = "I"});
+  m.unit({.id = "Q", .side = 1, .placed_at_setup = true});
+  m.setupZone(1, {{0, -3}});
+  m.turns(2);
+  const auto sc = m.build();
+  const env::GameState s = env::newGame(*sc);
+  ASSERT_EQ(s.turn, 1);
+  ASSERT_EQ(s.side, 0);
+  EXPECT_FALSE(env::decisionsHiddenFrom(s, 1)) << "blue's moves of turn 1 reveal nothing";
+  EXPECT_FALSE(env::hidesAny(s, 1));
+}
+
 }  // namespace
 }  // namespace morne::test

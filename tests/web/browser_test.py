@@ -1,142 +1,44 @@
 #!/usr/bin/python3
-"""The browser client in a real browser: morne serve on a free loopback port, Debian's headless
-Chromium driven by Selenium (chromium, chromium-driver, python3-selenium). Checks that the map
-shows the scenario's hexes and units, that a unit's reachable hexes are the engine's, that an
-illegal click is refused with a message, that undo restores the position, that a combat
-preview shows the exact distribution preview_combat gives, and that a game of random legal
-clicks against `rule` reaches a result. Writes screenshots of the main screens.
+"""The browser client in a real browser (docs/client.md): morne serve on a free loopback port,
+Debian's headless Chromium driven by Selenium, at 1024 x 768 unless a test says otherwise.
 
-    tests/web/browser_test.py build/morne [SCREENSHOT_DIR]
+Checks the map against the engine (hexes, units, reach), refusals, undo and redo of a whole
+walk, the charge decision prompted without a second click, errors on the set-up screen, games
+that survive a reload and a server restart, New game's question, the difficulty levels and the
+think time, the AI's marks, panel and Move now, the VP track, review mode (positions equal to
+`replay`'s, one value-graph point per decision, analysis), zoom with exact hit-testing, the
+help panel, full games through the UI on duel, crossing and a variant, and screenshots
+compared with the stored references (tests/web/references).
 
-Exits 0 when every check passes, non-zero on the first failure or when Chromium, ChromeDriver or
-Selenium is missing (`scripts/setup.sh --deps` installs them)."""
+    tests/web/browser_test.py build/morne [SCREENSHOT_DIR] [--update-references] [--only NAME]
+
+Exits 0 when every check passes, non-zero on the first failure or when Chromium, ChromeDriver,
+Selenium or PIL is missing (`scripts/setup.sh` installs them)."""
 
 import json
 import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "server"))
-import ws_client  # noqa: E402
+from browser_client import (GOLDEN, By, Client, Select, Server, browser, check, missing_tools,
+                            ws_client)
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.chrome.service import Service as ChromeService
-    from selenium.webdriver.support.ui import Select
-except ImportError:
-    webdriver = None
-
-GOLDEN = os.path.join(HERE, "..", "golden", "crossing_battle.json")
+CHARGE_WINDOW = os.path.join(GOLDEN, "duel_charge_window.json")
+CROSSING_BATTLE = os.path.join(GOLDEN, "crossing_battle.json")
+BOMBARDMENT = os.path.join(GOLDEN, "duel_bombardment.json")
 
 
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-def start_server(morne, models):
-    env = dict(os.environ, MORNE_MODELS=models)
-    proc = subprocess.Popen([morne, "serve", "--port", "0", "--max-search-ms", "3000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    for _ in range(3):
-        line = proc.stdout.readline()
-        if "http://" in line:
-            return proc, int(line.split("http://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
-    proc.kill()
-    raise AssertionError("morne serve printed no address")
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium")
-    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1500,950",
-                "--disable-dev-shm-usage"]:
-        options.add_argument(arg)
-    service = ChromeService(executable_path=shutil.which("chromedriver"))
-    return webdriver.Chrome(options=options, service=service)
-
-
-class Client:
-    """The page, with waits on the client's own idea of being busy."""
-
-    def __init__(self, driver, port, shots):
-        self.d = driver
-        self.port = port
-        self.shots = shots
-
-    def js(self, script, *args):
-        return self.d.execute_script(script, *args)
-
-    def idle(self, timeout=60):
-        end = time.time() + timeout
-        while time.time() < end:
-            if self.js("const m = window.morne; return !!m && !!m.engine && !m.busy && "
-                       "m.engine.pending.size === 0"):
-                time.sleep(0.05)
-                if self.js("return !window.morne.busy && window.morne.engine.pending.size === 0"):
-                    return
-            time.sleep(0.05)
-        raise AssertionError("the client stayed busy")
-
-    def start(self, scenario, mode, orange="rule", blue="rule", think=100):
-        self.d.get(f"http://127.0.0.1:{self.port}/")
-        end = time.time() + 30
-        while not self.d.find_elements(By.CSS_SELECTOR, f"#scenario option[value='{scenario}']"):
-            check(time.time() < end, "no scenario list")
-            time.sleep(0.1)
-        Select(self.d.find_element(By.ID, "scenario")).select_by_value(scenario)
-        Select(self.d.find_element(By.ID, "mode")).select_by_value(mode)
-        for field, value in [("agent-blue", blue), ("agent-orange", orange), ("think-ms", think)]:
-            box = self.d.find_element(By.ID, field)
-            box.clear()
-            box.send_keys(str(value))
-
-    def begin(self, scenario, mode, **agents):
-        self.start(scenario, mode, **agents)
-        self.d.find_element(By.ID, "start").click()
-        self.idle()
-
-    def click_svg(self, css):
-        element = self.d.find_element(By.CSS_SELECTOR, css)
-        self.js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", element)
-        self.idle()
-
-    def click_unit(self, unit):
-        self.click_svg(f"#map g.unit[data-unit='{unit}']")
-
-    def click_hex(self, hex_):
-        marks = self.d.find_elements(By.CSS_SELECTOR, f"#map g.mark[data-hex='{hex_}']")
-        units = self.d.find_elements(By.CSS_SELECTOR, f"#map g.unit[data-hex='{hex_}']")
-        target = marks[0] if marks else units[0] if units else \
-            self.d.find_element(By.CSS_SELECTOR, f"#map g.hex[data-hex='{hex_}']")
-        self.js("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
-        self.idle()
-
-    def shot(self, name):
-        if self.shots:
-            self.d.save_screenshot(os.path.join(self.shots, name))
-
-    def state(self):
-        return self.js("return window.morne.state")
-
-    def unit_hex(self, unit):
-        return next(u["hex"] for u in self.state()["units"] if u["id"] == unit)
-
-
-def engine_session(port, scenario):
+def engine_session(port, scenario=None):
     g = ws_client.Game(port)
-    g.call({"cmd": "load", "scenario": scenario, "seed": 1})
+    if scenario:
+        g.call({"cmd": "load", "scenario": scenario, "seed": 1})
     return g
 
 
-def test_map_reach_refusal_undo(c):
+def test_map_reach_refusal_undo_redo(c):
     c.begin("duel", "blue")
     probe = engine_session(c.port, "duel")
     info = probe.call({"cmd": "scenario"})
@@ -150,74 +52,306 @@ def test_map_reach_refusal_undo(c):
 
     # A unit's reachable hexes are the engine's.
     c.click_unit("B-I1")
-    reach = {h["hex"] for h in probe.call({"cmd": "reachable", "unit": "B-I1"})["hexes"]}
+    reach = probe.call({"cmd": "reachable", "unit": "B-I1"})["hexes"]
     marked = {e.get_attribute("data-hex")
               for e in c.d.find_elements(By.CSS_SELECTOR, "#map g.mark.reach")}
-    check(marked == reach, f"reach marked {sorted(marked)} != engine's {sorted(reach)}")
+    check(marked == {h["hex"] for h in reach}, f"reach marked {sorted(marked)} != the engine's")
     c.shot("client-reach.png")
 
-    # An illegal click is refused with the engine's reason.
-    start = c.unit_hex("B-I1")
+    # A click out of reach is refused, saying so.
     occupied = {u["hex"] for u in state["units"] if u["hex"]}
     far = next(h for h in sorted(e.get_attribute("data-hex") for e in hexes)
-               if h not in reach and h not in occupied)
+               if h not in marked and h not in occupied)
     c.click_hex(far)
     box = c.d.find_element(By.ID, "message")
-    check("refused" in box.get_attribute("class") and "adjacent" in box.text,
-          f"an illegal click gave: {box.get_attribute('class')} {box.text!r}")
+    check("refused" in box.get_attribute("class") and "cannot reach" in box.text,
+          f"a click out of reach gave: {box.get_attribute('class')} {box.text!r}")
 
-    # A move, then undo: the position is back.
+    # A walk of several hexes is one action: one undo takes it back whole, redo plays it again.
     before = c.state()
+    walk = max(reach, key=lambda h: len(h["path"]))
+    check(len(walk["path"]) >= 2, "no walk of two hexes for B-I1")
     c.click_unit("B-I1")
-    step = next(h for h in probe.call({"cmd": "reachable", "unit": "B-I1"})["hexes"]
-                if h["cost"] > 0 and len(h["path"]) == 1)
-    c.click_hex(step["hex"])
-    check(c.unit_hex("B-I1") == step["hex"], "the move was not played")
-    c.d.find_element(By.TAG_NAME, "body").send_keys("u")  # the undo key
-    c.idle()
-    check(c.state() == before, "undo did not restore the position")
+    c.click_hex(walk["hex"])
+    check(c.unit_hex("B-I1") == walk["hex"], f"the walk to {walk['hex']} was not played")
+    after = c.state_hash()
+    c.key("u")
+    check(c.state() == before, f"one undo did not take back the {len(walk['path'])}-hex walk")
     check(c.d.find_element(By.CSS_SELECTOR, "#map g.unit[data-unit='B-I1']")
-          .get_attribute("data-hex") == start, "the counter is not back")
+          .get_attribute("data-hex") == before["units"][1]["hex"], "the counter is not back")
+    c.key("r")
+    check(c.state_hash() == after, "redo did not play the walk again")
+    c.button("undo")
+    check(c.state() == before, "the Undo button did not take the walk back")
     probe.close()
 
 
-def test_small_screen(c):
-    """At 1024 x 700 the page fits the width: the panels go below the map."""
-    c.d.set_window_size(1024, 700)
-    time.sleep(0.3)
-    overflow = c.js("return document.documentElement.scrollWidth - window.innerWidth")
-    check(overflow <= 0, f"the page is {overflow} px wider than a 1024 px window")
-    c.shot("client-small.png")
-    c.d.set_window_size(1500, 950)
-
-
-def test_combat_preview(c):
-    c.start("crossing", "blue")
-    c.d.find_element(By.ID, "load-file").send_keys(os.path.abspath(GOLDEN))
+def test_charge_prompt(c):
+    """Cavalry whose step draws reaction fire in contact: charge or hold is asked at once."""
+    c.start("duel", "two")
+    c.load_file(CHARGE_WINDOW)
+    c.wait(lambda: c.shown("game"), "the position")
     c.idle()
-    end = time.time() + 30
-    while c.d.find_element(By.ID, "game").get_attribute("hidden") is not None:
-        check(time.time() < end, "the position did not load")
-        time.sleep(0.1)
+    c.click_unit("O-C1")
+    c.click_hex("0604")
+    confirm = c.d.find_elements(By.ID, "confirm-step")
+    check(confirm, "the step under reaction fire was not shown first")
+    c.key("\ue007")  # Enter: go on under fire
+    check(c.shown("prompt-charge") and c.shown("prompt-hold"),
+          "charge and hold are not offered after the step")
+    text = c.text("message")
+    check("charge" in text and "hold" in text, f"the message does not say what it waits for: {text!r}")
+    end = c.d.find_element(By.ID, "end-phase")
+    check(not end.is_enabled() and "decision" in end.get_attribute("title"),
+          f"End phase does not say why it is disabled: {end.get_attribute('title')!r}")
+    c.key("h")  # hold: the reaction fire follows
+    legal = c.js("return window.morne.legal.map(a => a.text)")
+    check("hold" not in legal, f"the hold was not played: {legal}")
+    c.shot("client-charge.png")
+
+
+def shown_outcomes(c):
+    """The preview's rows: (num, den, merged, text)."""
+    return [(int(r.get_attribute("data-num")), int(r.get_attribute("data-den")),
+             int(r.get_attribute("data-merged")), r.find_element(By.CLASS_NAME, "what").text)
+            for r in c.d.find_elements(By.CSS_SELECTOR, "#preview .outcome")]
+
+
+def check_distribution(rows, exact, what):
+    """Rows shown against the engine's outcomes: every outcome in one row, no two rows alike,
+    and the probabilities summing to exactly 1."""
+    from fractions import Fraction
+    check(sum(m for _, _, m, _ in rows) == len(exact),
+          f"{what}: {len(exact)} outcomes, the rows hold {sum(m for _, _, m, _ in rows)}")
+    check(len({t for *_, t in rows}) == len(rows), f"{what}: two rows read the same: {rows}")
+    check(sum(Fraction(n, d) for n, d, _, _ in rows) == 1, f"{what}: the rows do not sum to 1")
+    if len(rows) == len(exact):
+        check([(n, d) for n, d, _, _ in rows] == [(o["num"], o["den"]) for o in exact],
+              f"{what}: the chart shows {rows}, the engine gives {exact}")
+
+
+def test_previews(c):
+    """The combat and fire previews show the engine's exact distributions, alike rows merged."""
+    c.start("crossing", "blue")
+    c.load_file(CROSSING_BATTLE)
+    c.wait(lambda: c.shown("game"), "the position")
     c.idle()
     c.click_unit("B-I3")
     c.click_unit("O-I1")
-    rows = c.d.find_elements(By.CSS_SELECTOR, "#preview .outcome")
-    shown = [(int(r.get_attribute("data-num")), int(r.get_attribute("data-den"))) for r in rows]
     probe = engine_session(c.port, "crossing")
-    with open(GOLDEN) as f:
+    with open(CROSSING_BATTLE) as f:
         probe.call({"cmd": "set_state", "state": json.load(f)})
     exact = probe.call({"cmd": "preview_combat", "attacker": "B-I3", "defender": "O-I1"})
     probe.close()
-    check(shown == [(o["num"], o["den"]) for o in exact["outcomes"]],
-          f"the chart shows {shown}, preview_combat gives "
-          f"{[(o['num'], o['den']) for o in exact['outcomes']]}")
-    check(exact["odds"] in c.d.find_element(By.ID, "preview").text, "the odds are not shown")
+    check_distribution(shown_outcomes(c), exact["outcomes"], "combat preview")
+    check(exact["odds"] in c.text("preview"), "the odds are not shown")
     c.shot("client-combat.png")
+
+    c.start("duel", "two")
+    c.load_file(BOMBARDMENT)
+    c.wait(lambda: c.shown("game"), "the position")
+    c.idle()
+    c.click_unit("B-A1")
+    check(c.d.find_elements(By.CSS_SELECTOR, "#preview li[data-target]"), "no targets listed")
+    c.click_unit("O-C1")
+    probe = engine_session(c.port, "duel")
+    with open(BOMBARDMENT) as f:
+        probe.call({"cmd": "set_state", "state": json.load(f)})
+    exact = probe.call({"cmd": "preview_fire", "gun": "B-A1", "target": "O-C1"})
+    probe.close()
+    rows = shown_outcomes(c)
+    check_distribution(rows, exact["outcomes"], "fire preview")
+    check(sum(1 for *_, t in rows if "eliminated" in t) <= 1, f"'eliminated' twice: {rows}")
+
+
+def test_orange_sees_blues_moves(c):
+    """On duel blue places nothing at set-up: orange sees blue's first moves and their reasons."""
+    c.begin("duel", "orange", blue="rule")
+    title = c.text("ai-title")
+    check("played" in title and "hidden" not in title, f"blue's move as orange sees it: {title!r}")
+
+
+def test_setup_errors(c, morne, models):
+    """Errors show on the set-up screen: a file that is not JSON, a record with an illegal move,
+    and a server with no place left."""
+    c.fresh_page()
+    folder = tempfile.mkdtemp(prefix="morne-browser-files-")
+    try:
+        bad = os.path.join(folder, "notes.json")
+        with open(bad, "w") as f:
+            f.write("these are not JSON")
+        c.load_file(bad)
+        c.wait(lambda: c.shown("setup-message"), "the error for a non-JSON file")
+        check("not JSON" in c.text("setup-message"), f"non-JSON file: {c.text('setup-message')!r}")
+        illegal = os.path.join(folder, "illegal.json")
+        with open(illegal, "w") as f:
+            json.dump({"format": "morne-game/1", "scenario": "duel", "seed": 1,
+                       "agents": {"blue": "human", "orange": "rule"}, "start": None,
+                       "plies": ["move 0101>0808"], "result": None}, f)
+        c.d.find_element(By.ID, "load-file").clear()
+        c.load_file(illegal)
+        c.wait(lambda: "plies/0" in c.text("setup-message"), "the error for an illegal ply")
+        check(c.shown("setup"), "the set-up screen went away after a refused record")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    # A server with one place, held by another game: the page says so instead of an empty list.
+    full = Server(morne, models, options=["--max-sessions", "1"]).start()
+    holder = None
+    try:
+        holder = ws_client.Game(full.port)
+        c.d.get(f"http://127.0.0.1:{full.port}/")
+        c.wait(lambda: c.text("setup-message"), "the error for a full server")
+        check("Cannot start a game" in c.text("setup-message"),
+              f"full server: {c.text('setup-message')!r}")
+        c.js("document.getElementById('setup-message').textContent = ''")
+        c.d.find_element(By.ID, "start").click()
+        c.wait(lambda: c.text("setup-message"), "the error of Start on a full server")
+        check(c.shown("setup"), "Start on a full server left the set-up screen")
+    finally:
+        if holder:
+            holder.close()
+        full.stop()
+
+
+def play_some(c, decisions, seed):
+    """A few legal clicks for blue (moves and phase ends) in a game against an agent."""
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        c.idle()
+        legal = c.js("return window.morne.legal") or []
+        moves = [a for a in legal if a["action"]["type"] == "move"]
+        if moves and rng.random() < 0.7:
+            a = rng.choice(moves)["action"]
+            c.click_unit(a["unit"])
+            c.click_hex(a["to"])
+        elif not c.d.find_element(By.ID, "end-phase").get_attribute("disabled"):
+            c.key("e")
+
+
+def test_games_survive(c, server):
+    """Reload, server restart, and New game's question."""
+    c.begin("duel", "blue", orange="rule")
+    play_some(c, 6, seed=3)
+    position = c.state_hash()
+    ply = c.js("return window.morne.ply")
+    check(ply > 0, "nothing was played")
+    c.d.refresh()
+    c.wait(lambda: c.js("return !!window.morne.state"), "the resumed game")
+    c.idle()
+    check(c.state_hash() == position, "a reload did not resume the same position")
+    check(c.js("return window.morne.ply") == ply, "a reload changed the ply")
+
+    server.stop()
+    c.wait(lambda: c.shown("connection"), "the lost connection's banner")
+    check("saved" in c.text("connection"), f"banner: {c.text('connection')!r}")
+    c.d.find_element(By.ID, "end-phase").click()  # a click while the server is gone...
+    check(not c.js("return window.morne.busy"), "...left the page busy")
+    server.start()
+    c.button("reconnect")
+    c.wait(lambda: not c.shown("connection"), "the game to come back")
+    c.idle()
+    check(c.state_hash() == position, "a server restart did not resume the same position")
+
+    # New game asks before discarding the game in progress; "keep it" keeps it.
+    c.button("new-game")
+    check(c.shown("resume"), "the set-up screen does not offer to resume")
+    c.d.find_element(By.ID, "start").click()
+    check(c.d.find_element(By.ID, "confirm").is_displayed(), "Start did not ask before discarding")
+    c.d.find_element(By.ID, "confirm-no").click()
+    check(c.shown("setup"), "keeping the game left the set-up screen")
+    c.key("e")  # the set-up screen's keys do not play in the game behind it
+    check(c.js("return window.morne.ply") == ply, "E on the set-up screen played in the old game")
+    c.button("resume")
+    c.idle()
+    check(c.state_hash() == position, "Resume did not bring the game back")
+
+
+def test_levels_and_budget(c):
+    c.fresh_page()
+    Select(c.d.find_element(By.ID, "level")).select_by_value("easy")
+    check(c.d.find_element(By.ID, "agent-orange").get_attribute("value") == "rule",
+          "the Easy level did not set the rule agent")
+    levels = [o.get_attribute("value") for o in c.d.find_elements(By.CSS_SELECTOR, "#level option")]
+    check("net-tiny" in levels, f"the shipped network is not a level: {levels}")
+    box = c.d.find_element(By.ID, "agent-orange")
+    box.clear()
+    box.send_keys("mcts:sims=200")
+    check("sims=200" in c.text("budget-note"), "a spec's own budget is silently overridden")
+    check(Select(c.d.find_element(By.ID, "level")).first_selected_option.get_attribute("value")
+          == "custom", "editing a spec did not switch the level to custom")
+    # The spec's budget is the one searched: 50 simulations, whatever the think time.
+    c.start("duel", "blue", orange="mcts:sims=50,threads=1", think=3000)
+    c.button("start")
+    for _ in range(3):
+        c.key("e")
+    sims = c.wait(lambda: c.js("return window.morne.turnDecisions.map(d => d.reply.simulations)"),
+                  "orange's decisions")
+    check(all(s <= 60 for s in sims), f"mcts:sims=50 searched {sims} simulations")
+
+
+def test_ai_panel_and_move_now(c):
+    """Watching crossing: the AI's candidates while it thinks, Move now, its moves marked."""
+    c.start("crossing", "watch", blue="mcts:threads=2", orange="rule", think=15000)
+    c.d.find_element(By.ID, "start").click()
+    c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, "#ai table.candidates tr"), "candidates")
+    check(c.shown("move-now"), "no Move now button while the AI thinks")
+    c.shot("client-ai.png")
+    started = time.time()
+    c.d.find_element(By.ID, "move-now").click()
+    c.wait(lambda: "moved now" in c.text("ai-title"), "the stopped search's move", timeout=10)
+    check(time.time() - started < 5, "Move now took more than 5 s")
+    c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, "#map g.arrow.ai"), "the AI's move marked")
+    c.js("window.morne.generation++")  # stop watching
+
+
+def test_vp_track(c):
+    c.begin("crossing", "two")
+    check("VP now" in c.text("score"), f"no VP track: {c.text('score')!r}")
+    holders = {e.get_attribute("data-objective"): e.get_attribute("data-holder")
+               for e in c.d.find_elements(By.CSS_SELECTOR, "#map g.objective")}
+    probe = engine_session(c.port, "crossing")
+    result = probe.call({"cmd": "result"})
+    probe.close()
+    expected = {o["hex"]: o["holder"] or "none" for o in result["objectives"]}
+    check(holders == expected, f"objective holders drawn {holders} != the engine's {expected}")
+
+
+def test_zoom_hit_testing(c):
+    c.begin("crossing", "two")
+    c.key("+")
+    c.key("+")
+    scale = float(c.d.find_element(By.ID, "map").get_attribute("data-scale"))
+    check(scale > 1.4, f"the keys did not zoom: scale {scale}")
+    units = c.js("return window.morne.state.units.filter(u => u.hex).map(u => u.id)")
+    for unit in units:
+        element = c.d.find_element(By.CSS_SELECTOR, f"#map g.unit[data-unit='{unit}']")
+        box = c.js("const r = arguments[0].getBoundingClientRect(); const m = "
+                   "document.getElementById('map').getBoundingClientRect(); return r.left > m.left "
+                   "&& r.right < m.right && r.top > m.top && r.bottom < m.bottom", element)
+        if not box or not unit.startswith("B-"):
+            continue
+        c.mouse_click(element)
+        check(c.js("return window.morne.selected") == unit,
+              f"a click on {unit} after zooming selected {c.js('return window.morne.selected')}")
+        break
+    else:
+        raise AssertionError("no blue unit in view after zooming")
+    c.key("0")
+    check(c.d.find_element(By.ID, "map").get_attribute("data-scale") == "1.00", "0 did not fit")
+
+
+def test_help(c):
+    c.begin("duel", "two")
+    c.key("?")
+    c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, "#help-body table"), "the help panel")
+    c.wait(lambda: "C-CRT-1" in c.text("help-body"), "the combat results table")
+    check("MV-COST-1" in c.text("help-body"), "no terrain chart")
+    c.shot("client-help.png")
+    c.button("help-close")
 
 
 def play_randomly(c, seed, timeout=420):
-    """Random legal clicks for blue until the result shows."""
+    """Random legal clicks for the human sides until the result shows; returns the decisions."""
     rng = random.Random(seed)
     end = time.time() + timeout
     decisions = 0
@@ -232,14 +366,16 @@ def play_randomly(c, seed, timeout=420):
             continue
         legal = c.js("return window.morne.legal") or []
         status = c.js("return window.morne.status") or {}
-        if not legal or status.get("side") != "blue" or status.get("chance"):
-            time.sleep(0.1)
+        humans = c.js("return [...window.morne.mode.humans]")
+        side = 0 if status.get("side") == "blue" else 1
+        if not legal or side not in humans or status.get("chance"):
+            time.sleep(0.05)
             continue
         decisions += 1
         ending = [a for a in legal if a["text"] == "end"]
         others = [a for a in legal if a["text"] != "end"]
         if ending and (not others or rng.random() < 0.35):
-            c.d.find_element(By.ID, "end-phase").click()
+            c.key("e")
             continue
         a = rng.choice(others)["action"]
         kind = a["type"]
@@ -250,74 +386,135 @@ def play_randomly(c, seed, timeout=420):
             c.click_hex(a["to"])
             if kind != "move":  # the preview, then the confirming click
                 c.click_hex(a["to"])
-        else:  # hold, charge: a button of the unit
-            unit = a.get("unit") or c.js("return window.morne.map.unitAt(arguments[0]).id",
-                                         a.get("from"))
-            c.click_unit(unit)
+        else:  # hold, charge: the prompt's buttons (no second click on the unit)
             text = next(x["text"] for x in legal if x["action"] == a)
             buttons = c.d.find_elements(By.CSS_SELECTOR, f"#actions button[data-action='{text}']")
-            if buttons:
-                buttons[0].click()
-                c.idle()
+            check(buttons, f"the decision {text} is not offered as a button")
+            buttons[0].click()
+            c.idle()
     raise AssertionError(f"no result after {timeout} s ({decisions} decisions)")
 
 
-def test_full_game(c):
-    c.begin("duel", "blue", orange="rule")
-    decisions = play_randomly(c, seed=7)
-    result = c.d.find_element(By.ID, "result")
-    check(result.get_attribute("data-winner") in ("blue", "orange", "draw"), "no winner shown")
+def test_full_games_and_review(c):
+    """Whole games through the UI at 1024 x 768, then review mode on the last."""
+    timings = []
+    for scenario, mode, seed in [("crossing-graded", "blue", 5), ("crossing", "orange", 6),
+                                 ("duel", "blue", 7)]:
+        c.begin(scenario, mode, orange="rule", blue="rule")
+        started = time.time()
+        decisions = play_randomly(c, seed)
+        result = c.d.find_element(By.ID, "result")
+        check(result.get_attribute("data-winner") in ("blue", "orange", "draw"), "no winner shown")
+        check(result.find_elements(By.CSS_SELECTOR, "ul.vp-breakdown li"), "no VP breakdown")
+        timings.append(f"{scenario} as {mode}: {decisions} decisions in {time.time() - started:.0f} s, "
+                       f"{result.text.splitlines()[0]}")
     c.shot("client-result.png")
-    print(f"a game of random clicks against rule: {decisions} decisions, "
-          f"{result.text.splitlines()[0]}")
+    check(c.text("ai-title").startswith("Game over"), f"AI panel after the end: {c.text('ai-title')!r}")
+    print("full games against rule: " + "; ".join(timings))
+
+    # Review: the positions are replay's, the graph has one point per recorded decision.
+    c.key("v")
+    c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, "#review-list .ply"), "the move list")
+    plies = len(c.d.find_elements(By.CSS_SELECTOR, "#review-list .ply"))
+    decisions = len(c.d.find_elements(By.CSS_SELECTOR, "#review-list .ply.decision"))
+    saved = c.js("return window.morne.review.record")
+    probe = engine_session(c.port)
+    probe.call({"cmd": "load_game", "record": saved})
+    for ply in sorted({0, 1, plies // 3, plies // 2, plies - 1, plies}):
+        c.js("window.morne.review.goTo(arguments[0])", ply)
+        c.idle()
+        expected = probe.call({"cmd": "replay", "ply": ply})
+        mine = c.state_hash()
+        theirs = probe.call({"cmd": "state"})["state"]["hash"]
+        check(mine == theirs, f"review at ply {ply} shows {mine}, replay gives {theirs}")
+        check(expected["ply"] == ply, "replay did not reach the ply")
+    probe.close()
+    c.key("\ue012")  # the left arrow steps one ply back
+    check(c.js("return window.morne.review.ply") == plies - 1, "the left arrow did not step back")
+    c.button("review-evaluate")
+    c.wait(lambda: "evaluated" in c.text("review-progress"), "the value graph", timeout=120)
+    points = c.d.find_elements(By.CSS_SELECTOR, "#review-graph circle.point")
+    check(len(points) == decisions, f"{len(points)} graph points for {decisions} decisions")
+    target = int(points[len(points) // 2].get_attribute("data-ply"))
+    c.mouse_click(points[len(points) // 2])
+    check(c.js("return window.morne.review.ply") == target, "a click on the graph did not jump")
+    c.button("review-end")
+    c.key("\ue012")
+    c.idle()
+    status = c.js("return window.morne.status")
+    if not status["chance"] and not status["terminal"]:
+        c.d.find_element(By.ID, "review-analyse").click()
+        c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, "#map g.arrow.candidate"),
+               "the analysis's candidates on the map")
+        c.d.find_element(By.ID, "review-stop").click()
+        c.idle()
+    c.shot("client-review.png")
+    c.button("review")
+    check(not c.js("return !!window.morne.review"), "the review did not close")
 
 
-def test_ai_explains(c):
-    c.start("crossing", "watch", blue="mcts:threads=2", orange="rule", think=1500)
-    c.d.find_element(By.ID, "start").click()
-    # The watch loop runs on; catch the AI panel while it reports or right after.
-    end = time.time() + 60
-    while time.time() < end:
-        if c.d.find_elements(By.CSS_SELECTOR, "#ai table.candidates tr"):
-            break
-        time.sleep(0.1)
-    check(c.d.find_elements(By.CSS_SELECTOR, "#ai table.candidates tr"), "no AI candidates shown")
-    c.shot("client-ai.png")
-    c.js("window.morne.generation++")  # stop watching
+def test_reference_screens(c, update):
+    """The set-up screen and the start of duel and crossing at 1024 x 768, against references."""
+    c.fresh_page()
+    c.compare_with_reference("setup-1024.png", update)
+    check(c.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+          "the set-up screen is wider than the window")
+    for scenario in ("duel", "crossing"):
+        c.begin(scenario, "two")
+        box = c.js("const r = document.getElementById('map').getBoundingClientRect(); "
+                   "return [r.width, r.height]")
+        check(box[0] > 500 and box[1] > 550, f"the map fills {box} of a 1024 x 768 window")
+        check(c.js("return document.documentElement.scrollWidth <= window.innerWidth"),
+              f"the {scenario} screen is wider than the window")
+        c.compare_with_reference(f"{scenario}-1024.png", update)
 
 
 def main():
-    if webdriver is None or not shutil.which("chromium") or not shutil.which("chromedriver"):
-        sys.exit("browser test: chromium, chromium-driver or python3-selenium is missing; "
-                 "`scripts/setup.sh --deps` installs them")
-    morne = sys.argv[1]
-    shots = sys.argv[2] if len(sys.argv) > 2 else ""
+    why = missing_tools()
+    if why:
+        sys.exit(f"browser test: {why}")
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    update = "--update-references" in sys.argv
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+    morne = args[0]
+    shots = args[1] if len(args) > 1 and args[1] != only else ""
     if shots:
         os.makedirs(shots, exist_ok=True)
     models = tempfile.mkdtemp(prefix="morne-browser-models-")
     open(os.path.join(models, "tiny.pt"), "w").close()  # listed, never loaded
-    proc, port = start_server(morne, models)
+    server = Server(morne, models).start()
     driver = None
+    tests = [
+        ("references", lambda c: test_reference_screens(c, update)),
+        ("map", test_map_reach_refusal_undo_redo),
+        ("charge", test_charge_prompt),
+        ("previews", test_previews),
+        ("orange", test_orange_sees_blues_moves),
+        ("errors", lambda c: test_setup_errors(c, morne, models)),
+        ("survive", lambda c: test_games_survive(c, server)),
+        ("levels", test_levels_and_budget),
+        ("vp", test_vp_track),
+        ("zoom", test_zoom_hit_testing),
+        ("help", test_help),
+        ("ai", test_ai_panel_and_move_now),
+        ("games", test_full_games_and_review),
+    ]
     try:
         driver = browser()
-        c = Client(driver, port, shots)
-        c.start("duel", "blue")
-        c.shot("client-setup.png")
-        offered = [e.get_attribute("value")
-                   for e in driver.find_elements(By.CSS_SELECTOR, "#agent-specs option")]
-        check("az:model=tiny" in offered, f"the shipped model is not offered: {offered}")
-        test_map_reach_refusal_undo(c)
-        test_small_screen(c)
-        test_combat_preview(c)
-        test_ai_explains(c)
-        test_full_game(c)
-        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        c = Client(driver, server, shots)
+        for name, test in tests:
+            if only and name != only:
+                continue
+            started = time.time()
+            test(c)
+            print(f"browser: {name} passed in {time.time() - started:.1f} s", flush=True)
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"
+                  and "WebSocket" not in e["message"]]
         check(not errors, f"the page logged errors: {errors[:3]}")
     finally:
         if driver:
             driver.quit()
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=30)
+        server.stop()
         shutil.rmtree(models, ignore_errors=True)
     print("browser: all checks passed")
 
