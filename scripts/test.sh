@@ -41,8 +41,11 @@ sanitizer_release_only+='|StepCounter\.RuleAndSearchAgentsNeverStepBackOnEverySc
 sanitizer_release_only+='|TrainCli\.InterruptedOrKilledThenResumedEqualsUninterrupted'
 sanitizer_release_only+='|TrainCli\.ShippedConfigFilesAreAccepted'
 sanitizer_release_only+='|FaultTest\.ArenaStopsOnSignalsWithReportsAndResumes)$'
+# The browser test (label browser) checks the client's JavaScript in Chromium: it runs in the
+# Release pass only; the server's C++ is under the sanitizers through server_test, server_abuse
+# and server_fuzz.
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -LE "scale|slurm" \
+  ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -LE "scale|slurm|browser" \
   -E "$sanitizer_release_only"
 
 tsan_tests=(mcts_tests agents_tests arena_tests training_tests session_tests)

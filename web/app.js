@@ -115,6 +115,7 @@ function render() {
   $("review").disabled = app.busy;
   $("review").textContent = app.review ? "Back to the game" : "Review";
 
+  app.map.fitLabels();
   if (app.state) app.map.drawUnits(app.state, app.selected);
   app.map.clearHighlights();
   for (const m of view.marks) app.map.highlight(m.kind, m.hexes);

@@ -24,7 +24,7 @@ import tempfile
 import time
 
 from browser_client import (GOLDEN, By, Client, Select, Server, browser, check, missing_tools,
-                            ws_client)
+                            set_viewport, ws_client)
 
 CHARGE_WINDOW = os.path.join(GOLDEN, "duel_charge_window.json")
 CROSSING_BATTLE = os.path.join(GOLDEN, "crossing_battle.json")
@@ -269,6 +269,7 @@ def test_games_survive(c, server):
 def test_levels_and_budget(c):
     c.fresh_page()
     Select(c.d.find_element(By.ID, "level")).select_by_value("easy")
+    c.shot("client-setup.png")
     check(c.d.find_element(By.ID, "agent-orange").get_attribute("value") == "rule",
           "the Easy level did not set the rule agent")
     levels = [o.get_attribute("value") for o in c.d.find_elements(By.CSS_SELECTOR, "#level option")]
@@ -338,6 +339,24 @@ def test_zoom_hit_testing(c):
         raise AssertionError("no blue unit in view after zooming")
     c.key("0")
     check(c.d.find_element(By.ID, "map").get_attribute("data-scale") == "1.00", "0 did not fit")
+
+
+def test_click_timings(c):
+    """Click to board: a click on a unit until its reachable hexes are drawn (median of 9)."""
+    figures = []
+    for scenario in ("duel", "crossing"):
+        c.begin(scenario, "two")
+        units = c.js("return window.morne.state.units.filter(u => u.hex && u.id.startsWith('B-'))"
+                     ".map(u => u.hex)")
+        times = []
+        for hex_ in (units * 9)[:9]:
+            times.append(c.d.execute_async_script(
+                "const done = arguments[1]; const t = performance.now(); "
+                "window.morne.click(arguments[0]).then(() => done(performance.now() - t))", hex_))
+        times.sort()
+        figures.append(f"{scenario} {times[4]:.0f} ms (slowest {times[-1]:.0f})")
+        check(times[4] < 500, f"a click on {scenario} takes {times[4]:.0f} ms to reach the board")
+    print("click to board, median of 9: " + ", ".join(figures))
 
 
 def test_help(c):
@@ -456,7 +475,7 @@ def test_full_games_and_review(c):
 def test_reference_screens(c, update):
     """The set-up screen and the start of duel and crossing at 1024 x 768, against references."""
     c.fresh_page()
-    c.compare_with_reference("setup-1024.png", update)
+    differences = [c.compare_with_reference("setup-1024.png", update)]
     check(c.js("return document.documentElement.scrollWidth <= window.innerWidth"),
           "the set-up screen is wider than the window")
     for scenario in ("duel", "crossing"):
@@ -466,7 +485,18 @@ def test_reference_screens(c, update):
         check(box[0] > 500 and box[1] > 550, f"the map fills {box} of a 1024 x 768 window")
         check(c.js("return document.documentElement.scrollWidth <= window.innerWidth"),
               f"the {scenario} screen is wider than the window")
-        c.compare_with_reference(f"{scenario}-1024.png", update)
+        differences.append(c.compare_with_reference(f"{scenario}-1024.png", update))
+    # On a large screen the map grows with it.
+    set_viewport(c.d, 1920, 1080)
+    try:
+        box = c.js("const r = document.getElementById('map').getBoundingClientRect(); "
+                   "return [r.width, r.height]")
+        check(box[0] > 1300 and box[1] > 900, f"the map fills {box} of a 1920 x 1080 window")
+        differences.append(c.compare_with_reference("crossing-1920.png", update))
+    finally:
+        set_viewport(c.d, 1024, 768)
+    print("screens against their references (mean grey-level difference): " +
+          ", ".join(f"{d:.2f}" for d in differences))
 
 
 def main():
@@ -496,6 +526,7 @@ def main():
         ("vp", test_vp_track),
         ("zoom", test_zoom_hit_testing),
         ("help", test_help),
+        ("timings", test_click_timings),
         ("ai", test_ai_panel_and_move_now),
         ("games", test_full_games_and_review),
     ]
