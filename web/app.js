@@ -9,12 +9,16 @@
 // Refusals from the engine reach the player through one function, refuse().
 
 import { Engine } from "./protocol.js";
-import { MapView } from "./map.js";
+import { MapView, decisionArrows } from "./map.js";
+import { onKey } from "./keys.js";
+import { decisionPrompt } from "./prompt.js";
 import { renderCombatPreview, renderFirePreview, renderStepPreview, renderAnalysis,
   renderResult, renderTargets, renderScore, renderTurnDecisions, describeUnit } from "./panels.js";
-import { saveGame, savedGame, forgetGame } from "./storage.js";
+import { saveGame, savedGame, forgetGame, downloadRecord, readGameFile } from "./storage.js";
 import { Review } from "./review.js";
-import { LEVELS, ownBudget, showHelp } from "./help.js";
+import { ownBudget, showHelp } from "./help.js";
+import { fillSetup, offerLevels, readMode, writeMode, renderBudgetNote, offerSaved,
+  mayDiscard } from "./setup.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -212,20 +216,6 @@ function logLine(text, kind = "note") {
   logEvents([{ event: kind, text }]);
 }
 
-// A question with two answers in a dialog of the page; resolves true for `yes`.
-function confirmDialog(text, yes, no) {
-  const dialog = $("confirm");
-  $("confirm-text").textContent = text;
-  $("confirm-yes").textContent = yes;
-  $("confirm-no").textContent = no;
-  dialog.showModal();
-  return new Promise((resolve) => {
-    $("confirm-yes").onclick = () => { dialog.close(); resolve(true); };
-    $("confirm-no").onclick = () => { dialog.close(); resolve(false); };
-    dialog.oncancel = () => resolve(false);
-  });
-}
-
 // --- the game ------------------------------------------------------------------------------
 
 const sideOf = (color) => (color === "blue" ? 0 : 1);
@@ -309,41 +299,14 @@ async function advance() {
   }
 }
 
-// Says what the player is to decide, with the decisions that cannot wait as buttons and keys.
+// Says what the player is to decide (prompt.js), the decisions that cannot wait as buttons.
 function prompt() {
-  const s = app.status;
-  const who = `${s.side}, ${s.phase} phase`;
-  const charges = app.legal.filter((a) => a.action.type === "charge");
-  const hold = app.legal.find((a) => a.action.type === "hold");
-  const canEnd = app.legal.some((a) => a.text === "end");
-  const unitAt = (hex) => app.map.unitAt(hex);
-  const chargeButton = (a, i) => ({
-    text: `${unitAt(a.action.from).id} charges ${unitAt(a.action.to).id}`, action: a.text,
-    key: i === 0 ? "C" : "", id: i === 0 ? "prompt-charge" : undefined, onClick: () => act(a.text),
-  });
-  if (s.phase === "setup") {
-    const hexes = app.legal.filter((a) => a.action.type === "place").map((a) => ({ hex: a.action.to }));
-    const next = app.state.units.find((u) => u.flags.includes("awaiting_setup") &&
-      app.map.units.get(u.id).side === s.side);
-    show({ marks: [{ kind: "reach", hexes }], buttons: [], message: { kind: "prompt",
-      text: `Set-up (${s.side}): click a marked hex of your zone to place ` +
-        `${next ? next.id : "the next unit"} (S-2, S-3).` } });
-  } else if (hold && !canEnd) {
-    const cavalry = app.state.charge_window || hold.action.unit;
-    show({ buttons: [...charges.map(chargeButton), { text: `${cavalry} holds`, action: hold.text,
-      key: "H", id: "prompt-hold", onClick: () => act(hold.text) }],
-    message: { kind: "prompt", text: `${cavalry}'s step draws reaction fire: charge first, or ` +
-      `hold and take the fire (MV-CHG-5, F-REACT-6). End phase waits for this decision.` } });
-  } else if (!canEnd) {
-    show({ buttons: app.legal.slice(0, 8).map((a) => ({ text: a.text, action: a.text,
-      onClick: () => act(a.text) })),
-    message: { kind: "prompt", text: `Your decision (${who}): one of the buttons below.` } });
-  } else if (charges.length) {
-    show({ buttons: charges.map(chargeButton), message: { kind: "prompt", text:
-      `Your move (${who}). Cavalry in contact may charge (MV-CHG-5): a button below, or go on.` } });
-  } else {
-    message(`Your move (${who}): click a unit, or End phase (E).`);
-  }
+  const p = decisionPrompt(app.status, app.legal, app.state,
+    (hex) => app.map.unitAt(hex).id, (id) => app.map.units.get(id).side);
+  const changes = { message: p.message,
+    buttons: p.buttons.map((b) => ({ ...b, onClick: () => act(b.action) })) };
+  if (p.marks) changes.marks = p.marks;
+  show(changes);
 }
 
 // The agent of `color` plays: it thinks in the open (analyze, reports every 200 ms) for the
@@ -366,26 +329,9 @@ async function agentMove(color) {
   } else {
     app.turnDecisions.push({ color, reply });
     show({ ai: { title: `${color} played ${reply.text}${reply.stopped ? " (moved now)" : ""}`,
-      reply, final: true }, arrows: aiArrows() });
+      reply, final: true }, arrows: decisionArrows(app.turnDecisions.map((d) => d.reply.applied || d.reply.action)) });
   }
   logEvents(reply.events);
-}
-
-// The agents' decisions since the player last acted, as arrows: a walk as one arrow from its
-// first hex to its last, a fire or an attack from the unit to its target.
-function aiArrows() {
-  const arrows = [];
-  for (const { reply } of app.turnDecisions) {
-    const a = reply.applied || reply.action;
-    if (!a || !a.type || a.type === "end" || a.type === "hold") continue;
-    const last = arrows[arrows.length - 1];
-    if (a.type === "move" && last && last.unit === a.unit && last.type === "move" && last.to === a.from) {
-      last.to = a.to;
-      continue;
-    }
-    arrows.push({ from: a.from || a.to, to: a.to, kind: `ai ${a.type}`, unit: a.unit, type: a.type });
-  }
-  return arrows;
 }
 
 // --- clicks on the map -----------------------------------------------------------------------
@@ -629,11 +575,7 @@ async function save() {
     if (!kept) return refuse("There is no saved game to download.");
     record = kept.record;
   }
-  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(blob);
-  link.download = `morne-${record.scenario.name || record.scenario}-ply${ply}.json`;
-  link.click();
+  downloadRecord(record, ply);
   message(`Saved the game record (${ply} plies).`);
 }
 
@@ -652,17 +594,12 @@ async function autosave() {
 async function loadFile(file) {
   let doc;
   try {
-    doc = JSON.parse(await file.text());
+    doc = await readGameFile(file);
   } catch (error) {
-    refuse(`${file.name} is not a game record or a position: it is not JSON (${error.message}).`);
+    refuse(error.message);
     return;
   }
-  if (!doc || (doc.format !== "morne-state/1" && doc.format !== "morne-game/1")) {
-    refuse(`${file.name} is neither a game record ("format": "morne-game/1") nor a saved ` +
-      `position ("morne-state/1").`);
-    return;
-  }
-  if (!(await mayDiscard())) return;
+  if (!(await mayDiscard(refuse))) return;
   await startGame(readMode(), async () => {
     if (doc.format === "morne-state/1") {
       await app.engine.must("load", { scenario: doc.scenario, seed: Number($("seed").value) });
@@ -670,18 +607,6 @@ async function loadFile(file) {
     }
     return app.engine.must("load_game", { record: doc });
   });
-}
-
-function readMode() {
-  const mode = $("mode").value;
-  const humans = new Set(mode === "blue" ? [0] : mode === "orange" ? [1] : mode === "two" ? [0, 1] : []);
-  return {
-    humans,
-    kind: mode,
-    agents: { blue: $("agent-blue").value.trim(), orange: $("agent-orange").value.trim() },
-    thinkMs: Number($("think-ms").value),
-    delayMs: mode === "watch" ? Number($("delay-ms").value) : 0,
-  };
 }
 
 const socketUrl = () => `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -765,32 +690,8 @@ async function resumeSaved() {
   return resumed;
 }
 
-// Shows a mode in the set-up form (what a resumed game is played with).
-function writeMode(mode, scenario) {
-  if (typeof scenario === "string") $("scenario").value = scenario;
-  $("mode").value = mode.kind;
-  $("agent-blue").value = mode.agents.blue;
-  $("agent-orange").value = mode.agents.orange;
-  $("think-ms").value = mode.thinkMs;
-}
-
-// Whether a new game may replace the saved one: asks when that game is not over.
-async function mayDiscard() {
-  let game = null;
-  try {
-    game = savedGame();
-  } catch (error) {
-    refuse(error.message);  // kept aside: nothing is lost by going on
-  }
-  if (!game || game.record.result) return true;
-  const name = game.record.scenario.name || game.record.scenario;
-  return confirmDialog(`Start another game? The game in progress (${name}, ${game.record.plies.length} ` +
-    `plies, saved ${new Date(game.savedAt).toLocaleString()}) will be discarded.`,
-  "Discard it and start", "Keep it");
-}
-
 async function newGame() {
-  if (!(await mayDiscard())) return;
+  if (!(await mayDiscard(refuse))) return;
   forgetGame();
   const scenario = $("scenario").value;
   if (!scenario) {
@@ -817,79 +718,17 @@ async function toggleReview() {
   await app.review.open();
 }
 
-// Offers the game saved in this browser on the set-up screen.
-function offerSaved() {
-  let game = null;
-  try {
-    game = savedGame();
-  } catch (error) {
-    refuse(error.message);
-  }
-  $("resume").hidden = !game;
-  if (game) {
-    const name = game.record.scenario.name || game.record.scenario;
-    $("resume").textContent = `Resume the saved game (${name}, ply ${game.ply}, ` +
-      `${new Date(game.savedAt).toLocaleString()})`;
-  }
-  return game;
-}
-
-// The budget note under the think time: which AI fields search their own budget.
-function renderBudgetNote() {
-  const own = ["agent-blue", "agent-orange"].map((id) => $(id).value.trim()).filter(ownBudget);
-  $("budget-note").textContent = own.length ? `${own.join(", ")} sets its own budget in its spec; ` +
-    `the think time applies to the other AI.` : "";
-}
-
-function applyLevel() {
-  const level = LEVELS.find((l) => l.name === $("level").value);
-  if (!level) return;
-  $("agent-blue").value = level.spec;
-  $("agent-orange").value = level.spec;
-  $("think-ms").value = level.ms;
-  render();
-}
-
 async function init() {
   // The scenario list comes from a short-lived session.
   const probe = new Engine(socketUrl());
   try {
     await probe.connect();
-    const list = await probe.must("scenarios");
-    for (const s of list.scenarios) {
-      const option = document.createElement("option");
-      option.value = s.name;
-      option.textContent = `${s.title} (${s.name}, ${s.turns} turns: ${s.sides[0]} v ${s.sides[1]})`;
-      $("scenario").appendChild(option);
-    }
-    $("scenario").value = "duel";
-    // The trained networks the server ships: offered as a level and beside the built-in agents.
-    const models = await probe.must("models");
-    for (const m of models.models) {
-      const option = document.createElement("option");
-      option.value = `az:model=${m.name}`;
-      $("agent-specs").appendChild(option);
-      LEVELS.push({ name: `net-${m.name}`, title: `Trained network "${m.name}", 0.5 s a decision`,
-        spec: `az:model=${m.name}`, ms: 500 });
-      const evaluator = document.createElement("option");
-      evaluator.value = `az:model=${m.name}|200`;
-      evaluator.textContent = `trained network "${m.name}", 0.2 s a decision`;
-      $("review-evaluator").appendChild(evaluator);
-    }
+    await fillSetup(probe);
     probe.close();
   } catch (error) {
     refuse(`Cannot start a game: ${error.message}. Close other morne tabs or wait, then reload.`);
   }
-  for (const l of LEVELS) {
-    const option = document.createElement("option");
-    option.value = l.name;
-    option.textContent = l.title;
-    $("level").appendChild(option);
-  }
-  $("level").onchange = applyLevel;
-  for (const id of ["agent-blue", "agent-orange", "think-ms"]) {
-    $(id).addEventListener("input", () => { $("level").value = "custom"; render(); });
-  }
+  offerLevels(render);
   $("start").onclick = newGame;
   $("resume").onclick = resumeSaved;
   $("reconnect").onclick = resumeSaved;
@@ -907,20 +746,21 @@ async function init() {
   $("new-game").onclick = () => {
     app.generation++;
     app.busy = false;
-    offerSaved();
+    offerSaved(refuse);
     show({ screen: "setup", message: { text: "", kind: "info" } });
   };
   $("load-file").onchange = (event) => {
     if (event.target.files.length) loadFile(event.target.files[0]);
   };
   $("mode").onchange = render;
-  document.addEventListener("keydown", onKey);
+  document.addEventListener("keydown", (event) => onKey(event, KEYS, view));
   window.addEventListener("resize", () => app.map && app.map.fitLabels());
-  const game = offerSaved();
+  const game = offerSaved(refuse);
   if (game && !game.record.result) await resumeSaved();  // a reload goes on with the game
   else render();
 }
 
+// The shortcuts (help.js lists them for the player).
 const KEYS = {
   e: endPhase, u: undo, r: redo, v: toggleReview, "?": () => showHelp(app.engine),
   "+": () => app.map && app.map.zoom.zoomBy(1.25), "=": () => app.map && app.map.zoom.zoomBy(1.25),
@@ -930,23 +770,7 @@ const KEYS = {
   ArrowUp: () => app.map && app.map.zoom.panBy(0, -0.2),
   ArrowDown: () => app.map && app.map.zoom.panBy(0, 0.2),
   m: () => app.thinking && app.engine.request("stop").catch(() => {}),
-  Escape: clearSelection,
+  Escape: clearSelection, "ctrl+z": undo, "ctrl+y": redo,
 };
-
-// Keys: the shortcuts above, and the prompt's buttons by their key (C, H, Enter, Esc).
-function onKey(event) {
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(event.target.tagName) || $("confirm").open) return;
-  if (view.screen !== "game") return;
-  if (event.key === "z" && event.ctrlKey) return undo();
-  if (event.key === "y" && event.ctrlKey) return redo();
-  const named = view.buttons.find((b) => b.key && b.key.toLowerCase() ===
-    (event.key === "Escape" ? "esc" : event.key.toLowerCase()));
-  if (named) return named.onClick();
-  const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-  if (KEYS[key]) {
-    event.preventDefault();
-    KEYS[key]();
-  }
-}
 
 init();

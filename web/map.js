@@ -48,6 +48,23 @@ export function label(col, row) {
   return String(col + 1).padStart(2, "0") + String(row + 1).padStart(2, "0");
 }
 
+// The arrows of a side's decisions (the protocol's JSON actions, in order): a walk as one arrow
+// from its first hex to its last, a fire or an attack from the unit to its target, a placement
+// as a ring; ends of phases and holds draw nothing.
+export function decisionArrows(actions) {
+  const arrows = [];
+  for (const a of actions) {
+    if (!a || !a.type || a.type === "end" || a.type === "hold") continue;
+    const last = arrows[arrows.length - 1];
+    if (a.type === "move" && last && last.unit === a.unit && last.type === "move" && last.to === a.from) {
+      last.to = a.to;
+      continue;
+    }
+    arrows.push({ from: a.from || a.to, to: a.to, kind: `ai ${a.type}`, unit: a.unit, type: a.type });
+  }
+  return arrows;
+}
+
 export class MapView {
   // `info`: the protocol's "scenario" reply; `onHexClick(hex)` is called with a label.
   constructor(svg, info, onHexClick) {
