@@ -114,12 +114,12 @@ function render() {
   const blocked = endPhaseBlocked();
   $("end-phase").disabled = blocked !== "";
   $("end-phase").title = blocked ? `End phase is not possible: ${blocked}` : "end the phase (E)";
-  $("undo").disabled = app.busy || !!app.review || app.ply === 0;
-  $("redo").disabled = app.busy || !!app.review || app.ply >= app.plies;
+  const noUndo = app.busy || !!app.review || app.mode.humans.size === 0;  // watching: nothing to take back
+  $("undo").disabled = noUndo || app.ply === 0;
+  $("redo").disabled = noUndo || app.ply >= app.plies;
   $("review").disabled = app.busy;
   $("review").textContent = app.review ? "Back to the game" : "Review";
 
-  app.map.fitLabels();
   if (app.state) app.map.drawUnits(app.state, app.selected);
   app.map.clearHighlights();
   for (const m of view.marks) app.map.highlight(m.kind, m.hexes);
@@ -268,6 +268,7 @@ async function advance() {
   const generation = app.generation;
   app.busy = true;
   try {
+    await autosave();  // the player's action is kept before the agents answer it
     for (;;) {
       await refresh();
       if (generation !== app.generation) return;
@@ -525,7 +526,7 @@ async function endPhase() {
 // Takes back the player's last action whole (a walk, an attack with its dice) and the agents'
 // replies to it; the plies stay in the record, so that redo plays them again.
 async function undo() {
-  if (app.busy || app.review || app.ply === 0) return;
+  if ($("undo").disabled) return;
   const before = app.actionStarts.filter((p) => p < app.ply);
   const to = before.length ? before[before.length - 1] : await lastHumanDecision();
   await goToPly(to, `undo: back to ply ${to}`);
@@ -533,7 +534,7 @@ async function undo() {
 
 // Plays again the action taken back last (and the agents' replies to it).
 async function redo() {
-  if (app.busy || app.review || app.ply >= app.plies) return;
+  if ($("redo").disabled) return;
   const after = app.actionStarts.filter((p) => p > app.ply);
   const to = after.length ? after[0] : app.plies;
   await goToPly(to, `redo: forward to ply ${to}`);
@@ -639,7 +640,6 @@ async function startGame(mode, loadIt, actionStarts = []) {
     $("zoom-level").textContent = `${app.map.zoom.scale.toFixed(1)}×`;
     app.map.fitLabels();
   };
-  app.map.zoom.fit();
   app.state = null;
   app.status = null;
   app.result = null;
@@ -652,6 +652,7 @@ async function startGame(mode, loadIt, actionStarts = []) {
   app.actionStarts = actionStarts.filter((p) => p <= app.plies);
   show({ screen: "game", connection: null, log: [], result: null, ai: null, marks: [], path: null,
     arrows: [], buttons: [], preview: null, selection: "" });
+  app.map.zoom.fit();  // now that the map has its place on the screen
   logLine(`${app.info.title}: ${app.info.sides[0]} (blue) against ${app.info.sides[1]} (orange), ` +
     `${app.info.turns} turns`);
   await advance();
@@ -754,7 +755,7 @@ async function init() {
   };
   $("mode").onchange = render;
   document.addEventListener("keydown", (event) => onKey(event, KEYS, view));
-  window.addEventListener("resize", () => app.map && app.map.fitLabels());
+  window.addEventListener("resize", () => app.map && app.map.zoom.apply());
   const game = offerSaved(refuse);
   if (game && !game.record.result) await resumeSaved();  // a reload goes on with the game
   else render();

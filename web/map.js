@@ -351,8 +351,7 @@ export class MapView {
 
   // Hides the hex labels while hexes are too small on the screen to read them.
   fitLabels() {
-    const r = this.svg.getBoundingClientRect();
-    const k = Math.min(r.width / this.zoom.box.w, r.height / this.zoom.box.h);
+    const k = this.svg.getBoundingClientRect().width / this.zoom.box.w;
     this.svg.classList.toggle("tiny", SIZE * k < 20);
   }
 

@@ -11,8 +11,9 @@ export class Zoom {
   // `svg`: the map's element; `width`, `height`: the map's size in SVG units.
   constructor(svg, width, height) {
     this.svg = svg;
-    this.full = { x: 0, y: 0, w: width, h: height };
-    this.box = { ...this.full };
+    this.full = { w: width, h: height };
+    this.scale = 1;
+    this.centre = { x: width / 2, y: height / 2 };  // the map point at the view's centre
     this.onChange = () => {};
     svg.addEventListener("wheel", (event) => {
       event.preventDefault();
@@ -22,50 +23,59 @@ export class Zoom {
     svg.addEventListener("pointerdown", (event) => this.pressed(event));
   }
 
-  // The scale: 1 shows the whole map.
-  get scale() {
-    return this.full.w / this.box.w;
+  // The view in map units: the element's shape, the whole map at scale 1, centred on `centre`,
+  // which stays on the map.
+  get box() {
+    const r = this.svg.getBoundingClientRect();
+    const aspect = r.width > 0 && r.height > 0 ? r.width / r.height : this.full.w / this.full.h;
+    const fitW = Math.max(this.full.w, this.full.h * aspect);
+    const w = fitW / this.scale, h = w / aspect;
+    const cx = Math.min(Math.max(this.centre.x, 0), this.full.w);
+    const cy = Math.min(Math.max(this.centre.y, 0), this.full.h);
+    return { x: cx - w / 2, y: cy - h / 2, w, h };
   }
 
   // The map point under a point of the window.
   toMap(clientX, clientY) {
     const r = this.svg.getBoundingClientRect();
-    const k = Math.max(this.box.w / r.width, this.box.h / r.height);  // "meet" scaling
-    const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-    return [this.box.x + this.box.w / 2 + (clientX - cx) * k,
-      this.box.y + this.box.h / 2 + (clientY - cy) * k];
+    const b = this.box;
+    return [b.x + ((clientX - r.left) / r.width) * b.w, b.y + ((clientY - r.top) / r.height) * b.h];
   }
 
-  // Zooms by `factor` keeping the map point (x, y) in place (the centre by default).
+  // Zooms by `factor` keeping the map point (x, y) where it is on the screen (the centre by
+  // default).
   zoomBy(factor, x = null, y = null) {
+    const before = this.box;
     const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.scale * factor));
-    const w = this.full.w / scale, h = this.full.h / scale;
-    const px = x === null ? this.box.x + this.box.w / 2 : x;
-    const py = y === null ? this.box.y + this.box.h / 2 : y;
-    const fx = (px - this.box.x) / this.box.w, fy = (py - this.box.y) / this.box.h;
-    this.set({ x: px - fx * w, y: py - fy * h, w, h });
+    const px = x === null ? before.x + before.w / 2 : x;
+    const py = y === null ? before.y + before.h / 2 : y;
+    const fx = (px - before.x) / before.w, fy = (py - before.y) / before.h;
+    const k = this.scale / scale;  // the new view's size over the old's
+    this.scale = scale;
+    this.centre = scale === MIN_SCALE ? { x: this.full.w / 2, y: this.full.h / 2 }
+      : { x: px + (0.5 - fx) * before.w * k, y: py + (0.5 - fy) * before.h * k };
+    this.apply();
   }
 
   // Pans by a fraction of the visible width and height.
   panBy(dx, dy) {
-    this.set({ ...this.box, x: this.box.x + dx * this.box.w, y: this.box.y + dy * this.box.h });
+    const b = this.box;
+    this.centre = { x: b.x + b.w / 2 + dx * b.w, y: b.y + b.h / 2 + dy * b.h };
+    this.apply();
   }
 
   // Shows the whole map.
   fit() {
-    this.set({ ...this.full });
+    this.scale = 1;
+    this.centre = { x: this.full.w / 2, y: this.full.h / 2 };
+    this.apply();
   }
 
-  // Centres the view on a map point, keeping the scale.
-  centreOn(x, y) {
-    this.set({ ...this.box, x: x - this.box.w / 2, y: y - this.box.h / 2 });
-  }
-
-  set(box) {
-    const x = Math.min(Math.max(box.x, this.full.x), this.full.w - box.w);
-    const y = Math.min(Math.max(box.y, this.full.y), this.full.h - box.h);
-    this.box = { x, y, w: box.w, h: box.h };
-    this.svg.setAttribute("viewBox", `${x} ${y} ${box.w} ${box.h}`);
+  // Draws the view (after a zoom, a pan, or a change of the element's size).
+  apply() {
+    const b = this.box;
+    this.centre = { x: b.x + b.w / 2, y: b.y + b.h / 2 };  // kept on the map
+    this.svg.setAttribute("viewBox", `${b.x} ${b.y} ${b.w} ${b.h}`);
     this.svg.dataset.scale = this.scale.toFixed(2);
     this.onChange();
   }
@@ -73,15 +83,15 @@ export class Zoom {
   // A drag pans; a press that hardly moves stays a click for the hex under it.
   pressed(event) {
     if (event.button !== 0 || this.scale <= MIN_SCALE) return;
-    const start = { x: event.clientX, y: event.clientY, box: { ...this.box } };
+    const start = { x: event.clientX, y: event.clientY, centre: { ...this.centre } };
     let dragging = false;
     const move = (e) => {
       const dx = e.clientX - start.x, dy = e.clientY - start.y;
       if (!dragging && Math.hypot(dx, dy) < DRAG_PIXELS) return;
       dragging = true;
-      const r = this.svg.getBoundingClientRect();
-      const k = Math.max(this.box.w / r.width, this.box.h / r.height);
-      this.set({ ...start.box, x: start.box.x - dx * k, y: start.box.y - dy * k });
+      const k = this.box.w / this.svg.getBoundingClientRect().width;
+      this.centre = { x: start.centre.x - dx * k, y: start.centre.y - dy * k };
+      this.apply();
     };
     const up = () => {
       window.removeEventListener("pointermove", move);

@@ -339,6 +339,18 @@ def test_zoom_hit_testing(c):
         raise AssertionError("no blue unit in view after zooming")
     c.key("0")
     check(c.d.find_element(By.ID, "map").get_attribute("data-scale") == "1.00", "0 did not fit")
+    # The wheel zooms at the pointer: the counter under it stays under it.
+    where = ("const r = document.querySelector(\"#map g.unit[data-unit='B-I1'] rect\")"
+             ".getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]")
+    x, y = c.js(where)
+    for _ in range(3):
+        c.js("document.getElementById('map').dispatchEvent(new WheelEvent('wheel', {deltaY: -100, "
+             "clientX: arguments[0], clientY: arguments[1], bubbles: true, cancelable: true}))", x, y)
+    x2, y2 = c.js(where)
+    scale = float(c.d.find_element(By.ID, "map").get_attribute("data-scale"))
+    check(scale > 1.9 and abs(x2 - x) < 2 and abs(y2 - y) < 2,
+          f"the wheel zoomed to {scale} and moved the counter under the pointer from {(x, y)} to {(x2, y2)}")
+    c.key("0")
 
 
 def test_click_timings(c):
