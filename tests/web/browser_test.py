@@ -171,6 +171,53 @@ def test_orange_sees_blues_moves(c):
     check("played" in title and "hidden" not in title, f"blue's move as orange sees it: {title!r}")
 
 
+def setup_record(folder):
+    """A record of no plies on duel's map where blue places B-I1 at set-up (S-1, S-2)."""
+    with open(os.path.join(GOLDEN, "..", "..", "configs", "scenarios", "duel.json")) as f:
+        doc = json.load(f)
+    doc["name"] = "duel-setup"
+    blue = doc["sides"][0]
+    blue["setup_zone"] = ["0307", "0308", "0208"]
+    for unit in blue["units"]:
+        if unit["id"] == "B-I1":
+            del unit["hex"]
+            unit["placement"] = "zone"
+    path = os.path.join(folder, "setup.json")
+    with open(path, "w") as f:
+        json.dump({"format": "morne-game/1", "scenario": doc, "seed": 1,
+                   "agents": {"blue": "human", "orange": "human"}, "start": None, "plies": [],
+                   "result": None}, f)
+    return path
+
+
+def test_setup_phase(c):
+    """Set-up marks the zone and names the unit; playing orange, blue's placement is hidden."""
+    folder = tempfile.mkdtemp(prefix="morne-browser-setup-")
+    try:
+        record = setup_record(folder)
+        c.start("duel", "two")
+        c.load_file(record)
+        c.wait(lambda: c.shown("game"), "the set-up")
+        c.idle()
+        text = c.text("message")
+        check("Set-up" in text and "B-I1" in text and "S-2" in text, f"set-up prompt: {text!r}")
+        marked = {e.get_attribute("data-hex")
+                  for e in c.d.find_elements(By.CSS_SELECTOR, "#map g.mark.reach")}
+        check(marked and marked <= {"0307", "0308", "0208"}, f"set-up hexes marked: {marked}")
+        target = sorted(marked)[0]
+        c.click_hex(target)
+        check(c.unit_hex("B-I1") == target, f"B-I1 was not placed on {target}")
+        c.start("duel", "orange", blue="rule")
+        c.load_file(record)
+        c.wait(lambda: c.shown("game"), "the set-up as orange")
+        c.idle()
+        check("hidden" in c.text("ai-title"), f"blue's placement as orange: {c.text('ai-title')!r}")
+        check(not c.d.find_elements(By.CSS_SELECTOR, "#map g.unit[data-unit='B-I1']"),
+              "orange sees where blue placed B-I1 in game turn 1")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_setup_errors(c, morne, models):
     """Errors show on the set-up screen: a file that is not JSON, a record with an illegal move,
     and a server with no place left."""
@@ -532,6 +579,7 @@ def main():
         ("charge", test_charge_prompt),
         ("previews", test_previews),
         ("orange", test_orange_sees_blues_moves),
+        ("setup", test_setup_phase),
         ("errors", lambda c: test_setup_errors(c, morne, models)),
         ("survive", lambda c: test_games_survive(c, server)),
         ("levels", test_levels_and_budget),
