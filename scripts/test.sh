@@ -24,8 +24,11 @@ git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run -Werror
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 
 [ "${1:-}" = "--fast" ] && exit 0
+# Debug with line tables only (-g1): the sanitizers' reports need file and line, and full
+# debug information made the build 12% slower here. -O1, which the sanitizers also accept, ran
+# the tests 2.4 times faster but compiled 2.5 times slower: no gain from a cold cache.
 if [ ! -f build-asan/build.ninja ]; then
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
     -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DMORNE_SANITIZE="address;undefined" \
     -DMORNE_PYTHON=OFF
 fi
