@@ -246,8 +246,11 @@ void EngineSession::submit(const std::string& line) {
     return;
   }
   const std::string cmd = commandOf(line);
-  if (cmd == "stop" || cmd == "quit") stop_ = true;
-  if (cmd == "quit") quit_ = true;
+  if (cmd == "stop") stop_ = true;
+  if (cmd == "quit") {  // earlier requests finish first; a search without an end is stopped
+    quit_ = true;
+    if (search_until_stop_) stop_ = true;
+  }
   waiting_.push_back({line, false});
   waiting_bytes_ += line.size();
 }
@@ -321,6 +324,7 @@ void EngineSession::processWaiting() {
 
 void EngineSession::startSearch(std::unique_ptr<SearchJob> job) {
   searching_ = true;
+  search_until_stop_ = job->until_stop;
   deferred_ = true;
   auto shared = std::make_shared<std::unique_ptr<SearchJob>>(std::move(job));
   auto result = std::make_shared<json>();

@@ -73,8 +73,9 @@ class EngineSession {
   // Takes one request line. Its reply goes to the sink, now or, for a search ("genmove",
   // "analyze"), when the search ends: a search runs on the session's own thread, and the
   // requests that arrive meanwhile wait for it and are answered after it, in order. "stop"
-  // acts at once (the search ends with what it has found) and "quit" too; their replies
-  // still come in order. Never throws.
+  // acts at once (the search ends with what it has found); "quit" lets the search and the
+  // requests before it finish (it stops only an "analyze" without "ms", which runs until
+  // stopped), then ends the session; replies come in order. Never throws.
   void submit(const std::string& line);
   // Sends `reply_line` (a refusal the transport made, such as an oversized message) in its
   // turn: now, or after the search in progress and the requests waiting for it.
@@ -144,12 +145,13 @@ class EngineSession {
     env::GameState position;               // the game (agents decide from what their side may know)
     env::GameState shown;  // the position as the session's side may see it, for the reply
     size_t top = 10;
-    bool play = false;      // genmove: apply the move
-    bool searches = false;  // the agent searches (it has a budget and stops on "stop")
-    double period_ms = 0;   // analyze: time between two reports
-    double total_ms = 0;    // analyze: the whole search
-    env::Action decided;    // genmove: the action chosen
-    bool hidden = false;    // the bound side may not see this decision: reply without it
+    bool play = false;        // genmove: apply the move
+    bool searches = false;    // the agent searches (it has a budget and stops on "stop")
+    double period_ms = 0;     // analyze: time between two reports
+    double total_ms = 0;      // analyze: the whole search
+    bool until_stop = false;  // analyze without "ms": it runs until "stop" (or "quit")
+    env::Action decided;      // genmove: the action chosen
+    bool hidden = false;      // the bound side may not see this decision: reply without it
   };
   // Runs on the search thread without the lock: the search and its updates; returns the reply.
   json runSearch(SearchJob& job);
@@ -183,11 +185,12 @@ class EngineSession {
     bool is_reply = false;
   };
   std::deque<Waiting> waiting_;
-  size_t waiting_bytes_ = 0;       // the texts in waiting_
-  bool deferred_ = false;          // the request being handled started a search
-  json request_id_;                // its "id", for the search's reply
-  std::atomic<bool> stop_{false};  // ends the search in progress (stop, quit)
-  bool quit_ = false;              // "quit" handled or waiting
+  size_t waiting_bytes_ = 0;        // the texts in waiting_
+  bool deferred_ = false;           // the request being handled started a search
+  json request_id_;                 // its "id", for the search's reply
+  std::atomic<bool> stop_{false};   // ends the search in progress (stop, quit)
+  bool quit_ = false;               // "quit" handled or waiting
+  bool search_until_stop_ = false;  // the search in progress ends only on stop or quit
   SearchThread search_thread_{mutex_};
 };
 

@@ -264,6 +264,7 @@ json EngineSession::analyze(const json& req) {
                        : 500;
   job->total_ms = req.contains("ms") ? static_cast<double>(integerField(req, "ms", 1, max_ms))
                                      : limits_.max_search_ms;
+  job->until_stop = !req.contains("ms");
   job->agent = &agents_.agentFor(spec, game_.seed());
   job->play = play;
   job->id = request_id_;

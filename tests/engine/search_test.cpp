@@ -1,7 +1,7 @@
 // Searches in the engine protocol run on the session's search thread: "analyze" reports while
 // it runs, "stop" ends a search at once, requests sent meanwhile are answered after it in
-// order, "quit" ends everything. Its own executable, which scripts/test.sh also runs under
-// ThreadSanitizer.
+// order, "quit" ends the session once the requests before it are answered. Its own
+// executable, which scripts/test.sh also runs under ThreadSanitizer.
 
 #include <gtest/gtest.h>
 
@@ -105,10 +105,28 @@ TEST(EngineSearch, StopEndsAGenmoveWithItsBestSoFar) {
   EXPECT_TRUE(moved);
 }
 
+// Regression: a piped script's last "quit" cut the genmove before it to one simulation.
+TEST(EngineSearch, QuitLetsTheSearchBeforeItFinish) {
+  AsyncClient c;
+  c.send({{"cmd", "load"}, {"scenario", "duel"}});
+  c.send({{"cmd", "genmove"}, {"agent", "mcts:sims=3000"}, {"id", "g"}});
+  c.send({{"cmd", "legal"}, {"id", "l"}});
+  c.send({{"cmd", "quit"}});
+  EXPECT_TRUE(c.quitRequested()) << "the reader stops reading at once";
+  c.drain();
+  const std::vector<json> r = c.replies();
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[1]["id"], "g");
+  EXPECT_EQ(r[1]["stopped"], false) << r[1].dump();
+  EXPECT_GE(r[1]["simulations"].get<int>(), 3000) << "the whole budget was searched";
+  EXPECT_EQ(r[2]["id"], "l") << "the request before quit was answered";
+  EXPECT_EQ(r[3]["cmd"], "quit");
+}
+
 TEST(EngineSearch, QuitEndsTheSearchAndTheSession) {
   AsyncClient c;
   c.send({{"cmd", "load"}, {"scenario", "duel"}});
-  c.send({{"cmd", "analyze"}, {"agent", "mcts"}});  // an hour, unless stopped
+  c.send({{"cmd", "analyze"}, {"agent", "mcts"}});  // until stopped: quit stops it
   c.send({{"cmd", "quit"}});
   EXPECT_TRUE(c.quitRequested()) << "the reader stops reading at once";
   c.send({{"cmd", "legal"}});  // after quit: not served
