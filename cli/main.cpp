@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agent_kinds.h"
 #include "agents/network_agent.h"
 #include "cli/commands.h"
 #include "env/error.h"
@@ -59,6 +60,12 @@ void printCommands() {
                "usage: morne <command> [options]   (morne <command> --help for its options)\n\n"
                "commands:\n";
   for (const Command& c : kCommands) std::printf("  %-10s %s\n", c.name, c.summary);
+  std::cout << "\nagents (NAME or NAME:key=value,...; `morne help play` lists their parameters):\n";
+  for (const morne::agents::AgentKind& k : morne::agents::agentKinds()) {
+    const std::string_view summary = k.summary.substr(0, k.summary.find(" ("));
+    std::printf("  %-10.*s %.*s\n", static_cast<int>(k.name.size()), k.name.data(),
+                static_cast<int>(summary.size()), summary.data());
+  }
 }
 
 const Command* findCommand(const std::string& name) {

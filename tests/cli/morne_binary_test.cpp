@@ -108,7 +108,11 @@ TEST(MorneBinary, ConfigFilesAndOverrides) {
   EXPECT_EQ(bad_value.exit_code, 2);
   EXPECT_NE(bad_value.output.find("seed = \"many\""), std::string::npos) << bad_value.output;
   EXPECT_EQ(runMorne("nonsense").exit_code, 1);
-  EXPECT_EQ(runMorne("help").exit_code, 0);
+  const ProcessResult help = runMorne("help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* kind : {"\n  random ", "\n  rule ", "\n  mcts ", "\n  az "}) {
+    EXPECT_NE(help.output.find(kind), std::string::npos) << "the agent kinds: " << help.output;
+  }
   const std::string version = runMorne("version").output;
   EXPECT_NE(version.find("git revision"), std::string::npos);
   // Regression: an address;undefined build said "sanitizers: address".
