@@ -24,7 +24,6 @@ export class Review {
   // game (the protocol's "save").
   constructor(ctx) {
     Object.assign(this, ctx);
-    this.record = ctx.record;
     this.returnPly = ctx.app.ply;
     this.ply = ctx.app.ply;
     this.statuses = [];  // the status before each ply, and after the last

@@ -88,10 +88,7 @@ def test_map_reach_refusal_undo_redo(c):
 
 def test_charge_prompt(c):
     """Cavalry whose step draws reaction fire in contact: charge or hold is asked at once."""
-    c.start("duel", "two")
-    c.load_file(CHARGE_WINDOW)
-    c.wait(lambda: c.shown("game"), "the position")
-    c.idle()
+    open_position(c, "duel", "two", CHARGE_WINDOW)
     c.click_unit("O-C1")
     c.click_hex("0604")
     confirm = c.d.find_elements(By.ID, "confirm-step")
@@ -130,35 +127,42 @@ def check_distribution(rows, exact, what):
               f"{what}: the chart shows {rows}, the engine gives {exact}")
 
 
+def open_position(c, scenario, mode, path):
+    """The page playing the saved position (or record) in `path`."""
+    c.start(scenario, mode)
+    c.load_file(path)
+    c.wait(lambda: c.shown("game"), f"the position of {os.path.basename(path)}")
+    c.idle()
+
+
+def ask_about(c, scenario, path, request):
+    """A separate engine session's reply to `request` in the saved position `path`."""
+    probe = engine_session(c.port, scenario)
+    try:
+        with open(path) as f:
+            probe.call({"cmd": "set_state", "state": json.load(f)})
+        return probe.call(request)
+    finally:
+        probe.close()
+
+
 def test_previews(c):
     """The combat and fire previews show the engine's exact distributions, alike rows merged."""
-    c.start("crossing", "blue")
-    c.load_file(CROSSING_BATTLE)
-    c.wait(lambda: c.shown("game"), "the position")
-    c.idle()
+    open_position(c, "crossing", "blue", CROSSING_BATTLE)
     c.click_unit("B-I3")
     c.click_unit("O-I1")
-    probe = engine_session(c.port, "crossing")
-    with open(CROSSING_BATTLE) as f:
-        probe.call({"cmd": "set_state", "state": json.load(f)})
-    exact = probe.call({"cmd": "preview_combat", "attacker": "B-I3", "defender": "O-I1"})
-    probe.close()
+    exact = ask_about(c, "crossing", CROSSING_BATTLE,
+                      {"cmd": "preview_combat", "attacker": "B-I3", "defender": "O-I1"})
     check_distribution(shown_outcomes(c), exact["outcomes"], "combat preview")
     check(exact["odds"] in c.text("preview"), "the odds are not shown")
     c.shot("client-combat.png")
 
-    c.start("duel", "two")
-    c.load_file(BOMBARDMENT)
-    c.wait(lambda: c.shown("game"), "the position")
-    c.idle()
+    open_position(c, "duel", "two", BOMBARDMENT)
     c.click_unit("B-A1")
     check(c.d.find_elements(By.CSS_SELECTOR, "#preview li[data-target]"), "no targets listed")
     c.click_unit("O-C1")
-    probe = engine_session(c.port, "duel")
-    with open(BOMBARDMENT) as f:
-        probe.call({"cmd": "set_state", "state": json.load(f)})
-    exact = probe.call({"cmd": "preview_fire", "gun": "B-A1", "target": "O-C1"})
-    probe.close()
+    exact = ask_about(c, "duel", BOMBARDMENT,
+                      {"cmd": "preview_fire", "gun": "B-A1", "target": "O-C1"})
     rows = shown_outcomes(c)
     check_distribution(rows, exact["outcomes"], "fire preview")
     check(sum(1 for *_, t in rows if "eliminated" in t) <= 1, f"'eliminated' twice: {rows}")
