@@ -1,8 +1,11 @@
 #include "agents/agent_kinds.h"
 
+#include <algorithm>
 #include <array>
 #include <set>
 
+#include "agents/external_agent.h"
+#include "agents/greedy_agent.h"
 #include "agents/mcts_agent.h"
 #include "agents/network_agent.h"
 #include "agents/random_agent.h"
@@ -20,12 +23,20 @@ const std::array kKinds = {
               "rule-based: plays the best-scored action (attacks by expected result, fire at "
               "the most valuable targets, objectives, cover, guns and generals kept back)",
               ruleAgentParameters, makeRuleAgent, nullptr},
+    AgentKind{"greedy",
+              "one ply of expectimax: the action whose expected static evaluation over the "
+              "dice that follow is best (the worked example of docs/agents.md)",
+              greedyAgentParameters, makeGreedyAgent, nullptr},
     AgentKind{"mcts",
               "Monte Carlo tree search with chance nodes, guided by the rule heuristics "
               "(docs/agents.md)",
               mctsAgentParameters, makeMctsAgent, nullptr},
     AgentKind{"az", "search guided by a policy-value network (docs/agents.md)",
               networkAgentParameters, makeNetworkAgent, networkLockstepSearch},
+    AgentKind{"ext",
+              "a program of one's own that speaks the engine protocol on stdin and stdout, one "
+              "per game (docs/agents.md, \"Agents of your own\")",
+              externalAgentParameters, makeExternalAgent, nullptr},
 };
 
 const AgentKind& kindOf(const AgentSpec& spec, std::string_view text) {
@@ -84,7 +95,8 @@ std::optional<BatchedSearch> makeBatchedSearch(std::string_view text) {
 std::string agentCatalog() {
   const std::string indent(12, ' ');
   std::string text;
-  std::set<std::string> explained;
+  std::set<std::pair<std::string, std::string>> explained;  // key, help
+  std::set<std::string> keys;
   std::string help;
   for (const AgentKind& k : kKinds) {
     std::string name(k.name);
@@ -93,9 +105,11 @@ std::string agentCatalog() {
     std::vector<std::string> defaults;
     for (const SpecParamInfo& p : k.parameters()) {
       defaults.push_back(p.key + "=" + p.default_text);
-      if (!explained.insert(p.key).second) continue;
-      std::string key = p.key;
-      key.resize(16, ' ');
+      if (!explained.insert({p.key, p.help}).second) continue;
+      // A key that means something else in another kind is explained again, under that kind.
+      std::string key =
+          keys.insert(p.key).second ? p.key : p.key + " (" + std::string(k.name) + ")";
+      key.resize(std::max<size_t>(16, key.size() + 1), ' ');
       help += "  " + key + p.help + "\n";
     }
     if (!defaults.empty()) text += wrapped(defaults, indent, 100);

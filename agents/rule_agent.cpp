@@ -13,17 +13,8 @@ struct RuleAgentParams {
 };
 
 const std::vector<SpecParam<RuleAgentParams>> kRows = {
-    {"prune",
-     SpecParam<RuleAgentParams>::Kind::kInt,
-     0,
-     1,
-     {},
-     Shown::kChanged,
-     "1: no step back into a hex just left (docs/actions.md); 0: every legal action",
-     [](const RuleAgentParams& p) { return p.prune ? 1.0 : 0.0; },
-     [](RuleAgentParams& p, double v) { p.prune = v != 0; },
-     nullptr,
-     nullptr}};
+    wholeParam("prune", &RuleAgentParams::prune, 0, 1,
+               "1: no step back into a hex just left (docs/actions.md); 0: every legal action")};
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "env/error.h"
@@ -59,6 +60,58 @@ T fromSpecNumber(double v) {
 #define MORNE_SPEC_FIELD(P, field)                         \
   [](const P& p) { return static_cast<double>(p.field); }, \
       [](P& p, double v) { p.field = fromSpecNumber<decltype(P::field)>(v); }, nullptr, nullptr
+
+// A row over field `field` of P: a whole number (an integer, or a 0/1 flag for a bool) in
+// [lo, hi], shown in the agent's spec as `shown` says.
+template <class P, class T>
+SpecParam<P> wholeParam(std::string key, T P::*field, double lo, double hi, std::string help,
+                        Shown shown = Shown::kChanged) {
+  return {std::move(key),
+          SpecParam<P>::Kind::kInt,
+          lo,
+          hi,
+          {},
+          shown,
+          std::move(help),
+          [field](const P& p) { return static_cast<double>(p.*field); },
+          [field](P& p, double v) { p.*field = fromSpecNumber<T>(v); },
+          nullptr,
+          nullptr};
+}
+
+// A row over field `field` of P: a number in [lo, hi].
+template <class P>
+SpecParam<P> numberParam(std::string key, double P::*field, double lo, double hi, std::string help,
+                         Shown shown = Shown::kChanged) {
+  return {std::move(key),
+          SpecParam<P>::Kind::kNumber,
+          lo,
+          hi,
+          {},
+          shown,
+          std::move(help),
+          [field](const P& p) { return p.*field; },
+          [field](P& p, double v) { p.*field = v; },
+          nullptr,
+          nullptr};
+}
+
+// A row over field `field` of P: free text (a file name, a command line without commas).
+template <class P>
+SpecParam<P> textParam(std::string key, std::string P::*field, std::string help,
+                       Shown shown = Shown::kChanged) {
+  return {std::move(key),
+          SpecParam<P>::Kind::kText,
+          0,
+          0,
+          {},
+          shown,
+          std::move(help),
+          nullptr,
+          nullptr,
+          [field](const P& p) { return p.*field; },
+          [field](P& p, const std::string& v) { p.*field = v; }};
+}
 
 // The rows of the parameters every search agent shares (mcts::SearchParams).
 const std::vector<SpecParam<mcts::SearchParams>>& searchParamRows();

@@ -24,8 +24,10 @@ std::vector<ArenaGame> scheduleArena(const ArenaConfig& config) {
           g.seed = env::deriveSeed(config.seed, sc, round);
           g.blue = a;
           g.orange = b;
+          g.number = static_cast<int>(games.size());
           games.push_back(g);
           std::swap(g.blue, g.orange);
+          g.number = static_cast<int>(games.size());
           games.push_back(g);
         }
       }

@@ -39,6 +39,7 @@ struct ArenaGame {
   int blue = 0;      // index into ArenaConfig::agents
   int orange = 0;
   int round = 0;
+  int number = 0;     // its place in the schedule, from 0: games.csv's "game", records/game-N.json
   uint64_t seed = 0;  // dice seed, shared with the mirrored game of the same round
   bool played = false;
   env::GameResult result;

@@ -55,12 +55,13 @@ ArenaRunFile resumedRun(const std::string& dir, const GivenRun& given) {
     }
     run.rounds = given.run.rounds;
   }
+  run.records = run.records || given.run.records;  // kept from the run, or asked for now
   return run;
 }
 
 ArenaFolder::ArenaFolder(const std::string& dir, const ArenaRunFile& run, FolderUse use,
-                         const ArenaLineup& lineup, std::vector<ArenaGame>& schedule, bool records)
-    : dir_(dir), lineup_(lineup), records_(records) {
+                         const ArenaLineup& lineup, std::vector<ArenaGame>& schedule)
+    : dir_(dir), lineup_(lineup), records_(run.records) {
   makeFolder(dir);
   const std::string csv = (fs::path(dir) / "games.csv").string();
   std::error_code ec;
@@ -69,6 +70,7 @@ ArenaFolder::ArenaFolder(const std::string& dir, const ArenaRunFile& run, Folder
       SavedGames saved;
       readGamesCsv(csv, saved);
       resumed_ = markSavedGames(saved, lineup, schedule);
+      columns_ = saved.columns;
     }
   } else if (const std::string found = existingRunFiles(dir); !found.empty()) {
     if (use == FolderUse::kNew) {
@@ -81,14 +83,16 @@ ArenaFolder::ArenaFolder(const std::string& dir, const ArenaRunFile& run, Folder
     if (ec) throw IoError("arena: cannot remove " + dir + "/records: " + ec.message());
   }
   writeRunFile(dir, run);
-  if (records) makeFolder(fs::path(dir) / "records");
+  if (records_) makeFolder(fs::path(dir) / "records");
   games_csv_.emplace(csv, false, true);
-  if (games_csv_->size() == 0) games_csv_->append(gamesCsvHeader() + "\n");
+  if (games_csv_->size() == 0) {
+    games_csv_->append(gamesCsvHeader() + "\n");
+    columns_ = gamesCsvColumns(gamesCsvHeader());
+  }
 }
 
-void ArenaFolder::addGame(const ArenaConfig& config, const std::vector<ArenaGame>& schedule,
-                          const ArenaGame& g) {
-  games_csv_->append(gamesCsvRow(lineup_, g) + "\n");
+void ArenaFolder::addGame(const ArenaConfig& config, const ArenaGame& g) {
+  games_csv_->append(gamesCsvRow(lineup_, g, columns_) + "\n");
   if (!records_) return;
   env::GameRecord record;
   record.scenario = config.scenarios[static_cast<size_t>(g.scenario)];
@@ -99,8 +103,7 @@ void ArenaFolder::addGame(const ArenaConfig& config, const std::vector<ArenaGame
     record.plies.push_back({.chance = p.chance, .action = p.action, .outcome = p.outcome});
   // A game replayed after an interruption is the same game: its record is rewritten with the
   // same content.
-  const auto index = &g - schedule.data();
-  const fs::path path = fs::path(dir_) / "records" / ("game-" + std::to_string(index) + ".json");
+  const fs::path path = fs::path(dir_) / "records" / ("game-" + std::to_string(g.number) + ".json");
   env::writeFileDurably(path.string(), env::recordToJson(record).dump(1) + "\n");
 }
 

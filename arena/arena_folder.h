@@ -38,19 +38,18 @@ class ArenaFolder {
  public:
   // Opens `dir` (made when missing) for `run`, written to run.json, and games.csv for
   // appending. kNew throws ConfigError naming the results `dir` holds; kReplace deletes them
-  // (and records/); kResume marks the games of games.csv played in `schedule`. `records`
-  // makes records/ for the games' records. Throws IoError when a file or folder cannot be
-  // made.
+  // (and records/); kResume marks the games of games.csv played in `schedule`. A run with
+  // `records` makes records/ for the games' records. Throws IoError when a file or folder
+  // cannot be made.
   ArenaFolder(const std::string& dir, const ArenaRunFile& run, FolderUse use,
-              const ArenaLineup& lineup, std::vector<ArenaGame>& schedule, bool records);
+              const ArenaLineup& lineup, std::vector<ArenaGame>& schedule);
 
   // The games of games.csv found played when it was opened.
   int resumed() const { return resumed_; }
 
-  // Appends finished game `g` of `schedule` to games.csv, and writes its record to
-  // records/game-N.json (N its place in the schedule) when records are kept.
-  void addGame(const ArenaConfig& config, const std::vector<ArenaGame>& schedule,
-               const ArenaGame& g);
+  // Appends finished game `g` to games.csv, and writes its record to records/game-N.json (N its
+  // number, games.csv's "game" column) when records are kept.
+  void addGame(const ArenaConfig& config, const ArenaGame& g);
 
   // Syncs and closes games.csv and writes the reports of `scopes`.
   void finish(const std::vector<ArenaStats>& scopes);
@@ -59,6 +58,7 @@ class ArenaFolder {
   std::string dir_;
   ArenaLineup lineup_;
   bool records_;
+  size_t columns_ = SIZE_MAX;  // of games.csv's rows: a resumed file keeps its own
   int resumed_ = 0;
   std::optional<env::AppendOnlyFile> games_csv_;
 };

@@ -1,5 +1,6 @@
 #include "arena/results.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <map>
@@ -20,7 +21,8 @@ using agents::StepCounts;
 using arena::ArenaGame;
 using arena::ArenaLineup;
 
-// The columns of games.csv; the step columns came later and are optional when reading.
+// The columns of games.csv. The step columns and then the game number came later: files
+// without them are read, and a resumed run writes its rows in its file's columns.
 constexpr const char* kColumns[] = {"scenario",
                                     "round",
                                     "seed",
@@ -40,8 +42,10 @@ constexpr const char* kColumns[] = {"scenario",
                                     "blue_revisits",
                                     "orange_steps",
                                     "orange_reversals",
-                                    "orange_revisits"};
+                                    "orange_revisits",
+                                    "game"};
 constexpr size_t kRequiredColumns = 14;
+constexpr size_t kStepColumns = 20;
 constexpr size_t kAllColumns = std::size(kColumns);
 
 // Splits one CSV line into fields ("" quotes a quote); nullopt on an unterminated quote.
@@ -121,13 +125,21 @@ std::string stepColumns(const agents::StepCounts& c) {
          std::to_string(c.revisits);
 }
 
-std::string gamesCsvHeader() {
+std::string gamesCsvHeader(size_t columns) {
   std::string header;
-  for (const char* c : kColumns) header += (header.empty() ? "" : ",") + std::string(c);
+  for (size_t c = 0; c < std::min(columns, kAllColumns); ++c)
+    header += (header.empty() ? "" : ",") + std::string(kColumns[c]);
   return header;
 }
 
-std::string gamesCsvRow(const ArenaLineup& lineup, const ArenaGame& g) {
+size_t gamesCsvColumns(const std::string& header) {
+  for (const size_t n : {kAllColumns, kStepColumns, kRequiredColumns}) {
+    if (header == gamesCsvHeader(n)) return n;
+  }
+  return 0;
+}
+
+std::string gamesCsvRow(const ArenaLineup& lineup, const ArenaGame& g, size_t columns) {
   const char* winner = g.result.winner == env::kNoSide ? "draw"
                        : g.result.winner == 0          ? "blue"
                                                        : "orange";
@@ -138,8 +150,10 @@ std::string gamesCsvRow(const ArenaLineup& lineup, const ArenaGame& g) {
          std::to_string(g.result.level) + "," + std::to_string(g.plies) + "," +
          std::to_string(g.decisions[0]) + "," + std::to_string(g.decisions[1]) + "," +
          core::fixedText(g.decision_seconds[0], 4) + "," +
-         core::fixedText(g.decision_seconds[1], 4) + "," + stepColumns(g.steps[0]) + "," +
-         stepColumns(g.steps[1]);
+         core::fixedText(g.decision_seconds[1], 4) +
+         (columns >= kStepColumns ? "," + stepColumns(g.steps[0]) + "," + stepColumns(g.steps[1])
+                                  : "") +
+         (columns >= kAllColumns ? "," + std::to_string(g.number) : "");
 }
 
 void readGamesCsv(const std::string& path, SavedGames& into) {
@@ -157,16 +171,11 @@ void readGamesCsv(const std::string& path, SavedGames& into) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const std::string where = name + ":" + std::to_string(line_number);
     if (line_number == 1) {
-      const std::string header = gamesCsvHeader();
-      std::string required;
-      for (size_t c = 0; c < kRequiredColumns; ++c)
-        required += (c ? "," : "") + std::string(kColumns[c]);
-      if (line == header) {
-        columns = kAllColumns;
-      } else if (line == required) {
-        columns = kRequiredColumns;
-      } else {
-        throw ConfigError(where + ": not a games.csv header (expected \"" + header + "\")");
+      columns = gamesCsvColumns(line);
+      into.columns = columns;
+      if (columns == 0) {
+        throw ConfigError(where + ": not a games.csv header (expected \"" + gamesCsvHeader() +
+                          "\")");
       }
       continue;
     }
@@ -202,7 +211,7 @@ void readGamesCsv(const std::string& path, SavedGames& into) {
     g.decisions[1] = row.number<int>(11, 0, 100'000'000);
     g.decision_seconds[0] = row.number<double>(12, 0, 1e9);
     g.decision_seconds[1] = row.number<double>(13, 0, 1e9);
-    if (columns == kAllColumns) {
+    if (columns >= kStepColumns) {
       for (int side = 0; side < 2; ++side) {
         const size_t c = 14 + 3 * static_cast<size_t>(side);
         agents::StepCounts& s = g.steps[static_cast<size_t>(side)];
@@ -211,6 +220,7 @@ void readGamesCsv(const std::string& path, SavedGames& into) {
         s.revisits = row.number<int>(c + 2, s.reversals, s.steps);
       }
     }
+    g.number = columns >= kAllColumns ? row.number<int>(20, 0, 2'000'000'000) : -1;
     g.seconds = g.decision_seconds[0] + g.decision_seconds[1];
     g.played = true;
     into.games.push_back(g);
@@ -218,12 +228,27 @@ void readGamesCsv(const std::string& path, SavedGames& into) {
   if (line_number == 0) throw ConfigError(name + ": empty file, expected a games.csv header");
 }
 
+void anchorOn(const std::string& spec, SavedGames& saved) {
+  std::vector<std::string>& agents = saved.lineup.agents;
+  const auto it = std::find(agents.begin(), agents.end(), spec);
+  if (it == agents.end()) {
+    std::string names;
+    for (const std::string& a : agents) names += (names.empty() ? "" : ", ") + a;
+    throw ConfigError("--anchor " + spec + ": no game names this agent (they name " + names + ")");
+  }
+  const int from = static_cast<int>(it - agents.begin());
+  std::rotate(agents.begin(), it, it + 1);  // the anchor first, the others in their order
+  auto moved = [from](int a) { return a == from ? 0 : a < from ? a + 1 : a; };
+  for (ArenaGame& g : saved.games) {
+    g.blue = moved(g.blue);
+    g.orange = moved(g.orange);
+  }
+}
+
 void writeRunFile(const std::string& dir, const ArenaRunFile& run) {
-  const nlohmann::json j = {{"format", "morne-arena-run/1"},
-                            {"agents", run.agents},
-                            {"scenarios", run.scenarios},
-                            {"rounds", run.rounds},
-                            {"seed", run.seed}};
+  const nlohmann::json j = {
+      {"format", "morne-arena-run/1"}, {"agents", run.agents}, {"scenarios", run.scenarios},
+      {"rounds", run.rounds},          {"seed", run.seed},     {"records", run.records}};
   env::writeFileDurably((std::filesystem::path(dir) / "run.json").string(), j.dump(2) + "\n");
 }
 
@@ -261,6 +286,10 @@ ArenaRunFile readRunFile(const std::string& dir) {
   if (!j.contains("seed") || !j["seed"].is_number_unsigned())
     throw fail("seed", "expected a non-negative integer");
   run.seed = j["seed"].get<uint64_t>();
+  if (j.contains("records")) {  // runs saved before records were remembered lack it
+    if (!j["records"].is_boolean()) throw fail("records", "expected true or false");
+    run.records = j["records"].get<bool>();
+  }
   return run;
 }
 
@@ -289,8 +318,14 @@ int markSavedGames(const SavedGames& saved, const ArenaLineup& lineup,
       throw ConfigError(what + " was played with dice seed " + std::to_string(s.seed) +
                         ", this run's is " + std::to_string(g.seed) + " (another --seed?)");
     if (g.played) throw ConfigError(what + " appears twice");
+    if (s.number >= 0 && s.number != g.number) {
+      throw ConfigError(what + " is numbered game " + std::to_string(s.number) +
+                        ", its place in this run's schedule is " + std::to_string(g.number));
+    }
     const int scenario_index = g.scenario, blue_index = g.blue, orange_index = g.orange;
+    const int number = g.number;
     g = s;
+    g.number = number;
     g.scenario = scenario_index;
     g.blue = blue_index;
     g.orange = orange_index;

@@ -33,18 +33,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Splits on whitespace, and also on commas when `commas` is set.
+// Splits on whitespace, and also on commas when `commas` is set, but not inside single or
+// double quotes, which are dropped ("rule 'ext:cmd=python3 bot.py'" is two items).
 std::vector<std::string> splitList(const std::string& text, bool commas) {
   std::vector<std::string> out;
   std::string item;
+  char quote = 0;
   for (char c : text + " ") {
-    if (c == ' ' || c == '\t' || (commas && c == ',')) {
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else
+        item += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == ' ' || c == '\t' || (commas && c == ',')) {
       if (!item.empty()) out.push_back(item);
       item.clear();
     } else {
       item += c;
     }
   }
+  if (quote) throw ConfigError(std::string("a quote (") + quote + ") is not closed in: " + text);
   return out;
 }
 
@@ -78,6 +88,9 @@ int runArenaRate(const Args& args) {
   own.add_options()
       ("out", po::value<std::string>()->default_value(""),
        "folder for ratings.csv, pairs.csv, summary.json, elo.svg (\"\": print only)")
+      ("anchor", po::value<std::string>()->default_value(""),
+       "the agent spec rated 0, the others relative to it (default: the first agent of the "
+       "first file)")
       ("force", po::bool_switch(), "replace reports already in --out");
   // clang-format on
   const ParsedCommand cmd = parseCommand("arena rate", args, own, -1);
@@ -93,6 +106,8 @@ int runArenaRate(const Args& args) {
   if (saved.games.empty()) throw ConfigError("arena rate: the files hold no finished game");
   if (saved.lineup.agents.size() < 2)
     throw ConfigError("arena rate: the games name one agent only");
+  if (const std::string anchor = cmd.vm["anchor"].as<std::string>(); !anchor.empty())
+    arena::anchorOn(anchor, saved);
   if (cmd.positional.size() == 1) saved.lineup.rounds = 0;  // rounds and seed are not in games.csv
   std::cout << "arena rate: " << saved.games.size() << " games of " << saved.lineup.agents.size()
             << " agents on " << saved.lineup.scenarios.size() << " scenario(s) from "
@@ -125,7 +140,8 @@ int runArena(const Args& args) {
   // clang-format off
   own.add_options()
       ("agents", po::value<std::string>()->default_value("rule random"),
-       "agent specs separated by spaces, at least two (quote the list)")
+       "agent specs separated by spaces, at least two (quote the list; quote a spec with "
+       "spaces inside it: \"rule 'ext:cmd=python3 bot.py'\")")
       ("scenarios", po::value<std::string>()->default_value(env::kDefaultScenario),
        "built-in scenario names or files, separated by commas or spaces")
       ("rounds", po::value<int>()->default_value(10),
@@ -141,7 +157,8 @@ int runArena(const Args& args) {
       ("force", po::bool_switch(), "start over in an --out that holds results, deleting them")
       ("records", po::bool_switch(),
        "also write each game's record (docs/protocol.md, \"Game records\") to "
-       "--out/records/game-N.json, N its place in the schedule")
+       "--out/records/game-N.json, N its \"game\" column in games.csv (a resumed run keeps "
+       "writing them)")
       ("quiet", po::bool_switch(), "no progress bar");
   // clang-format on
   const ParsedCommand cmd = parseCommand("arena", args, own, 0);
@@ -161,7 +178,7 @@ int runArena(const Args& args) {
 
   arena::GivenRun given{{splitList(vm["agents"].as<std::string>(), false),
                          splitList(vm["scenarios"].as<std::string>(), true), vm["rounds"].as<int>(),
-                         vm["seed"].as<uint64_t>()},
+                         vm["seed"].as<uint64_t>(), vm["records"].as<bool>()},
                         !vm["agents"].defaulted(),
                         !vm["scenarios"].defaulted(),
                         !vm["rounds"].defaulted(),
@@ -178,7 +195,7 @@ int runArena(const Args& args) {
   config.seed = run.seed;
   config.jobs = vm["jobs"].as<int>();
   if (config.jobs < 1) throw ConfigError("arena: --jobs must be at least 1");
-  config.keep_plies = vm["records"].as<bool>();
+  config.keep_plies = run.records;
   if (config.keep_plies && out_dir.empty())
     throw ConfigError("arena: --records writes into the --out folder; give one");
   for (const std::string& spec : config.agents)
@@ -191,7 +208,7 @@ int runArena(const Args& args) {
     const arena::FolderUse use = resume                   ? arena::FolderUse::kResume
                                  : vm["force"].as<bool>() ? arena::FolderUse::kReplace
                                                           : arena::FolderUse::kNew;
-    folder.emplace(out_dir, run, use, lineup, games, config.keep_plies);
+    folder.emplace(out_dir, run, use, lineup, games);
   }
   const int resumed = folder ? folder->resumed() : 0;
 
@@ -207,7 +224,7 @@ int runArena(const Args& args) {
   arena::runArena(
       config, games,
       [&](const arena::ArenaGame& g, int finished) {
-        if (folder) folder->addGame(config, games, g);
+        if (folder) folder->addGame(config, g);
         progress.update(finished, "", etaSeconds(games, config.jobs));
       },
       interrupt.flag());

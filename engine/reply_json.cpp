@@ -65,7 +65,7 @@ json resultJson(const env::GameState& s) {
                      {"scored_by", scorers},
                      {"vp", vp}});
   }
-  return {{"final", s.isTerminal()},
+  return {{"terminal", s.isTerminal()},
           {"objectives", objectives},
           {"zones", zones},
           {"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},

@@ -35,7 +35,7 @@ namespace morne::engine {
 // Version of the protocol; bumped only for changes that break existing clients. Version 2
 // refuses what the rules refuse with one code, "illegal_action", and a machine-readable reason;
 // every version 1 request is still served.
-inline constexpr int kProtocolVersion = 2;
+inline constexpr int kProtocolVersion = 3;
 
 // Limits on what a client may send and make the engine keep (docs/protocol.md, "Limits").
 inline constexpr size_t kMaxRequestBytes = size_t{4} << 20;  // one request line

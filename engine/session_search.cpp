@@ -66,6 +66,11 @@ bool searches(const std::string& spec) { return takes(spec, "ms"); }
 std::string withinLimits(const std::string& spec, const SessionLimits& limits) {
   if (!limits.files) {
     const agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+    if (parsed.name == "ext") {
+      throw RequestError{"bad_request",
+                         "this server runs no programs: ext agents play in a local morne engine, "
+                         "arena or play, not over the network"};
+    }
     const auto model = parsed.params.find("model");
     if (model != parsed.params.end() && agents::isModelPath(model->second)) {
       throw RequestError{"bad_request",

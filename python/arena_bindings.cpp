@@ -100,12 +100,12 @@ void bindArena(py::module_& m) {
           }
           return std::make_unique<PythonAgent>(decider, specs[index], games);
         };
-        const arena::ArenaRunFile run{specs, scenario_names, rounds, seed};
+        const arena::ArenaRunFile run{specs, scenario_names, rounds, seed, records};
         const arena::ArenaLineup lineup = arena::lineupOf(config);
         std::vector<arena::ArenaGame> schedule = arena::scheduleArena(config);
         arena::ArenaFolder folder(out, run,
                                   replace ? arena::FolderUse::kReplace : arena::FolderUse::kNew,
-                                  lineup, schedule, records);
+                                  lineup, schedule);
         // The games run on their own thread; this one waits without the GIL and, every 50 ms,
         // lets Python see a signal: Ctrl-C stops the run (the games in progress stay unplayed)
         // with the reports of the finished ones written, as in `morne arena`.
@@ -115,7 +115,7 @@ void bindArena(py::module_& m) {
           arena::runArena(
               config, schedule,
               [&](const arena::ArenaGame& g, int finished) {
-                folder.addGame(config, schedule, g);
+                folder.addGame(config, g);
                 if (progress.is_none()) return;
                 py::gil_scoped_acquire gil;
                 progress(finished, static_cast<int>(schedule.size()));

@@ -61,7 +61,7 @@ py::dict resultDict(const env::GameState& s) {
   d["winner"] = r.winner;
   d["level"] = r.level;
   d["level_name"] = env::victoryLevelName(r.level);
-  d["final"] = s.isTerminal();
+  d["terminal"] = s.isTerminal();
   return d;
 }
 
@@ -490,6 +490,12 @@ void bindGame(py::module_& m) {
       py::arg("name_or_path") = std::string(env::kDefaultScenario), py::arg("rules") = py::none(),
       "A built-in scenario by name (crossing, duel, pyramids, ...) or a scenario file; "
       "rules={switch: value} changes a built-in scenario's rule switches (docs/variants.md).");
+  m.def(
+      "scenario_from_json",
+      [](const std::string& text) { return boundScenarioOfText(text, "scenario JSON"); },
+      py::arg("text"),
+      "A scenario from its document (Scenario.to_json(), or the \"json\" of an engine "
+      "protocol load request), validated.");
   m.def("builtin_scenarios", [] {
     std::vector<std::string> names;
     for (const env::BuiltinScenario& b : env::builtinScenarios()) names.emplace_back(b.name);

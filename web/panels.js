@@ -219,7 +219,7 @@ export function renderResult(box, r, info) {
 // objectives' holders, and each side's losses (units eliminated, VC lost of the VC it began with).
 export function renderScore(box, r, state, info) {
   box.innerHTML = "";
-  if (!r || !state || r.final) return;
+  if (!r || !state || r.terminal) return;
   box.append(node("h3", {}, `VP now: blue ${r.vp.blue} · orange ${r.vp.orange}`),
     node("p", { class: "hint" }, r.winner === null ? "a draw if the game ended now" :
       `${r.level_name} for ${r.winner} if the game ended now`), vpBreakdown(r));

@@ -18,14 +18,14 @@ import os as _os
 from . import _core
 from ._core import (BLUE, CHANCE, ENCODER_VERSION, ORANGE, TERMINAL, Rng, Scenario, ShardStream,
                     State, VectorGame, agent_catalog, builtin_scenarios, data_schema, derive_seed,
-                    load_scenario)
+                    load_scenario, scenario_from_json)
 from .arena import arena
 from .data import read_shards
 from .networks import Agent
 
 __all__ = ["BLUE", "CHANCE", "ENCODER_VERSION", "ORANGE", "TERMINAL", "Agent", "Rng", "Scenario",
            "ShardStream", "State", "VectorGame", "agent_catalog", "arena", "builtin_scenarios",
-           "data_schema", "derive_seed", "load_scenario", "read_shards"]
+           "data_schema", "derive_seed", "load_scenario", "read_shards", "scenario_from_json"]
 
 # az:model=NAME finds the networks shipped with the package (models/), after MORNE_MODELS.
 _core._add_model_folder(_os.path.join(_os.path.dirname(__file__), "models"))

@@ -34,12 +34,14 @@ TEST(AgentKinds, EveryParameterReadsBackFromTheAgentsOwnSpec) {
   int checked = 0;
   for (const AgentKind& kind : agentKinds()) {
     const std::string name(kind.name);
-    const std::string base = name == "az" ? "model=net.pt" : "";
+    // The kinds that need a parameter: a network file (never loaded here), a program to run.
+    const std::string required_key = name == "az" ? "model" : name == "ext" ? "cmd" : "";
+    const std::string base = name == "az" ? "model=net.pt" : name == "ext" ? "cmd=true" : "";
     EXPECT_FALSE(makeAgent(name + (base.empty() ? "" : ":" + base), 1)->spec().empty());
     for (const SpecParamInfo& p : kind.parameters()) {
-      const std::string value = otherValue(p);
+      const std::string value = name == "ext" && p.key == "cmd" ? "false" : otherValue(p);
       std::string spec = name + ":" + p.key + "=" + value;
-      if (!base.empty() && p.key != "model") spec += "," + base;
+      if (!base.empty() && p.key != required_key) spec += "," + base;
       const std::string written = makeAgent(spec, 1)->spec();
       EXPECT_NE(
           ("," + written.substr(written.find(':') + 1) + ",").find("," + p.key + "=" + value + ","),
@@ -49,7 +51,21 @@ TEST(AgentKinds, EveryParameterReadsBackFromTheAgentsOwnSpec) {
       ++checked;
     }
   }
-  EXPECT_GE(checked, 1 + 13 + 4 + 14);  // rule, the search parameters of mcts and az, their own
+  // rule, greedy, ext, the search parameters of mcts and az, their own
+  EXPECT_GE(checked, 1 + 1 + 3 + 13 + 4 + 14);
+}
+
+// `morne help` explains every parameter of every kind: a key that two kinds share with another
+// meaning is explained under each.
+TEST(AgentKinds, TheCatalogExplainsEveryParameterOfEveryKind) {
+  const std::string catalog = agentCatalog();
+  for (const AgentKind& kind : agentKinds()) {
+    EXPECT_NE(catalog.find("  " + std::string(kind.name) + " "), std::string::npos) << kind.name;
+    for (const SpecParamInfo& p : kind.parameters()) {
+      std::string first_words = p.help.substr(0, 40);  // before the catalog wraps the line
+      EXPECT_NE(catalog.find(first_words), std::string::npos) << kind.name << ":" << p.key;
+    }
+  }
 }
 
 TEST(AgentKinds, BadValuesNameTheAcceptedRange) {

@@ -229,10 +229,10 @@ TEST(ArenaFolder, AResumedRunContinuesTheSavedRunOnly) {
   const arena::ArenaLineup lineup = arena::lineupOf(c);
   std::vector<arena::ArenaGame> schedule = arena::scheduleArena(c);
   {
-    arena::ArenaFolder folder(dir, saved, arena::FolderUse::kNew, lineup, schedule, false);
+    arena::ArenaFolder folder(dir, saved, arena::FolderUse::kNew, lineup, schedule);
     schedule[1].played = true;
     schedule[1].result = {.vp = {3, 0}, .winner = 0, .level = 2};
-    folder.addGame(c, schedule, schedule[1]);
+    folder.addGame(c, schedule[1]);
     folder.finish({arena::arenaStats(lineup, schedule, 0)});
   }
   arena::GivenRun given{{{"rule", "mcts"}, {"duel"}, 5, 7}, false, false, false, false};
@@ -248,16 +248,15 @@ TEST(ArenaFolder, AResumedRunContinuesTheSavedRunOnly) {
   EXPECT_THROW(arena::resumedRun(dir, given), ConfigError) << "other agents";
 
   std::vector<arena::ArenaGame> again = arena::scheduleArena(c);
-  EXPECT_THROW(arena::ArenaFolder(dir, saved, arena::FolderUse::kNew, lineup, again, false),
-               ConfigError);
+  EXPECT_THROW(arena::ArenaFolder(dir, saved, arena::FolderUse::kNew, lineup, again), ConfigError);
   {
-    const arena::ArenaFolder resumed(dir, saved, arena::FolderUse::kResume, lineup, again, false);
+    const arena::ArenaFolder resumed(dir, saved, arena::FolderUse::kResume, lineup, again);
     EXPECT_EQ(resumed.resumed(), 1);
     EXPECT_TRUE(again[1].played);
     EXPECT_FALSE(again[0].played);
   }
   std::vector<arena::ArenaGame> fresh = arena::scheduleArena(c);
-  const arena::ArenaFolder replaced(dir, saved, arena::FolderUse::kReplace, lineup, fresh, false);
+  const arena::ArenaFolder replaced(dir, saved, arena::FolderUse::kReplace, lineup, fresh);
   EXPECT_EQ(replaced.resumed(), 0);
   EXPECT_FALSE(std::filesystem::exists(dir + "/ratings.csv"));
   std::filesystem::remove_all(dir);

@@ -31,7 +31,7 @@ class ArenaCli : public ::testing::Test {
 constexpr const char* kArena = "arena --quiet --agents 'rule random' --scenarios duel --jobs 2 ";
 
 // --records writes one record per game, which replays to the result games.csv gives it. Rows
-// come in the order games end; a record names its game's agents, which find its row.
+// come in the order games end; the "game" column (the last) is N of records/game-N.json.
 TEST_F(ArenaCli, RecordsReplayToTheResultsOfTheTable) {
   const std::string out = dir_ + "/run";
   ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 1 --records --out " + out).exit_code, 0);
@@ -45,13 +45,14 @@ TEST_F(ArenaCli, RecordsReplayToTheResultsOfTheTable) {
     const std::string agents = ",\"" + record["agents"]["blue"].get<std::string>() + "\",\"" +
                                record["agents"]["orange"].get<std::string>() + "\",";
     const auto row = std::find_if(rows.begin() + 1, rows.end(), [&](const std::string& r) {
-      return r.find(agents) != std::string::npos;
+      return r.substr(r.rfind(',') + 1) == std::to_string(game);
     });
+    EXPECT_EQ(rows[0].substr(rows[0].rfind(',') + 1), "game");
     ASSERT_NE(row, rows.end()) << agents;
     SessionClient c;
     c.ok({{"cmd", "load_game"}, {"path", path}});
     const nlohmann::json r = c.ok({{"cmd", "result"}});
-    EXPECT_TRUE(r["final"]);
+    EXPECT_TRUE(r["terminal"]);
     const std::string winner = r["winner"].is_null() ? "draw" : r["winner"].get<std::string>();
     EXPECT_NE(row->find(agents + winner + ","), std::string::npos) << *row << " vs " << r.dump();
   }
@@ -91,6 +92,40 @@ TEST_F(ArenaCli, ResumeContinuesTheSameRunOnly) {
   EXPECT_NE(runMorne("arena --resume --out " + dir_ + "/nothing").exit_code, 0);
 }
 
+// A resumed run keeps writing records without --records given again: run.json remembers it.
+TEST_F(ArenaCli, ResumeKeepsWritingRecords) {
+  const std::string out = dir_ + "/run";
+  ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 1 --records --out " + out).exit_code, 0);
+  const ProcessResult more = runMorne("arena --resume --quiet --rounds 2 --out " + out);
+  ASSERT_EQ(more.exit_code, 0) << more.output;
+  EXPECT_EQ(filesEndingWith(out + "/records", ".json").size(), 4u) << more.output;
+  EXPECT_TRUE(fs::exists(out + "/records/game-3.json"));
+  const std::string csv = fileBytes(out + "/games.csv");
+  EXPECT_NE(csv.find(",3\n"), std::string::npos) << csv;
+}
+
+// The ratings are anchored on the agent --anchor names (the first agent by default).
+TEST_F(ArenaCli, RateAnchorsOnTheAgentAsked) {
+  const std::string a = dir_ + "/a";
+  ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 2 --out " + a).exit_code, 0);
+  const ProcessResult first = runMorne("arena rate " + a + "/games.csv");
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const ProcessResult anchored = runMorne("arena rate --anchor random " + a + "/games.csv");
+  ASSERT_EQ(anchored.exit_code, 0) << anchored.output;
+  auto anchorLine = [](const std::string& out) {
+    const size_t at = out.find("(anchor)");
+    if (at == std::string::npos) return std::string();
+    return out.substr(out.rfind('\n', at) + 1, at - out.rfind('\n', at) - 1);
+  };
+  EXPECT_NE(anchorLine(first.output).find("rule"), std::string::npos) << first.output;
+  EXPECT_NE(anchorLine(anchored.output).find("random"), std::string::npos) << anchored.output;
+  const ProcessResult unknown = runMorne("arena rate --anchor mcts " + a + "/games.csv");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("--anchor mcts: no game names this agent (they name rule, random)"),
+            std::string::npos)
+      << unknown.output;
+}
+
 TEST_F(ArenaCli, RateRecomputesAndMergesRuns) {
   const std::string a = dir_ + "/a", b = dir_ + "/b";
   ASSERT_EQ(runMorne(std::string(kArena) + "--rounds 3 --out " + a).exit_code, 0);
@@ -117,7 +152,7 @@ TEST_F(ArenaCli, RateRecomputesAndMergesRuns) {
 TEST(ArenaResults, DamagedGamesCsvIsRefusedWithItsPlace) {
   const std::string header = arena::gamesCsvHeader() + "\n";
   const std::string good =
-      "duel,0,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0.0010,0.0001,10,0,0,12,2,3\n";
+      "duel,0,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0.0010,0.0001,10,0,0,12,2,3,0\n";
   arena::SavedGames saved;
   arena::readGamesCsv(writeTempFile("good.csv", header + good), saved);
   ASSERT_EQ(saved.games.size(), 1u);
@@ -133,20 +168,31 @@ TEST(ArenaResults, DamagedGamesCsvIsRefusedWithItsPlace) {
     return std::string("no error");
   };
   EXPECT_NE(error("scenario,round\n").find("bad.csv:1: not a games.csv header"), std::string::npos);
-  EXPECT_NE(error(header + "duel,0,77,\"rule\",\"random\",purple,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
-                .find("bad.csv:2: column winner: \"purple\" is not blue, orange or draw"),
-            std::string::npos);
   EXPECT_NE(
-      error(header + good + "duel,x,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
+      error(header + "duel,0,77,\"rule\",\"random\",purple,3,0,2,80,30,31,0,0,1,0,0,1,0,0,0\n")
+          .find("bad.csv:2: column winner: \"purple\" is not blue, orange or draw"),
+      std::string::npos);
+  EXPECT_NE(
+      error(header + good + "duel,x,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0,0,1,0,0,1,0,0,0\n")
           .find("bad.csv:3: column round: \"x\" is not a number"),
       std::string::npos);
   EXPECT_NE(error(header + "duel,0,77,\"rule\n").find("bad.csv:2: a quoted field is not closed"),
             std::string::npos);
-  EXPECT_NE(error(header + "duel,0,77\n").find("bad.csv:2: 3 fields, expected 20"),
+  EXPECT_NE(error(header + "duel,0,77\n").find("bad.csv:2: 3 fields, expected 21"),
             std::string::npos);
-  EXPECT_NE(error(header + "duel,0,77,\"rule\",\"random\",draw,3,0,2,80,30,31,0,0,1,0,0,1,0,0\n")
+  EXPECT_NE(error(header + "duel,0,77,\"rule\",\"random\",draw,3,0,2,80,30,31,0,0,1,0,0,1,0,0,0\n")
                 .find("column level"),
             std::string::npos);
+  EXPECT_NE(error(header + "duel,0,77,\"rule\",\"random\",blue,3,0,2,80,30,31,0,0,1,0,0,1,0,0,-1\n")
+                .find("bad.csv:2: column game"),
+            std::string::npos);
+  // Files written before the game column (and before the step columns) are read.
+  const std::string older = arena::gamesCsvHeader(20) + "\n" + good.substr(0, good.rfind(','));
+  arena::SavedGames old;
+  arena::readGamesCsv(writeTempFile("older.csv", older + "\n"), old);
+  ASSERT_EQ(old.games.size(), 1u);
+  EXPECT_EQ(old.games[0].number, -1) << "no number: matched by scenario, round and agents";
+  EXPECT_EQ(old.columns, 20u);
 }
 
 }  // namespace

@@ -18,7 +18,7 @@ std::vector<json> playSome(SessionClient& c, int plies) {
   std::vector<json> states = {c.ok({{"cmd", "state"}})["state"]};
   for (int i = 0; i < plies; ++i) {
     const json status = c.ok({{"cmd", "result"}});
-    if (status["final"] == true) break;
+    if (status["terminal"] == true) break;
     const bool chance = c.ok({{"cmd", "chance"}})["chance"];
     if (chance) {
       c.ok({{"cmd", "roll"}});
@@ -124,7 +124,7 @@ TEST(EngineRecords, PlayWritesARecordThatReplays) {
   const json loaded = c.ok({{"cmd", "load_game"}, {"path", path}});
   EXPECT_EQ(loaded["ply"], loaded["plies"]);
   const json result = c.ok({{"cmd", "result"}});
-  EXPECT_TRUE(result["final"]);
+  EXPECT_TRUE(result["terminal"]);
   const std::string winner =
       result["winner"].is_null()
           ? "draw"

@@ -40,7 +40,7 @@ TEST(MorneBinary, EngineProtocolSession) {
   const std::vector<json> out = replies(r.output);
   ASSERT_EQ(out.size(), 8u) << r.output;  // the blank line gets no reply, nothing after quit
   EXPECT_EQ(out[0]["protocol"], "morne-engine");
-  EXPECT_EQ(out[0]["version"], 2);
+  EXPECT_EQ(out[0]["version"], 3);
   EXPECT_EQ(out[1]["error"]["code"], "parse_error");
   EXPECT_TRUE(out[2]["ok"]);
   EXPECT_EQ(out[3]["error"]["code"], "unknown_command");

@@ -143,6 +143,13 @@ TEST_F(EngineLimitsFiles, AServerLoadsShippedModelsByNameOnly) {
   const json named = send({{"cmd", "genmove"}, {"agent", "az:sims=2,model=tiny"}});
   EXPECT_EQ(message(named).find("reads no files"), std::string::npos) << named;  // looked up
   ::unsetenv("MORNE_MODELS");
+  // Nor does it run programs: an external agent would run any command a client names.
+  for (const char* cmd : {"genmove", "analyze"}) {
+    const json ext = send({{"cmd", cmd}, {"agent", "ext:cmd=touch " + (dir_ / "ran").string()}});
+    EXPECT_EQ(errorCode(ext), "bad_request") << ext;
+    EXPECT_NE(message(ext).find("this server runs no programs"), std::string::npos) << ext;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "ran"));
 }
 
 // A 3 MB token came back whole in the error message.

@@ -53,7 +53,7 @@ TEST(EngineQueries, ZonesOfControlAndReachableHexesOfAnyUnit) {
   EXPECT_FALSE(enemy["hexes"].empty()) << enemy.dump();
   // Orange's forecast is what orange gets once blue's player-turn is over.
   c.ok({{"cmd", "apply"}, {"text", "end"}});
-  while (c.ok({{"cmd", "result"}})["final"] == false &&
+  while (c.ok({{"cmd", "result"}})["terminal"] == false &&
          c.ok({{"cmd", "legal"}})["status"]["side"] == "blue") {
     c.ok({{"cmd", "apply"}, {"text", "end"}});
   }
@@ -121,7 +121,7 @@ TEST(EngineQueries, StepPreviewNamesTheGunsThatReact) {
   c.ok({{"cmd", "load"}, {"scenario", "crossing"}, {"seed", 2}});
   bool found = false;
   for (int ply = 0; ply < 2000 && !found; ++ply) {
-    if (c.ok({{"cmd", "result"}})["final"] == true) {
+    if (c.ok({{"cmd", "result"}})["terminal"] == true) {
       c.ok({{"cmd", "load"}, {"scenario", "crossing"}, {"seed", static_cast<uint64_t>(ply + 3)}});
     }
     if (c.ok({{"cmd", "chance"}})["chance"] == true) {
@@ -192,7 +192,7 @@ TEST(EngineQueries, TheResultBreaksTheVictoryPointsDownByObjective_V_HEX_1) {
       }
       ASSERT_EQ(sum["blue"], r["vp"]["blue"]) << scenario << " ply " << ply << " " << r.dump();
       ASSERT_EQ(sum["orange"], r["vp"]["orange"]) << scenario << " ply " << ply;
-      if (r["final"] == true) break;
+      if (r["terminal"] == true) break;
       if (c.ok({{"cmd", "chance"}})["chance"] == true) {
         c.ok({{"cmd", "roll"}});
       } else {
@@ -232,7 +232,7 @@ TEST(EngineQueries, SetStateRefusesWhatTheRulesCannotProduce) {
   json test_state;
   json combat_state;
   for (int ply = 0; ply < 3000 && (test_state.is_null() || combat_state.is_null()); ++ply) {
-    if (c.ok({{"cmd", "result"}})["final"] == true) {
+    if (c.ok({{"cmd", "result"}})["terminal"] == true) {
       c.ok({{"cmd", "load"}, {"scenario", "duel"}, {"seed", static_cast<uint64_t>(ply)}});
     }
     const json chance = c.ok({{"cmd", "chance"}});

@@ -34,7 +34,7 @@ def test_the_aec_loop_plays_whole_games_with_zero_sum_rewards():
     hashes, totals, env = play_aec(envs.AECEnv("duel"), seed=3, chooser_seed=4)
     assert env.agents == [] and len(hashes) > 20
     assert totals["blue"] == -totals["orange"]
-    assert env.infos["blue"]["result"]["final"]
+    assert env.infos["blue"]["result"]["terminal"]
     assert abs(totals["blue"]) in (0.0, 1.0)
     again, _, _ = play_aec(envs.AECEnv("duel"), seed=3, chooser_seed=4)
     assert again == hashes

@@ -106,7 +106,7 @@ def test_bad_messages(port, max_bytes):
 def test_too_many_sessions(port, max_sessions):
     games = [ws_client.Game(port) for _ in range(max_sessions)]
     for g in games:
-        check(g.call({"cmd": "protocol"})["version"] == 2, "protocol")
+        check(g.call({"cmd": "protocol"})["version"] == 3, "protocol")
     try:
         ws_client.Game(port)
         raise AssertionError(f"game {max_sessions + 1} was let in")

@@ -552,8 +552,14 @@ def test_reference_screens(c, update):
     # On a large screen the map grows with it.
     set_viewport(c.d, 1920, 1080)
     try:
-        box = c.js("const r = document.getElementById('map').getBoundingClientRect(); "
-                   "return [r.width, r.height]")
+        # The page lays itself out again after the resize, later on a busy machine.
+        deadline = time.monotonic() + 10
+        while True:
+            box = c.js("const r = document.getElementById('map').getBoundingClientRect(); "
+                       "return [r.width, r.height]")
+            if (box[0] > 1300 and box[1] > 900) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         check(box[0] > 1300 and box[1] > 900, f"the map fills {box} of a 1920 x 1080 window")
         differences.append(c.compare_with_reference("crossing-1920.png", update))
     finally:
