@@ -43,6 +43,7 @@ sanitizer_release_only+='|SelfplayCli\.BenchSelfplayReportsItsFigures'
 sanitizer_release_only+='|StepCounter\.RuleAndSearchAgentsNeverStepBackOnEveryScenario'
 sanitizer_release_only+='|TrainCli\.InterruptedOrKilledThenResumedEqualsUninterrupted'
 sanitizer_release_only+='|TrainCli\.ShippedConfigFilesAreAccepted'
+sanitizer_release_only+='|ExternalAgent\.PlaysInPlayAndSelfPlay'
 sanitizer_release_only+='|FaultTest\.ArenaStopsOnSignalsWithReportsAndResumes)$'
 # The browser test (label browser) checks the client's JavaScript in Chromium: it runs in the
 # Release pass only; the server's C++ is under the sanitizers through server_test, server_abuse
