@@ -69,7 +69,9 @@ const env::OptionRow<LearnerRole::State> LearnerRole::kStateRows[9] = {
 const nlohmann::json kStateFieldsSince = {{"counted_games", -1}, {"waited_seconds", 0}};
 
 LearnerRole::LearnerRole(const RoleContext& run, nn::ProcessGroup* group)
-    : run_(run), group_(group) {
+    : run_(run),
+      measured_(group ? std::optional<nn::MeasuredGroup>(std::in_place, *group) : std::nullopt),
+      group_(measured_ ? &*measured_ : nullptr) {
   if (!leads()) return;
   const std::string path = run_.folder.path("train/learner.json");
   readRecordFile(path, kStateFormat, "the state of a learner", [&](const json& j) {
@@ -177,6 +179,9 @@ bool LearnerRole::train(const std::string& plan_text) {
   }
   core::Progress progress(static_cast<int>(planned.target - planned.step), "steps",
                           !run_.quiet && leads());
+  const nn::ExchangeTotals exchanged_before =
+      measured_ ? measured_->totals() : nn::ExchangeTotals{};
+  const int64_t first_step = planned.step;
   const training::TrainOutcome out = training.run(
       [&](const training::TrainProgress& p) {
         if (p.metrics) training::writeTrainingCurves(train_dir);
@@ -199,6 +204,21 @@ bool LearnerRole::train(const std::string& plan_text) {
     for (const nn::LossFigure& f : nn::lossFigures()) result[f.name] = v.*f.member;
     run_.say(gen + ": step " + std::to_string(out.step) + ", " +
              (out.last->validation ? "validation " : "training ") + training::lossReportText(v));
+  }
+  if (measured_ && out.step > first_step) {
+    const nn::ExchangeTotals& now = measured_->totals();
+    const double steps = static_cast<double>(out.step - first_step);
+    const double ms = (now.seconds - exchanged_before.seconds) * 1000 / steps;
+    const auto floats =
+        static_cast<int64_t>(static_cast<double>(now.floats - exchanged_before.floats) / steps);
+    const double sent = nn::ringBytesPerRank(floats, group_->size());
+    result["exchange_ms_per_step"] = std::round(ms * 1000) / 1000;
+    result["exchange_floats_per_step"] = floats;
+    result["exchange_bytes_sent_per_rank_step"] = std::round(sent);
+    run_.say(gen + ": exchanges between " + std::to_string(group_->size()) + " ranks: " +
+             core::fixedText(ms, 2) + " ms a step (waiting for the slowest rank included), " +
+             std::to_string(floats) + " floats summed a step, " + core::fixedText(sent / 1000, 0) +
+             " kB sent by each rank a step");
   }
   // The candidate is complete before train/gen-NNN.json names it.
   const std::string candidate = "nets/candidate-" + generationName(g) + ".pt";

@@ -11,9 +11,13 @@
 //
 // With a process group it is a data-parallel learner (nn/process_group.h): rank 0 plans each
 // training and tells the other ranks, every rank trains on its share of each batch, and rank 0
-// alone writes files.
+// alone writes files. Each training's exchanges between the ranks (the time inside the sums,
+// waiting for the slowest rank included, and the floats summed) go into train/gen-NNN.json.
+
+#include <optional>
 
 #include "loop/loop_config.h"
+#include "nn/measured_group.h"
 #include "nn/process_group.h"
 #include "training/training_data.h"
 
@@ -65,7 +69,8 @@ class LearnerRole {
   bool leads() const { return !group_ || group_->rank() == 0; }
 
   const RoleContext& run_;
-  nn::ProcessGroup* group_;
+  std::optional<nn::MeasuredGroup> measured_;  // the group given, its exchanges counted
+  nn::ProcessGroup* group_;                    // the measured group, or null
   State state_;
   training::ShardSummaries known_;  // every shard is read once by this process
 };

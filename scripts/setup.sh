@@ -8,7 +8,8 @@
 # Needs root or sudo for apt-get. No download happens outside apt. slurm-wlm and munge are
 # for the Slurm scripts and their test (tests/slurm/slurm_test.sh starts its own daemons):
 # Debian's slurmctld and slurmd services stay idle without /etc/slurm/slurm.conf, and munge's
-# service starts with the key the package makes.
+# service starts with the key the package makes. iproute2 (ip, tc) makes the network-namespace
+# test bed (scripts/netns/, tests/netns/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,7 @@ packages=(
   clang-format
   python3-h5py python3-numpy pybind11-dev python3-dev python3-pytest python3-torch
   chromium chromium-driver python3-selenium python3-pil
-  slurm-wlm munge
+  slurm-wlm munge iproute2
 )
 
 missing=()
