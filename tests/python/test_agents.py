@@ -79,7 +79,9 @@ def test_python_agents_play_an_arena_whose_ratings_a_re_rate_reproduces(tmp_path
     binary = os.environ.get("MORNE_BINARY")
     if not binary:
         pytest.skip("MORNE_BINARY (the morne executable) not given")
-    subprocess.run([binary, "arena", "rate", "--out", str(tmp_path / "rerate"),
+    # Anchored as the arena was (on its first agent): games.csv's first row is another's when
+    # two games end out of order.
+    subprocess.run([binary, "arena", "rate", "--anchor", specs[0], "--out", str(tmp_path / "rerate"),
                     str(tmp_path / "run" / "games.csv")], check=True, capture_output=True)
     rerated = json.loads((tmp_path / "rerate" / "summary.json").read_text())["scopes"][0]
     # games.csv is in finish order, which differs from the schedule's with two jobs; the fit stops
