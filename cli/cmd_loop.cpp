@@ -21,9 +21,12 @@
 #include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
+#include "http/http_server.h"
 #include "loop/gate_role.h"
 #include "loop/learner_role.h"
 #include "loop/learning_loop.h"
+#include "loop/remote_worker.h"
+#include "loop/run_exchange.h"
 #include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
 #include "nn/network.h"
@@ -70,6 +73,11 @@ struct RoleOptions {
   std::string group;
   std::string interface;
   int group_timeout = 600;
+  std::string remote;
+  std::string token_file;
+  std::string host = "127.0.0.1";
+  int port = 8090;
+  int max_upload_mb = 1024;
 };
 
 // One row each; the help begins with the role that takes the option.
@@ -78,6 +86,16 @@ const env::OptionRow<RoleOptions> kRoleRows[] = {
      "worker: its name in the run, unique (default: HOST-PID)"},
     {"max-games", &RoleOptions::max_games, env::atLeast(0),
      "worker: stop after this many games (0: when the run is done)"},
+    {"remote", &RoleOptions::remote, env::anyValue(),
+     "worker: play for the run `morne loop serve` serves at http://HOST:PORT (RUN is then the "
+     "worker's own folder)"},
+    {"token-file", &RoleOptions::token_file, env::anyValue(),
+     "worker: the file holding the run's token (RUN/token on the server), with --remote"},
+    {"host", &RoleOptions::host, env::anyValue(),
+     "serve: the address to listen on (0.0.0.0: every interface)"},
+    {"port", &RoleOptions::port, env::OptionRange{0, 65535}, "serve: the port (0: any free one)"},
+    {"max-upload-mb", &RoleOptions::max_upload_mb, env::atLeast(1),
+     "serve: the largest upload taken, in MiB"},
     {"rank", &RoleOptions::rank, env::atLeast(0),
      "train: this process's rank in a data-parallel learner"},
     {"ranks", &RoleOptions::ranks, env::atLeast(1),
@@ -112,10 +130,36 @@ std::string defaultWorkerName() {
   return (name.empty() ? "worker" : name) + "-" + std::to_string(::getpid());
 }
 
-// `morne loop worker|train|gate RUN`: one role of a run, with the run's own settings but for
-// the machine's threads.
+// `morne loop worker DIR --remote URL`: a worker of a run it reaches over HTTP, in its own folder.
+int runRemoteWorker(const std::string& dir_arg, const po::variables_map& vm,
+                    const RoleOptions& options) {
+  if (options.token_file.empty())
+    throw ConfigError("loop worker: --remote needs --token-file (the server's RUN/token)");
+  loop::RemoteWorkerSettings s;
+  s.url = options.remote;
+  s.token = loop::readTokenFile(options.token_file);
+  s.dir = std::filesystem::absolute(dir_arg).lexically_normal().string();
+  if (s.dir.find_first_of(",:") != std::string::npos) {
+    throw ConfigError("loop worker: the folder's path " + s.dir +
+                      " holds a ',' or ':', which agent specs cannot carry in model=");
+  }
+  s.name = options.worker.empty() ? defaultWorkerName() : options.worker;
+  s.jobs = vm["jobs"].as<int>();
+  s.max_games = options.max_games;
+  s.quiet = vm["quiet"].as<bool>();
+  const core::InterruptFlag interrupt;
+  s.stop = interrupt.flag();
+  loop::runRemoteWorker(s);
+  return interrupt.raised() ? 130 : 0;
+}
+
+// `morne loop worker|train|gate|serve RUN`: one role of a run, with the run's own settings but
+// for the machine's threads.
 int runRole(const std::string& role, const std::string& dir_arg, const po::variables_map& vm,
             const RoleOptions& options) {
+  if (role == "worker" && !options.remote.empty()) return runRemoteWorker(dir_arg, vm, options);
+  if (!options.token_file.empty())
+    throw ConfigError("loop " + role + ": --token-file goes with --remote");
   const std::string dir = std::filesystem::absolute(dir_arg).lexically_normal().string();
   loop::LoopConfig c = loop::readLoopRecord(dir);
   if (!vm["jobs"].defaulted()) c.loop.jobs = vm["jobs"].as<int>();
@@ -128,6 +172,13 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
     loop::runSelfplayWorker(run, options.worker.empty() ? defaultWorkerName() : options.worker,
                             c.loop.jobs, options.max_games);
     finished = !interrupt.raised();
+  } else if (role == "serve") {
+    http::HttpServerConfig server;
+    server.host = options.host;
+    server.port = options.port;
+    server.max_body_bytes = uint64_t(options.max_upload_mb) << 20;
+    loop::serveRun(run, server);
+    finished = true;
   } else if (role == "train") {
     if (c.loop.threads > 1) requirePassiveOpenMp();  // beside workers, spinning threads collapse
     std::unique_ptr<nn::ProcessGroup> group;
@@ -174,7 +225,9 @@ int runLoop(const Args& args) {
     std::cout << usageText(
         "morne loop --config FILE --out RUN [options]  |  morne loop --resume RUN  |  "
         "morne loop status RUN  |  morne loop ladder RUN [options]\n"
-        "       morne loop init --config FILE --out RUN  |  morne loop worker|train|gate RUN\n"
+        "       morne loop init --config FILE --out RUN  |  morne loop worker|train|gate|serve "
+        "RUN\n"
+        "       morne loop worker DIR --remote http://HOST:PORT --token-file FILE\n"
         "(training options apply to each generation: --steps and --max-reuse per generation; "
         "the roles: docs/scale-out.md)",
         own);
@@ -182,7 +235,8 @@ int runLoop(const Args& args) {
   }
   const auto& vm = cmd.vm;
   const std::string action = cmd.positional.empty() ? "" : cmd.positional[0];
-  const bool is_role = action == "worker" || action == "train" || action == "gate";
+  const bool is_role =
+      action == "worker" || action == "train" || action == "gate" || action == "serve";
   for (const auto& [name, value] : vm) {
     if (value.defaulted() || name == "quiet") continue;
     const std::string role_of = roleOf(name);
@@ -209,8 +263,9 @@ int runLoop(const Args& args) {
     return 0;
   }
   if (!action.empty() && action != "init") {
-    throw ConfigError("loop: the actions are init, worker, train, gate, status and ladder (got " +
-                      action + ")");
+    throw ConfigError(
+        "loop: the actions are init, worker, train, gate, serve, status and ladder (got " + action +
+        ")");
   }
   if (action == "init" && (cmd.positional.size() != 1 || vm.count("resume")))
     throw ConfigError("loop: init makes a new run: morne loop init --config FILE --out RUN");

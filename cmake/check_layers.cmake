@@ -2,9 +2,9 @@
 #   - each library includes only its own folder and the layers below it:
 #       core/ (standard library only, shared by all) <- env/ (the rules kernel) <- env/io/
 #       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- server/;
-#       training/ and arena/ <- loop/; all of them <- cli/; all but server/, loop/ and cli/ <-
-#       python/ (the Python module)
-#   - Boost.Beast and Asio are included only in server/;
+#       env/ <- http/ (HTTP for files); training/, arena/ and http/ <- loop/; all of them <-
+#       cli/; all but server/, http/, loop/ and cli/ <- python/ (the Python module)
+#   - Boost.Beast and Asio are included only in server/ and http/;
 #   - the rules kernel (env/ outside env/io/) and core/ build with the standard library alone;
 #   - headers marked "Internal to env/" are included from env/ only (agents use env/tactics.h);
 #   - LibTorch is included only under a torch/ folder (nn/torch/), and so are the headers of a
@@ -21,8 +21,9 @@ set(allowed_training "core/;env/;mcts/;nn/;agents/;training/")
 set(allowed_arena "core/;env/;mcts/;agents/;arena/")
 set(allowed_engine "core/;env/;mcts/;agents/;engine/")
 set(allowed_server "core/;env/;mcts/;agents/;engine/;server/")
-set(allowed_loop "core/;env/;mcts/;nn/;agents/;training/;arena/;loop/")
-set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;server/;loop/;cli/")
+set(allowed_http "core/;env/;http/")
+set(allowed_loop "core/;env/;mcts/;nn/;agents/;training/;arena/;http/;loop/")
+set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;server/;http/;loop/;cli/")
 set(allowed_python "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;python/")
 
 set(problems "")
@@ -40,6 +41,7 @@ file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
   "${SOURCE_DIR}/agents/*.h" "${SOURCE_DIR}/agents/*.cpp" "${SOURCE_DIR}/training/*.h"
   "${SOURCE_DIR}/training/*.cpp" "${SOURCE_DIR}/arena/*.h" "${SOURCE_DIR}/arena/*.cpp" "${SOURCE_DIR}/engine/*.h"
   "${SOURCE_DIR}/engine/*.cpp" "${SOURCE_DIR}/server/*.h" "${SOURCE_DIR}/server/*.cpp"
+  "${SOURCE_DIR}/http/*.h" "${SOURCE_DIR}/http/*.cpp"
   "${SOURCE_DIR}/loop/*.h" "${SOURCE_DIR}/loop/*.cpp" "${SOURCE_DIR}/cli/*.h" "${SOURCE_DIR}/cli/*.cpp"
   "${SOURCE_DIR}/python/*.h" "${SOURCE_DIR}/python/*.cpp"
   "${SOURCE_DIR}/tests/*.h" "${SOURCE_DIR}/tests/*.cpp")
@@ -54,8 +56,8 @@ foreach(file IN LISTS sources)
     if(line MATCHES "<(torch|ATen|c10)/" AND NOT file MATCHES "/torch/")
       list(APPEND problems "${file}: LibTorch outside a torch/ folder: ${line}")
     endif()
-    if(line MATCHES "<boost/(beast|asio)" AND NOT top STREQUAL "server")
-      list(APPEND problems "${file}: Boost.Beast and Asio belong in server/: ${line}")
+    if(line MATCHES "<boost/(beast|asio)" AND NOT top STREQUAL "server" AND NOT top STREQUAL "http")
+      list(APPEND problems "${file}: Boost.Beast and Asio belong in server/ and http/: ${line}")
     endif()
     if(top STREQUAL "tests")
       continue()

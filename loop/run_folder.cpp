@@ -84,19 +84,48 @@ std::string RunFolder::name() const {
   return (normal.has_filename() ? normal : normal.parent_path()).filename().string();
 }
 
+namespace {
+
+// Throws ConfigError naming `where` when `latest` names a file outside the folder.
+void checkInside(const LatestNetwork& latest, const std::string& where) {
+  if (!insideTheFolder(latest.network)) {
+    throw ConfigError(where + ": network \"" + latest.network.substr(0, 200) +
+                      "\" is not a file inside the run folder");
+  }
+}
+
+}  // namespace
+
+std::string latestText(const LatestNetwork& latest) {
+  json j = env::optionsJson<LatestNetwork>(kLatestRows, latest);
+  j["format"] = kLatestFormat;
+  return j.dump(1) + "\n";
+}
+
+LatestNetwork parseLatest(const std::string& text, const std::string& where) {
+  const json j = json::parse(text, nullptr, false);
+  if (!j.is_object() || j.value("format", "") != kLatestFormat)
+    throw ConfigError(where + ": not a latest-network pointer (format " + kLatestFormat + ")");
+  LatestNetwork latest;
+  try {
+    env::readOptionsJson<LatestNetwork>(where, j, kLatestRows, latest);
+  } catch (const json::exception& e) {
+    throw ConfigError(where + ": damaged (" + std::string(e.what()) + ")");
+  }
+  checkInside(latest, where);
+  return latest;
+}
+
 LatestNetwork RunFolder::readLatest() const {
   LatestNetwork latest;
   readRecord<LatestNetwork>(path("latest.json"), kLatestFormat, "a latest-network pointer",
                             kLatestRows, latest);
-  if (!insideTheFolder(latest.network)) {
-    throw ConfigError(path("latest.json") + ": network \"" + latest.network.substr(0, 200) +
-                      "\" is not a file inside the run folder");
-  }
+  checkInside(latest, path("latest.json"));
   return latest;
 }
 
 void RunFolder::writeLatest(const LatestNetwork& latest) const {
-  writeRecord<LatestNetwork>(path("latest.json"), kLatestFormat, kLatestRows, latest);
+  env::writeFileDurably(path("latest.json"), latestText(latest));
 }
 
 void RunFolder::placeInitialNetwork(const std::string& source) const {

@@ -51,6 +51,12 @@ struct LatestNetwork {
   bool operator==(const LatestNetwork&) const = default;
 };
 
+// latest.json's text for `latest` (what writeLatest() writes), and back: parseLatest() throws
+// ConfigError naming `where` when `text` is not such a pointer, or names a file outside the
+// run folder.
+std::string latestText(const LatestNetwork& latest);
+LatestNetwork parseLatest(const std::string& text, const std::string& where);
+
 // The paths of a run folder, and the reading and writing of its shared files.
 class RunFolder {
  public:

@@ -63,7 +63,7 @@ SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int job
     // so that no name or seed is used twice.
     const std::string aside = totals_path + ".damaged";
     env::renameDurably(totals_path, aside);
-    totals = json{{"chunks", nextChunkFromFiles()}};
+    totals = json{{"chunks", nextChunkOf(run_.folder, name_)}};
     run_.say("worker " + name_ + ": " + e.what() + "; kept as " + aside + "; chunks go on from " +
              std::to_string(totals["chunks"].get<int64_t>()) + ", its totals restart from 0");
   }
@@ -78,18 +78,23 @@ SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int job
 
 SelfplayWorker::~SelfplayWorker() = default;
 
-int64_t SelfplayWorker::nextChunkFromFiles() const {
+int64_t nextChunkOf(const RunFolder& folder, const std::string& name) {
   int64_t next = 0;
-  const std::string mine = name_ + "-";
+  const std::string mine = name + "-";
   std::error_code ec;
-  for (const auto& e :
-       std::filesystem::recursive_directory_iterator(run_.folder.path("selfplay"), ec)) {
+  for (const auto& e : std::filesystem::recursive_directory_iterator(folder.path("selfplay"), ec)) {
     const std::string file = e.path().filename().string();
     if (!file.starts_with(mine)) continue;
     const int64_t chunk = std::strtoll(file.c_str() + mine.size(), nullptr, 10);
     next = std::max(next, chunk + 1);
   }
   return next;
+}
+
+void SelfplayWorker::continueFrom(int64_t next) {
+  if (next <= chunks_) return;
+  chunks_ = next;
+  saveTotals();
 }
 
 void SelfplayWorker::saveTotals() const {

@@ -25,6 +25,10 @@ class SelfplayWorker {
   // yet readable); stops early when the run stops.
   int playChunk(int games);
 
+  // Numbers the next chunk `next` at least: a worker whose own records were lost learns from
+  // the run how far its name has gone (loop/remote_worker.h), so no name or seed is used twice.
+  void continueFrom(int64_t next);
+
   // Plays until data set `g` holds `target` games (the loop's "alternate" mode, where `g` is
   // the data set latest.json names). False when stopped.
   bool fill(int g, int target);
@@ -34,8 +38,6 @@ class SelfplayWorker {
   // Whether the next chunk plays with resignation suspended (loop.resign_bound), said under
   // `set` when that changes.
   bool resignationSuspended(const std::string& set);
-  // One past the highest chunk number in the names of this worker's shards and journals.
-  int64_t nextChunkFromFiles() const;
   // The archived positions the games of data set `data_set` may start from: those of the
   // kArchiveDataSets data sets before it, read once per data set (problems said under `set`).
   std::shared_ptr<const std::vector<env::GameState>> startsFor(int data_set,
@@ -59,6 +61,10 @@ class SelfplayWorker {
   int starts_set_ = -1;  // the data set `starts_` was read for
   std::shared_ptr<const std::vector<env::GameState>> starts_;
 };
+
+// One past the highest chunk number in the names of the shards, journals and archives of the
+// worker `name` in the run folder's data sets (0 when it has none).
+int64_t nextChunkOf(const RunFolder& folder, const std::string& name);
 
 // The `morne loop worker` process: plays chunks of `chunk_games` until the run's last
 // generation is gated, `max_games` are played (0: no limit), or the run stops. Returns the

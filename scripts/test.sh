@@ -15,15 +15,20 @@
 #   scripts/test.sh --fast    the Release pass only
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each pass says when it starts, and how long the run has taken so far.
+phase() { echo "== scripts/test.sh: $1 (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"; }
 
+phase "setup and the Release build"
 scripts/setup.sh
 # What the README promises after setup: the Python module imports in Debian's Python.
 if [ -d build/python/morne ]; then /usr/bin/python3 -c "import morne"; fi
 # The sources follow .clang-format (Google style, 100 columns): a difference fails the run.
 git ls-files -z '*.cpp' '*.h' | xargs -0 clang-format --dry-run -Werror
+phase "the Release tests"
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 
-[ "${1:-}" = "--fast" ] && exit 0
+[ "${1:-}" = "--fast" ] && { phase "done"; exit 0; }
+phase "the sanitizers' build"
 # Debug with line tables only (-g1): the sanitizers' reports need file and line, and full
 # debug information made the build 12% slower here. -O1, which the sanitizers also accept, ran
 # the tests 2.4 times faster but compiled 2.5 times slower: no gain from a cold cache.
@@ -53,10 +58,12 @@ sanitizer_release_only+='|FaultTest\.ArenaStopsOnSignalsWithReportsAndResumes)$'
 # The browser test (label browser) checks the client's JavaScript in Chromium: it runs in the
 # Release pass only; the server's C++ is under the sanitizers through server_test, server_abuse
 # and server_fuzz.
+phase "the tests under AddressSanitizer and UndefinedBehaviorSanitizer"
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -LE "scale|slurm|browser" \
   -E "$sanitizer_release_only"
 
+phase "ThreadSanitizer"
 tsan_tests=(mcts_tests agents_tests arena_tests training_tests session_tests)
 if [ ! -f build-tsan/build.ninja ]; then
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -69,4 +76,6 @@ for t in "${tsan_tests[@]}"; do
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" "build-tsan/tests/$t" --gtest_brief=1
 done
 
+phase "the fuzzers"
 scripts/fuzz.sh "${MORNE_FUZZ_SECONDS:-30}"
+phase "done"

@@ -1,0 +1,328 @@
+// HttpServer on Boost.Beast: an acceptor and one connection object per socket, which reads a
+// request's head, streams its body (when it has one) into the file the handler names, asks the
+// handler for the answer and writes it, bytes or a file. Every read and write of a part re-arms
+// the connection's timer: a peer that stops sending or reading is dropped, and a body that did
+// not arrive whole is removed.
+
+#include "http/http_server.h"
+
+#include <algorithm>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "env/error.h"
+
+namespace morne::http {
+
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+namespace {
+
+// The largest request head accepted.
+constexpr uint32_t kMaxHeadBytes = 8 * 1024;
+
+std::string lowerCase(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) {
+    return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  });
+  return out;
+}
+
+std::string errorBody(const std::string& message) {
+  std::string quoted;
+  for (const char c : message) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  }
+  return "{\"error\":\"" + quoted + "\"}";
+}
+
+}  // namespace
+
+std::string HttpRequest::header(const std::string& name) const {
+  for (const auto& [key, value] : headers)
+    if (key == name) return value;
+  return "";
+}
+
+struct HttpServer::Impl {
+  Impl(const HttpServerConfig& c, HttpHandler& h)
+      : config(c), handler(h), ioc(std::max(1, c.threads)), acceptor(ioc) {}
+
+  void accept();
+
+  HttpServerConfig config;
+  HttpHandler& handler;
+  mutable std::mutex mutex;  // guards the two below
+  HttpCounters counters;
+  int open = 0;
+  net::io_context ioc;
+  tcp::acceptor acceptor;
+};
+
+namespace {
+
+// One connection: requests one after another (keep-alive) until the peer closes, a request is
+// refused before its body, or a part times out.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(tcp::socket&& socket, HttpServer::Impl& server)
+      : stream_(std::move(socket)), server_(server) {}
+
+  ~Connection() {
+    dropBody();
+    std::lock_guard lock(server_.mutex);
+    --server_.open;
+  }
+
+  void readHead() {
+    head_.emplace();
+    head_->header_limit(kMaxHeadBytes);
+    head_->body_limit(server_.config.max_body_bytes);
+    arm();
+    bhttp::async_read_header(stream_, buffer_, *head_,
+                             [self = shared_from_this()](beast::error_code ec, size_t) {
+                               if (!ec) self->onHead();
+                             });
+  }
+
+ private:
+  void arm() {
+    stream_.expires_after(std::chrono::milliseconds(
+        static_cast<int64_t>(std::max(0.001, server_.config.io_timeout_s) * 1000)));
+  }
+
+  void onHead() {
+    {
+      std::lock_guard lock(server_.mutex);
+      ++server_.counters.requests;
+    }
+    const auto& h = head_->get();
+    request_ = HttpRequest{};
+    request_.method = std::string(h.method_string());
+    request_.target = std::string(h.target());
+    for (const auto& field : h) {
+      request_.headers.emplace_back(lowerCase(std::string(field.name_string())),
+                                    std::string(field.value()));
+    }
+    const bool has_body = h.has_content_length() || h.chunked();
+    if (!has_body) {
+      reply(server_.handler.answer(request_), h.keep_alive());
+      return;
+    }
+    if (!h.has_content_length()) {
+      reply({411, "application/json", errorBody("a body needs a Content-Length"), ""}, false);
+      return;
+    }
+    request_.body_bytes = *head_->content_length();
+    if (request_.body_bytes > server_.config.max_body_bytes) {
+      reply({413, "application/json",
+             errorBody("the body's " + std::to_string(request_.body_bytes) +
+                       " bytes are more than this server takes (" +
+                       std::to_string(server_.config.max_body_bytes) + ")"),
+             ""},
+            false);
+      return;
+    }
+    HttpReply refusal;
+    const std::string file = server_.handler.bodyFile(request_, refusal);
+    if (file.empty()) {
+      reply(refusal, false);
+      return;
+    }
+    body_.emplace(std::move(*head_));
+    beast::error_code ec;
+    body_->get().body().open(file.c_str(), beast::file_mode::write, ec);
+    if (ec) {
+      reply({500, "application/json", errorBody("cannot write the body: " + ec.message()), ""},
+            false);
+      return;
+    }
+    body_path_ = file;
+    readBody();
+  }
+
+  // Reads the body part by part, each within io_timeout_s.
+  void readBody() {
+    arm();
+    bhttp::async_read_some(stream_, buffer_, *body_,
+                           [self = shared_from_this()](beast::error_code ec, size_t) {
+                             if (ec) return;  // the file is removed with the connection
+                             if (!self->body_->is_done()) {
+                               self->readBody();
+                               return;
+                             }
+                             self->onBody();
+                           });
+  }
+
+  void onBody() {
+    const bool keep_alive = body_->get().keep_alive();
+    body_->get().body().close();
+    body_.reset();
+    request_.body_file = body_path_;
+    body_path_.clear();  // the handler's now
+    reply(server_.handler.answer(request_), keep_alive);
+  }
+
+  // A body that did not arrive whole: its file goes.
+  void dropBody() {
+    if (body_path_.empty()) return;
+    body_.reset();
+    std::remove(body_path_.c_str());
+    body_path_.clear();
+    std::lock_guard lock(server_.mutex);
+    ++server_.counters.bodies_lost;
+  }
+
+  void reply(const HttpReply& r, bool keep_alive) {
+    auto res = std::make_shared<bhttp::response<bhttp::file_body>>();
+    if (!r.file.empty()) {
+      beast::error_code ec;
+      res->body().open(r.file.c_str(), beast::file_mode::scan, ec);
+      if (ec) {
+        reply({404, "application/json", errorBody(r.file + ": " + ec.message()), ""}, keep_alive);
+        return;
+      }
+      res->result(r.status);
+    } else {
+      text_ = std::make_shared<bhttp::response<bhttp::string_body>>(
+          static_cast<bhttp::status>(r.status), 11);
+      text_->set(bhttp::field::server, "morne");
+      text_->set(bhttp::field::content_type, r.content_type);
+      text_->set(bhttp::field::cache_control, "no-store");
+      text_->keep_alive(keep_alive);
+      text_->body() = r.body;
+      text_->prepare_payload();
+      writeText();
+      return;
+    }
+    res->version(11);
+    res->set(bhttp::field::server, "morne");
+    res->set(bhttp::field::content_type, r.content_type);
+    res->set(bhttp::field::cache_control, "no-store");
+    res->keep_alive(keep_alive);
+    res->prepare_payload();
+    file_ = res;
+    file_writer_.emplace(*file_);
+    writeFile();
+  }
+
+  void writeText() {
+    arm();
+    bhttp::async_write(stream_, *text_, [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->written(ec, self->text_->keep_alive());
+    });
+  }
+
+  // Writes the file part by part, each within io_timeout_s.
+  void writeFile() {
+    arm();
+    bhttp::async_write_some(stream_, *file_writer_,
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (ec) return;
+                              if (!self->file_writer_->is_done()) {
+                                self->writeFile();
+                                return;
+                              }
+                              const bool keep_alive = self->file_->keep_alive();
+                              self->file_writer_.reset();
+                              self->file_.reset();
+                              self->written(ec, keep_alive);
+                            });
+  }
+
+  void written(beast::error_code ec, bool keep_alive) {
+    if (ec) return;
+    if (!keep_alive) {
+      stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+      return;
+    }
+    readHead();
+  }
+
+  beast::tcp_stream stream_;
+  HttpServer::Impl& server_;
+  beast::flat_buffer buffer_;
+  std::optional<bhttp::request_parser<bhttp::empty_body>> head_;
+  std::optional<bhttp::request_parser<bhttp::file_body>> body_;
+  std::string body_path_;  // the body's file while it is being read
+  HttpRequest request_;
+  std::shared_ptr<bhttp::response<bhttp::string_body>> text_;
+  std::shared_ptr<bhttp::response<bhttp::file_body>> file_;
+  std::optional<bhttp::response_serializer<bhttp::file_body>> file_writer_;
+};
+
+}  // namespace
+
+void HttpServer::Impl::accept() {
+  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted) return;
+    if (ec) {  // out of descriptors: try again shortly
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      accept();
+      return;
+    }
+    bool admitted = false;
+    {
+      std::lock_guard lock(mutex);
+      admitted = open < config.max_connections;
+      if (admitted) {
+        ++open;
+      } else {
+        ++counters.connections_refused;
+      }
+    }
+    if (admitted) std::make_shared<Connection>(std::move(socket), *this)->readHead();
+    accept();
+  });
+}
+
+HttpServer::HttpServer(const HttpServerConfig& config, HttpHandler& handler)
+    : impl_(std::make_unique<Impl>(config, handler)) {
+  beast::error_code ec;
+  const auto address = net::ip::make_address(config.host, ec);
+  if (ec) throw ConfigError("--host " + config.host + " is not an IP address");
+  const tcp::endpoint endpoint(address, static_cast<unsigned short>(config.port));
+  tcp::acceptor& a = impl_->acceptor;
+  a.open(endpoint.protocol(), ec);
+  if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) a.bind(endpoint, ec);
+  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) {
+    throw IoError("cannot listen on " + config.host + ":" + std::to_string(config.port) + ": " +
+                  ec.message());
+  }
+}
+
+HttpServer::~HttpServer() = default;
+
+int HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+HttpCounters HttpServer::counters() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->counters;
+}
+
+void HttpServer::run(const std::atomic<bool>& stop) {
+  impl_->accept();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < std::max(1, impl_->config.threads); ++i)
+    threads.emplace_back([this] { impl_->ioc.run(); });
+  while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  impl_->ioc.stop();
+  for (std::thread& t : threads) t.join();
+}
+
+}  // namespace morne::http
