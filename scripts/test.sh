@@ -18,6 +18,9 @@ cd "$(dirname "$0")/.."
 # Each pass says when it starts, and how long the run has taken so far.
 phase() { echo "== scripts/test.sh: $1 (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"; }
 
+# ccache keys paths relative to the checkout (as scripts/setup.sh does for the Release build).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+
 phase "setup and the Release build"
 scripts/setup.sh
 # What the README promises after setup: the Python module imports in Debian's Python.
