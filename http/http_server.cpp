@@ -13,6 +13,7 @@
 #include <boost/beast/http.hpp>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -103,6 +104,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
         static_cast<int64_t>(std::max(0.001, server_.config.io_timeout_s) * 1000)));
   }
 
+  // The handler's answer; a handler that throws is answered 500 with its message, and the
+  // server goes on.
+  HttpReply answerOf(const HttpRequest& request) {
+    try {
+      return server_.handler.answer(request);
+    } catch (const std::exception& e) {
+      if (!request.body_file.empty()) std::remove(request.body_file.c_str());
+      return {500, "application/json", errorBody(e.what()), ""};
+    }
+  }
+
   void onHead() {
     {
       std::lock_guard lock(server_.mutex);
@@ -118,7 +130,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     const bool has_body = h.has_content_length() || h.chunked();
     if (!has_body) {
-      reply(server_.handler.answer(request_), h.keep_alive());
+      reply(answerOf(request_), h.keep_alive());
       return;
     }
     if (!h.has_content_length()) {
@@ -136,7 +148,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return;
     }
     HttpReply refusal;
-    const std::string file = server_.handler.bodyFile(request_, refusal);
+    std::string file;
+    try {
+      file = server_.handler.bodyFile(request_, refusal);
+    } catch (const std::exception& e) {
+      refusal = {500, "application/json", errorBody(e.what()), ""};
+    }
     if (file.empty()) {
       reply(refusal, false);
       return;
@@ -173,7 +190,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     body_.reset();
     request_.body_file = body_path_;
     body_path_.clear();  // the handler's now
-    reply(server_.handler.answer(request_), keep_alive);
+    reply(answerOf(request_), keep_alive);
   }
 
   // A body that did not arrive whole: its file goes.

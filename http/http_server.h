@@ -46,7 +46,7 @@ struct HttpReply {
 };
 
 // What the requests mean. Called from the server's threads at once: implementations are
-// thread-safe.
+// thread-safe. What a call throws is answered 500 with its message, and the server goes on.
 class HttpHandler {
  public:
   virtual ~HttpHandler() = default;

@@ -164,12 +164,7 @@ http::HttpReply RunExchange::answer(const http::HttpRequest& request) {
     count(&ExchangeCounters::refused_token);
     return refuse(401, "this run's token is needed (Authorization: Bearer TOKEN)");
   }
-  try {
-    return route(request);
-  } catch (const Error& e) {
-    if (!request.body_file.empty()) std::remove(request.body_file.c_str());
-    return refuse(500, e.what());
-  }
+  return route(request);  // what it throws is answered 500 with its message (http_server.h)
 }
 
 http::HttpReply RunExchange::route(const http::HttpRequest& request) {

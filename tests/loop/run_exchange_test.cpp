@@ -226,6 +226,16 @@ TEST_F(RunExchangeTest, OnlyTheRunsOwnFilesAreServedOrWritten) {
   EXPECT_EQ(client.putFile("/v1/selfplay/gen-000/w1-0-0000.h5", shard_, {}).status, 400);
   EXPECT_TRUE(filesOf("selfplay/gen-000").empty());
   EXPECT_FALSE(fs::exists(dir_ / "run/selfplay/gen-003"));
+  // A damaged latest.json: the requests that need it are answered with the reason, the server
+  // goes on.
+  writeFile((dir_ / "run/latest.json").string(), "{\"format\": 7");
+  http::HttpAnswer a = client.get("/v1/latest");
+  EXPECT_EQ(a.status, 500);
+  EXPECT_NE(a.body.find("latest.json: damaged"), std::string::npos) << a.body;
+  a = client.putFile("/v1/selfplay/gen-000/w1-0-0000.h5", shard_, {{"X-Morne-Crc32", crc}});
+  EXPECT_EQ(a.status, 500);
+  EXPECT_NE(a.body.find("latest.json: damaged"), std::string::npos) << a.body;
+  EXPECT_EQ(client.get("/v1/run").status, 200);
 }
 
 TEST(HttpClient, RefusesWhatIsNotAPlainHttpAddress) {

@@ -25,9 +25,10 @@ echo "netns: 2 ranks on 2 hosts over 1 Gbit/s links trained generation 1 at $rat
 # Without the shared folder: host 0 holds the run and serves it; host 1's worker has only HTTP.
 run="$dir/remote-run"
 "$morne" loop init --out "$run" --scenario duel --generations 2 --bootstrap mcts:sims=20 \
-  --bootstrap-games 16 --games 8 --chunk-games 4 --agent az:sims=8,gumbel=1 \
-  --gate-agent az:sims=4 --gate-rounds 2 --ladder-every 0 --blocks 1 --channels 8 \
-  --value-hidden 8 --batch 32 --steps 30 --validation-rows 16 > /dev/null
+  --bootstrap-games 8 --games 4 --chunk-games 4 --agent az:sims=8,gumbel=1 \
+  --gate-agent az:sims=4 --gate-rounds 1 --ladder-every 0 --ladder-rounds 1 \
+  --ladder-agent az:sims=4 --ladder-references "rule random" --blocks 1 --channels 8 \
+  --value-hidden 8 --batch 32 --steps 10 --validation-rows 16 > /dev/null
 "$scripts/testbed.sh" exec 0 "$morne" loop serve "$run" --host 10.88.0.1 --port 8090 \
   > "$dir/serve.txt" 2>&1 &
 serve=$!
