@@ -75,6 +75,16 @@ struct HttpClient::Impl {
     req.keep_alive(true);
   }
 
+  // Sends `req` and reads an answer of at most `max_bytes` as text.
+  template <class Body>
+  HttpAnswer textAnswer(bhttp::request<Body>& req, uint64_t max_bytes) {
+    bhttp::response_parser<bhttp::string_body> parser;
+    parser.body_limit(max_bytes);
+    HttpAnswer answer = exchange(req, parser);
+    if (answer.status != 0) answer.body = std::move(parser.get().body());
+    return answer;
+  }
+
   // Sends `req` part by part, then reads the answer's head and its body into `parser`.
   template <class Body, class ResponseBody>
   HttpAnswer exchange(bhttp::request<Body>& req, bhttp::response_parser<ResponseBody>& parser) {
@@ -140,11 +150,7 @@ HttpClient::~HttpClient() = default;
 HttpAnswer HttpClient::get(const std::string& target, uint64_t max_bytes) {
   bhttp::request<bhttp::empty_body> req;
   impl_->prepare(req, bhttp::verb::get, target);
-  bhttp::response_parser<bhttp::string_body> parser;
-  parser.body_limit(max_bytes);
-  HttpAnswer answer = impl_->exchange(req, parser);
-  if (answer.status != 0) answer.body = std::move(parser.get().body());
-  return answer;
+  return impl_->textAnswer(req, max_bytes);
 }
 
 HttpAnswer HttpClient::getFile(const std::string& target, const std::string& file) {
@@ -171,11 +177,7 @@ HttpAnswer HttpClient::putFile(const std::string& target, const std::string& fil
   req.body().open(file.c_str(), beast::file_mode::scan, ec);
   if (ec) throw IoError(file + ": cannot read: " + ec.message());
   req.prepare_payload();
-  bhttp::response_parser<bhttp::string_body> parser;
-  parser.body_limit(uint64_t{1} << 20);
-  HttpAnswer answer = impl_->exchange(req, parser);
-  if (answer.status != 0) answer.body = std::move(parser.get().body());
-  return answer;
+  return impl_->textAnswer(req, uint64_t{1} << 20);
 }
 
 HttpAnswer HttpClient::put(const std::string& target, const std::string& body) {
@@ -183,11 +185,7 @@ HttpAnswer HttpClient::put(const std::string& target, const std::string& body) {
   impl_->prepare(req, bhttp::verb::put, target);
   req.body() = body;
   req.prepare_payload();
-  bhttp::response_parser<bhttp::string_body> parser;
-  parser.body_limit(uint64_t{1} << 20);
-  HttpAnswer answer = impl_->exchange(req, parser);
-  if (answer.status != 0) answer.body = std::move(parser.get().body());
-  return answer;
+  return impl_->textAnswer(req, uint64_t{1} << 20);
 }
 
 }  // namespace morne::http
