@@ -36,7 +36,7 @@ const std::array kKinds = {
     AgentKind{"ext",
               "a program of one's own that speaks the engine protocol on stdin and stdout, one "
               "per game (docs/agents.md, \"Agents of your own\")",
-              externalAgentParameters, makeExternalAgent, nullptr},
+              externalAgentParameters, makeExternalAgent, nullptr, true},
 };
 
 const AgentKind& kindOf(const AgentSpec& spec, std::string_view text) {
@@ -90,6 +90,11 @@ std::optional<BatchedSearch> makeBatchedSearch(std::string_view text) {
   const AgentKind& kind = kindOf(spec, text);
   if (!kind.lockstep) return std::nullopt;
   return kind.lockstep(spec);
+}
+
+bool startsProgram(std::string_view text) {
+  const AgentSpec spec = parseAgentSpec(text);
+  return kindOf(spec, text).starts_program;
 }
 
 std::string agentCatalog() {

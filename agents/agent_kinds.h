@@ -27,6 +27,8 @@ struct AgentKind {
   std::unique_ptr<Agent> (*make)(const AgentSpec& spec, uint64_t seed);
   // Its lock-step form, or null when it has none.
   BatchedSearch (*lockstep)(const AgentSpec& spec);
+  // Whether its agents start a program the spec names (a server, a remote worker refuses it).
+  bool starts_program = false;
 };
 
 // Every agent kind, in catalog order.
@@ -39,6 +41,10 @@ std::unique_ptr<Agent> makeAgent(std::string_view spec, uint64_t seed);
 // The lock-step form of `spec` when its kind has one ("az"), else nothing. Throws ConfigError
 // as makeAgent does.
 std::optional<BatchedSearch> makeBatchedSearch(std::string_view spec);
+
+// Whether the agents of `spec` start a program the spec names ("ext"). Throws ConfigError as
+// makeAgent does on an unknown agent name.
+bool startsProgram(std::string_view spec);
 
 // The agent kinds with their parameters, defaults and help (for `morne help` and docs).
 std::string agentCatalog();

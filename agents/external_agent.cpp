@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "env/error.h"
+#include "env/io/json_nesting.h"
 #include "env/io/notation.h"
 #include "env/io/state_json.h"
 #include "env/rules.h"
@@ -45,8 +47,16 @@ env::Action replyAction(const env::GameState& s, const json& reply, const std::s
   std::optional<env::Action> a;
   std::string error = "the reply has no \"index\", \"text\" or \"action\"";
   if (reply.contains("index")) {
-    if (reply["index"].is_number_integer()) a = env::actionFromIndex(s.sc(), reply["index"]);
-    error = "\"index\" " + reply["index"].dump() + " is no action of this scenario";
+    const json& index = reply["index"];
+    const int64_t size = env::actionSpaceSize(s.sc());
+    // Compared as the number it is: 2^32 + i is no action, never action i.
+    const bool in_range =
+        index.is_number_unsigned()  ? index.get<uint64_t>() < static_cast<uint64_t>(size)
+        : index.is_number_integer() ? index.get<int64_t>() >= 0 && index.get<int64_t>() < size
+                                    : false;
+    if (in_range) a = env::actionFromIndex(s.sc(), static_cast<int>(index.get<int64_t>()));
+    error = "\"index\" " + index.dump().substr(0, 40) + " is no action of this scenario (0 to " +
+            std::to_string(size - 1) + ")";
   } else if (reply.contains("text")) {
     if (reply["text"].is_string())
       a = env::parseActionText(s, reply["text"].get<std::string>(), &error);
@@ -90,6 +100,10 @@ json ExternalAgent::ask(json request) {
     line = process_->readLine(params_.timeout_ms, kMaxReplyBytes);
   } catch (const IoError& e) {
     throw IoError(who + ": " + e.what());
+  }
+  if (const size_t depth = env::jsonNestingDepth(line); depth > env::kMaxJsonNesting) {
+    throw IoError(who + ": the reply is nested " + std::to_string(depth) +
+                  " levels deep; at most " + std::to_string(env::kMaxJsonNesting));
   }
   json reply;
   try {

@@ -60,6 +60,7 @@ ExternalProcess::ExternalProcess(const std::vector<std::string>& words)
     pid_ = -1;
     throw IoError(systemError("cannot start " + name_, error));
   }
+  group_ = pid_;
 }
 
 ExternalProcess::~ExternalProcess() {
@@ -70,6 +71,9 @@ ExternalProcess::~ExternalProcess() {
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
   }
+  // What it started goes with it: the program leads a process group of its own (setpgroup), and
+  // the group's number stays taken while any member lives.
+  if (group_ > 0) ::kill(-group_, SIGKILL);
   ::close(socket_);
 }
 

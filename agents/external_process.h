@@ -32,8 +32,9 @@ class ExternalProcess {
   // "exit status N", "signal N", or "still running" after waiting `wait_ms` for it.
   std::string endText(double wait_ms);
 
-  std::string name_;  // the program, for messages
-  pid_t pid_ = -1;
+  std::string name_;     // the program, for messages
+  pid_t pid_ = -1;       // until it is reaped
+  pid_t group_ = -1;     // its process group, killed with whatever is left in it at the end
   int socket_ = -1;      // our end: the program's stdin and stdout are the other
   std::string pending_;  // bytes read past the last line returned
 };

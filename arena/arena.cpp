@@ -57,10 +57,18 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
     ArenaGame& g = games[static_cast<size_t>(i)];
     if (g.played || (stop && *stop)) return;
     const auto t0 = std::chrono::steady_clock::now();
-    auto blue = makeArenaAgent(config, g.blue, agents::agentSeed(g.seed, 0));
-    auto orange = makeArenaAgent(config, g.orange, agents::agentSeed(g.seed, 1));
-    const agents::GameSummary summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)],
-                                                 *blue, *orange, g.seed, nullptr, stop);
+    agents::GameSummary summary;
+    try {
+      auto blue = makeArenaAgent(config, g.blue, agents::agentSeed(g.seed, 0));
+      auto orange = makeArenaAgent(config, g.orange, agents::agentSeed(g.seed, 1));
+      summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)], *blue, *orange, g.seed,
+                         nullptr, stop);
+    } catch (const InternalError&) {
+      throw;
+    } catch (const Error& e) {
+      g.error = e.what();
+      return;
+    }
     if (summary.interrupted) return;
     g.result = summary.result;
     g.plies = static_cast<int>(summary.plies.size());
@@ -73,6 +81,19 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
     std::lock_guard lock(report);
     on_finished(g, ++finished);
   });
+}
+
+std::vector<std::string> arenaErrors(const ArenaConfig& config,
+                                     const std::vector<ArenaGame>& games) {
+  std::vector<std::string> lines;
+  for (const ArenaGame& g : games) {
+    if (g.error.empty()) continue;
+    lines.push_back("game " + std::to_string(g.number) + " (" +
+                    config.agents[static_cast<size_t>(g.blue)] + " vs " +
+                    config.agents[static_cast<size_t>(g.orange)] + " on " +
+                    config.scenarios[static_cast<size_t>(g.scenario)]->name() + "): " + g.error);
+  }
+  return lines;
 }
 
 }  // namespace morne::arena

@@ -42,6 +42,9 @@ struct ArenaGame {
   int number = 0;     // its place in the schedule, from 0: games.csv's "game", records/game-N.json
   uint64_t seed = 0;  // dice seed, shared with the mirrored game of the same round
   bool played = false;
+  // Why the game could not be played ("" when it could, or was not tried): an agent that
+  // failed (a program that exited or played an illegal move). Such a game stays unplayed.
+  std::string error;
   env::GameResult result;
   int plies = 0;
   std::array<int, env::kNumSides> decisions = {};
@@ -60,9 +63,16 @@ std::vector<ArenaGame> scheduleArena(const ArenaConfig& config);
 // game (one call at a time, from any thread) with the game and the number finished so far.
 // When `stop` becomes true, no game starts and the games in progress are abandoned at their
 // next ply (they stay unplayed). Agent specs are checked before the first game; a bad spec
-// throws ConfigError.
+// throws ConfigError. A game whose agent fails (a morne::Error other than InternalError: an
+// `ext` program that exits or plays an illegal move) ends there with ArenaGame::error set and
+// stays unplayed; the other games go on (arenaErrors() lists such games).
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
               const std::function<void(const ArenaGame&, int finished)>& on_finished,
               const std::atomic<bool>* stop = nullptr);
+
+// One line per game that ended with an error ("game N (BLUE vs ORANGE on SCENARIO): error"),
+// in schedule order; empty when none did.
+std::vector<std::string> arenaErrors(const ArenaConfig& config,
+                                     const std::vector<ArenaGame>& games);
 
 }  // namespace morne::arena

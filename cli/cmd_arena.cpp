@@ -231,7 +231,17 @@ int runArena(const Args& args) {
 
   int played = 0;
   for (const arena::ArenaGame& g : games) played += g.played;
-  const bool interrupted = played < static_cast<int>(games.size());
+  const std::vector<std::string> errors = arena::arenaErrors(config, games);
+  for (const std::string& line : errors) std::cerr << "morne: arena: " << line << "\n";
+  const bool interrupted =
+      played + static_cast<int>(errors.size()) < static_cast<int>(games.size());
+  if (!errors.empty()) {
+    std::cout << errors.size() << " game(s) ended with an error (above) and stay unplayed"
+              << (out_dir.empty()
+                      ? ""
+                      : "; `morne arena --resume --out " + out_dir + "` tries them again")
+              << "\n";
+  }
   if (interrupted) {
     std::cout << "interrupted: " << played << " of " << games.size()
               << " games finished; the tables and reports below cover them"
@@ -246,7 +256,7 @@ int runArena(const Args& args) {
     std::cout << "reports: " << out_dir
               << "/{games.csv,run.json,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
   }
-  return interrupted ? 130 : 0;
+  return interrupted ? 130 : errors.empty() ? 0 : 1;
 }
 
 }  // namespace morne::cli

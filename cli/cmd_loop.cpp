@@ -146,6 +146,7 @@ int runRemoteWorker(const std::string& dir_arg, const po::variables_map& vm,
   s.name = options.worker.empty() ? defaultWorkerName() : options.worker;
   s.jobs = vm["jobs"].as<int>();
   s.max_games = options.max_games;
+  s.allow_programs = vm["allow-programs"].as<bool>();
   s.quiet = vm["quiet"].as<bool>();
   const core::InterruptFlag interrupt;
   s.stop = interrupt.flag();
@@ -213,7 +214,10 @@ int runLoop(const Args& args) {
   own.add_options()
       ("out", po::value<std::string>(), "run folder to create")
       ("resume", po::value<std::string>(), "run folder to continue (its own settings)")
-      ("quiet", po::bool_switch(), "no progress bars");
+      ("quiet", po::bool_switch(), "no progress bars")
+      ("allow-programs", po::bool_switch(),
+       "worker: with --remote, play agents that start programs (ext:cmd=...) when the run "
+       "names them (off: such a run is refused, for its settings come from the server)");
   // clang-format on
   addOptions<RoleOptions>(own, kRoleRows, role);
   addOptions<loop::LoopSettings>(own, loop::loopSettingRows(), c.loop);
@@ -239,7 +243,7 @@ int runLoop(const Args& args) {
       action == "worker" || action == "train" || action == "gate" || action == "serve";
   for (const auto& [name, value] : vm) {
     if (value.defaulted() || name == "quiet") continue;
-    const std::string role_of = roleOf(name);
+    const std::string role_of = name == "allow-programs" ? "worker" : roleOf(name);
     const bool overrides =
         std::any_of(std::begin(kRoleOverrides), std::end(kRoleOverrides),
                     [&](const auto& o) { return name == o.first && action == o.second; });

@@ -155,6 +155,9 @@ class EngineSession {
   };
   // Runs on the search thread without the lock: the search and its updates; returns the reply.
   json runSearch(SearchJob& job);
+  // The spec a genmove reply and the game record show for `job`'s agent: its own where files
+  // may be read, the spec asked for on a server.
+  std::string shownSpec(const SearchJob& job) const;
   // Under the lock, once the search has ended: plays the move when asked, and replies.
   void finishSearch(SearchJob& job, json reply);
   // Hands `job` to the search thread (started on first use).

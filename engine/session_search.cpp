@@ -66,7 +66,7 @@ bool searches(const std::string& spec) { return takes(spec, "ms"); }
 std::string withinLimits(const std::string& spec, const SessionLimits& limits) {
   if (!limits.files) {
     const agents::AgentSpec parsed = agents::parseAgentSpec(spec);
-    if (parsed.name == "ext") {
+    if (agents::startsProgram(spec)) {
       throw RequestError{"bad_request",
                          "this server runs no programs: ext agents play in a local morne engine, "
                          "arena or play, not over the network"};
@@ -283,6 +283,12 @@ json EngineSession::analyze(const json& req) {
   return json::object();
 }
 
+std::string EngineSession::shownSpec(const SearchJob& job) const {
+  // A server's clients see the spec as they asked it (within the server's limits): the agent's
+  // own would show where the server keeps its models, a path the server refuses from them.
+  return limits_.files ? job.agent->spec() : job.spec;
+}
+
 json EngineSession::runSearch(SearchJob& job) {
   agents::Agent& agent = *job.agent;
   if (job.searches) {
@@ -299,7 +305,7 @@ json EngineSession::runSearch(SearchJob& job) {
   if (job.cmd == "genmove" || !job.searches) {
     const agents::Decision d = agents::decideWithWhatItKnows(agent, job.position);
     job.decided = d.action;
-    json out = decisionJson(job.shown, d, job.top, agent.spec());
+    json out = decisionJson(job.shown, d, job.top, shownSpec(job));
     out["stopped"] = stop_.load();
     if (job.cmd == "analyze") {  // an agent that does not search reports once
       out["update"] = 1;
@@ -340,7 +346,7 @@ void EngineSession::finishSearch(SearchJob& job, json result) {
   if (job.hidden && result.value("ok", true)) result = {{"hidden", true}};
   if (result.value("ok", true)) {
     if (job.play) {
-      game_.recordAgent(job.cmd == "genmove" ? job.agent->spec() : job.spec);
+      game_.recordAgent(job.cmd == "genmove" ? shownSpec(job) : job.spec);
       json played = game_.play({.chance = false, .action = job.decided, .outcome = 0});
       for (auto& [key, value] : played.items()) result[key] = value;
     }

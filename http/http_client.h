@@ -5,6 +5,7 @@
 // http_client.cpp alone.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -32,8 +33,10 @@ class HttpClient {
 
   // GET `target`: the body as text, at most `max_bytes` of it (more: status 0 and a problem).
   HttpAnswer get(const std::string& target, uint64_t max_bytes = uint64_t{16} << 20);
-  // GET `target` into `file` (written whole or removed).
-  HttpAnswer getFile(const std::string& target, const std::string& file);
+  // GET `target` into `file` (written whole or removed), at most `max_bytes` of it (more:
+  // status 0 and a problem, and nothing kept).
+  HttpAnswer getFile(const std::string& target, const std::string& file,
+                     uint64_t max_bytes = std::numeric_limits<uint64_t>::max());
   // PUT the bytes of `file` to `target`, with extra `headers`.
   HttpAnswer putFile(const std::string& target, const std::string& file,
                      const std::vector<std::pair<std::string, std::string>>& headers);

@@ -14,6 +14,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <limits>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -49,7 +51,53 @@ std::string errorBody(const std::string& message) {
   return "{\"error\":\"" + quoted + "\"}";
 }
 
+// What a parsed head says, as the handler sees it.
+template <class Fields>
+HttpRequest requestOf(const bhttp::request_header<Fields>& h) {
+  HttpRequest request;
+  request.method = std::string(h.method_string());
+  request.target = std::string(h.target());
+  for (const auto& field : h) {
+    request.headers.emplace_back(lowerCase(std::string(field.name_string())),
+                                 std::string(field.value()));
+  }
+  return request;
+}
+
+// A parser of request heads as the server sets it up.
+void limitHead(bhttp::request_parser<bhttp::empty_body>& parser) {
+  parser.header_limit(kMaxHeadBytes);
+  // No bound while the head is read: a body over the bound is answered 413 (onHead), not
+  // dropped with the connection before an answer. (A number, never boost::none: Boost 1.74
+  // compares a length with none as if none were 0.)
+  parser.body_limit(std::numeric_limits<uint64_t>::max());
+}
+
 }  // namespace
+
+std::optional<HttpRequest> parseRequestHead(std::string_view bytes, std::string& error) {
+  bhttp::request_parser<bhttp::empty_body> parser;
+  limitHead(parser);
+  parser.eager(false);
+  beast::error_code ec;
+  size_t used = 0;
+  while (!ec && used < bytes.size() && !parser.is_header_done()) {
+    const size_t n = parser.put(net::buffer(bytes.data() + used, bytes.size() - used), ec);
+    if (n == 0 && !ec) break;  // needs more than there is
+    used += n;
+  }
+  if (ec) {
+    error = ec.message();
+    return std::nullopt;
+  }
+  if (!parser.is_header_done()) {
+    error = "the head is incomplete";
+    return std::nullopt;
+  }
+  HttpRequest request = requestOf(parser.get().base());
+  if (parser.content_length()) request.body_bytes = *parser.content_length();
+  return request;
+}
 
 std::string HttpRequest::header(const std::string& name) const {
   for (const auto& [key, value] : headers)
@@ -65,9 +113,10 @@ struct HttpServer::Impl {
 
   HttpServerConfig config;
   HttpHandler& handler;
-  mutable std::mutex mutex;  // guards the two below
+  mutable std::mutex mutex;  // guards the three below
   HttpCounters counters;
   int open = 0;
+  std::map<std::string, int> open_by_address;
   net::io_context ioc;
   tcp::acceptor acceptor;
 };
@@ -78,19 +127,19 @@ namespace {
 // refused before its body, or a part times out.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket&& socket, HttpServer::Impl& server)
-      : stream_(std::move(socket)), server_(server) {}
+  Connection(tcp::socket&& socket, std::string address, HttpServer::Impl& server)
+      : stream_(std::move(socket)), address_(std::move(address)), server_(server) {}
 
   ~Connection() {
     dropBody();
     std::lock_guard lock(server_.mutex);
     --server_.open;
+    if (--server_.open_by_address[address_] == 0) server_.open_by_address.erase(address_);
   }
 
   void readHead() {
     head_.emplace();
-    head_->header_limit(kMaxHeadBytes);
-    head_->body_limit(server_.config.max_body_bytes);
+    limitHead(*head_);
     arm();
     bhttp::async_read_header(stream_, buffer_, *head_,
                              [self = shared_from_this()](beast::error_code ec, size_t) {
@@ -121,13 +170,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       ++server_.counters.requests;
     }
     const auto& h = head_->get();
-    request_ = HttpRequest{};
-    request_.method = std::string(h.method_string());
-    request_.target = std::string(h.target());
-    for (const auto& field : h) {
-      request_.headers.emplace_back(lowerCase(std::string(field.name_string())),
-                                    std::string(field.value()));
-    }
+    request_ = requestOf(h.base());
     const bool has_body = h.has_content_length() || h.chunked();
     if (!has_body) {
       reply(answerOf(request_), h.keep_alive());
@@ -159,6 +202,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return;
     }
     body_.emplace(std::move(*head_));
+    body_->body_limit(server_.config.max_body_bytes);
     beast::error_code ec;
     body_->get().body().open(file.c_str(), beast::file_mode::write, ec);
     if (ec) {
@@ -167,6 +211,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return;
     }
     body_path_ = file;
+    if (body_->is_done()) {  // Content-Length: 0
+      onBody();
+      return;
+    }
     readBody();
   }
 
@@ -203,7 +251,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     ++server_.counters.bodies_lost;
   }
 
+  // A request without the token (401) ends its connection: a socket that cannot authenticate
+  // holds no slot.
   void reply(const HttpReply& r, bool keep_alive) {
+    if (r.status == 401) keep_alive = false;
     auto res = std::make_shared<bhttp::response<bhttp::file_body>>();
     if (!r.file.empty()) {
       beast::error_code ec;
@@ -270,6 +321,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   beast::tcp_stream stream_;
+  std::string address_;  // the peer's address, as counted in open_by_address
   HttpServer::Impl& server_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::empty_body>> head_;
@@ -291,17 +343,26 @@ void HttpServer::Impl::accept() {
       accept();
       return;
     }
+    beast::error_code peer_ec;
+    const std::string address = socket.remote_endpoint(peer_ec).address().to_string();
     bool admitted = false;
     {
       std::lock_guard lock(mutex);
-      admitted = open < config.max_connections;
+      admitted = !peer_ec && open < config.max_connections &&
+                 open_by_address[address] < config.max_connections_per_address;
       if (admitted) {
         ++open;
+        ++open_by_address[address];
       } else {
         ++counters.connections_refused;
+        if (open_by_address[address] == 0) open_by_address.erase(address);
       }
     }
-    if (admitted) std::make_shared<Connection>(std::move(socket), *this)->readHead();
+    if (admitted) {
+      beast::error_code ignored;  // answers' heads and bodies go in separate writes
+      socket.set_option(tcp::no_delay(true), ignored);
+      std::make_shared<Connection>(std::move(socket), address, *this)->readHead();
+    }
     accept();
   });
 }

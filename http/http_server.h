@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,9 +18,10 @@ namespace morne::http {
 
 // The server's settings.
 struct HttpServerConfig {
-  std::string host = "127.0.0.1";  // the address to bind; 0.0.0.0 opens it to the network
-  int port = 0;                    // 0: any free port
-  int max_connections = 64;        // connections at once; more are closed at once
+  std::string host = "127.0.0.1";        // the address to bind; 0.0.0.0 opens it to the network
+  int port = 0;                          // 0: any free port
+  int max_connections = 64;              // connections at once; more are closed at once
+  int max_connections_per_address = 16;  // of those, from one peer address
   uint64_t max_body_bytes = uint64_t{1} << 30;  // one request's body; a longer one is refused
   double io_timeout_s = 60;  // a request whose next bytes take longer is dropped (and its body)
   int threads = 2;           // threads answering the sockets
@@ -36,6 +39,11 @@ struct HttpRequest {
   // The value of header `name` (lower case), or "".
   std::string header(const std::string& name) const;
 };
+
+// The head of a request as the server reads it from `bytes` (the same parser, head limit and
+// translation): the request, or nothing with `error` saying why (an incomplete head is an
+// error here). Exposed for the fuzz target of the head parser; any bytes are well defined.
+std::optional<HttpRequest> parseRequestHead(std::string_view bytes, std::string& error);
 
 // An answer: `body`, or the bytes of `file` when it is set.
 struct HttpReply {

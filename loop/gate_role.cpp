@@ -41,6 +41,8 @@ bool playArena(const RoleContext& run, const arena::ArenaConfig& config,
   arena::runArena(
       config, games, [&](const arena::ArenaGame&, int finished) { progress.update(finished); },
       run.stop);
+  const std::vector<std::string> errors = arena::arenaErrors(config, games);
+  if (!errors.empty()) throw IoError(what + ": " + errors.front());
   return !run.stopping();
 }
 

@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <thread>
 
+#include "agents/agent_kinds.h"
 #include "env/error.h"
 #include "env/io/crc32.h"
 #include "env/io/durable_file.h"
@@ -29,10 +31,25 @@ constexpr const char* kRemoteFormat = "morne-remote/1";
 // (as loop/selfplay_worker.cpp reads them).
 constexpr int kArchiveDataSets = 4;
 
-std::string crcText(const std::string& bytes) {
+std::string crcText(uint32_t crc) {
   char text[16];
-  std::snprintf(text, sizeof text, "%08x", env::crc32Of(bytes));
+  std::snprintf(text, sizeof text, "%08x", crc);
   return text;
+}
+
+// Refuses a run whose settings name an agent that starts a program, unless the worker's own
+// command line allows it (--allow-programs): the settings come from the server.
+void checkPrograms(const LoopSettings& loop, const std::string& url) {
+  std::vector<std::string> specs = {loop.bootstrap, loop.agent, loop.gate_agent, loop.ladder_agent};
+  std::istringstream references(loop.ladder_references);
+  for (std::string spec; references >> spec;) specs.push_back(spec);
+  for (const std::string& spec : specs) {
+    if (agents::startsProgram(spec)) {
+      throw ConfigError("remote: the run of " + url + " names the agent \"" + spec.substr(0, 200) +
+                        "\", which starts a program on this machine; a remote worker runs "
+                        "none unless its own command line says --allow-programs");
+    }
+  }
 }
 
 // The worker's side of the exchange: its client, its folder, and how it reports.
@@ -82,12 +99,14 @@ class Remote {
     return j;
   }
 
-  // GETs `target` into `file` through FILE.part, checked by `check` (a problem, or "").
-  void fetchFile(const std::string& target, const std::string& file,
+  // GETs `target` into `file` through FILE.part, at most `max_bytes` of it (the size the
+  // server declared: a longer answer stops there), checked by `check` (a problem, or "").
+  void fetchFile(const std::string& target, const std::string& file, uint64_t max_bytes,
                  const std::function<std::string(const std::string&)>& check) {
     const std::string part = file + ".part";
     fs::create_directories(fs::path(file).parent_path());
-    const http::HttpAnswer a = call("GET " + target, [&] { return client_.getFile(target, part); });
+    const http::HttpAnswer a =
+        call("GET " + target, [&] { return client_.getFile(target, part, max_bytes); });
     if (a.status == 0) throw IoError("remote: " + s_.url + target + ": " + a.problem);
     if (!a.ok())
       throw ConfigError("remote: " + s_.url + target + " answered " + std::to_string(a.status));
@@ -122,7 +141,14 @@ class Remote {
     for (const auto& [g, path] : files) {
       const std::string name = path.filename().string();
       const std::string target = "/v1/selfplay/" + generationName(g) + "/" + name;
-      const std::string crc = crcText(env::readTextFile(path.string(), "shard", size_t{1} << 34));
+      std::error_code size_ec;
+      const uint64_t bytes = fs::file_size(path, size_ec);
+      if (!size_ec && max_upload_bytes_ > 0 && bytes > max_upload_bytes_) {
+        keepAside(path, name + " is " + std::to_string(bytes) + " bytes, more than the " +
+                            std::to_string(max_upload_bytes_) + " the server takes");
+        continue;
+      }
+      const std::string crc = crcText(env::crc32OfFile(path.string()));
       const http::HttpAnswer a = call("PUT " + target, [&] {
         return client_.putFile(target, path.string(), {{"X-Morne-Crc32", crc}});
       });
@@ -132,17 +158,24 @@ class Remote {
                           name + ": does another worker of the run have the name " + s_.name +
                           "? (" + a.body.substr(0, 200) + ")");
       }
-      if (!a.ok()) {  // refused as damaged: kept aside, never deleted
-        const std::string aside = path.string() + ".refused";
-        env::renameDurably(path.string(), aside);
-        say("remote: " + name + " refused (" + std::to_string(a.status) + " " +
-            a.body.substr(0, 300) + "); kept as " + aside);
+      if (!a.ok()) {  // refused as damaged or too large: kept aside, never deleted
+        keepAside(path, name + " refused (" + std::to_string(a.status) + " " +
+                            a.body.substr(0, 300) + ")");
         continue;
       }
       env::removeDurably(path.string());
     }
     return true;
   }
+
+  // Keeps a file the server will not take aside as FILE.refused, saying `why`.
+  void keepAside(const fs::path& path, const std::string& why) {
+    const std::string aside = path.string() + ".refused";
+    env::renameDurably(path.string(), aside);
+    say("remote: " + why + "; kept as " + aside);
+  }
+
+  void setMaxUpload(uint64_t bytes) { max_upload_bytes_ = bytes; }
 
   // Makes the worker's folder hold the network latest.json names (fetched when new) and the
   // archives its games may start from, then writes its latest.json. Returns the pointer.
@@ -154,10 +187,13 @@ class Remote {
     if (!latest.network.empty() && !folder.networkProblem(latest).empty()) {
       const std::string file = fs::path(latest.network).filename().string();
       say("remote: fetching " + latest.network + " (" + std::to_string(latest.bytes) + " bytes)");
-      fetchFile("/v1/nets/" + file, folder.path(latest.network), [&](const std::string& bytes) {
-        const bool same = bytes.size() == latest.bytes && env::crc32Of(bytes) == latest.crc32;
-        return same ? "" : "the network's size or CRC-32 is not latest.json's: damaged on the way";
-      });
+      fetchFile(
+          "/v1/nets/" + file, folder.path(latest.network), latest.bytes,
+          [&](const std::string& bytes) {
+            const bool same = bytes.size() == latest.bytes && env::crc32Of(bytes) == latest.crc32;
+            return same ? ""
+                        : "the network's size or CRC-32 is not latest.json's: damaged on the way";
+          });
     }
     if (archives && !latest.network.empty()) {
       for (int d = std::max(0, latest.data_set - kArchiveDataSets); d < latest.data_set; ++d) {
@@ -167,7 +203,7 @@ class Remote {
           const std::string file = folder.dataSet(d) + "/" + name;
           if (name.empty() || name.find('/') != std::string::npos || fs::exists(file)) continue;
           fetchFile("/v1/archives/" + generationName(d) + "/" + name, file,
-                    [&](const std::string& bytes) {
+                    f.value("bytes", uint64_t{0}), [&](const std::string& bytes) {
                       return bytes.size() == f.value("bytes", uint64_t{0}) ? ""
                                                                            : "not the listed size";
                     });
@@ -190,6 +226,7 @@ class Remote {
   const RemoteWorkerSettings& s_;
   http::HttpClient client_;
   const RunFolder* log_ = nullptr;
+  uint64_t max_upload_bytes_ = 0;  // the server's bound on an upload (0: not told)
 };
 
 // Makes DIR the worker's copy of the run's settings and scenario, and returns them. DIR may hold
@@ -213,6 +250,9 @@ LoopConfig adoptRun(Remote& remote, const RemoteWorkerSettings& s) {
   env::writeFileDurably(s.dir + "/loop.json", run.at("loop").dump(2) + "\n");
   env::writeFileDurably(s.dir + "/scenario.json", run.at("scenario").get<std::string>());
   LoopConfig c = readLoopRecord(s.dir);
+  if (!s.allow_programs) checkPrograms(c.loop, s.url);
+  const json max_upload = run.value("max_upload_bytes", json());
+  remote.setMaxUpload(max_upload.is_number_unsigned() ? max_upload.get<uint64_t>() : 0);
   c.loop.scenario = s.dir + "/scenario.json";
   c.loop.init.clear();  // the run's first network comes through latest.json like any other
   c.loop.jobs = s.jobs;

@@ -25,14 +25,18 @@ struct RemoteWorkerSettings {
   int jobs = 2;           // self-play threads
   int64_t max_games = 0;  // stop after this many games (0: when the run is done)
   double timeout_s = 60;  // the longest wait for any part of an exchange
+  // Whether the run's settings may name agents that start programs (ext:cmd=...): without it,
+  // a server (or whoever can write its loop.json) cannot run a program on this machine.
+  bool allow_programs = false;
   bool quiet = false;
   const std::atomic<bool>* stop = nullptr;
 };
 
 // Plays and uploads until the run's last generation is gated, `max_games` are played, or
 // `stop` becomes true; returns the games played. Throws ConfigError when the server refuses
-// the token, DIR belongs to another run, or the server holds other bytes under one of its
-// names (two workers of one name).
+// the token, DIR belongs to another run, the run names an agent that starts a program and
+// `allow_programs` is off, or the server holds other bytes under one of its names (two workers
+// of one name).
 int64_t runRemoteWorker(const RemoteWorkerSettings& settings);
 
 }  // namespace morne::loop

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 
 #include "env/error.h"
@@ -15,6 +16,7 @@
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
 #include "loop/selfplay_worker.h"
+#include "loop/worker_totals.h"
 #include "training/position_archive.h"
 #include "training/training_data.h"
 
@@ -70,9 +72,19 @@ std::vector<std::string> pathParts(const std::string& target) {
 
 std::string fileCrcText(const std::string& path) {
   char text[16];
-  std::snprintf(text, sizeof text, "%08x",
-                env::crc32Of(env::readTextFile(path, "upload", size_t{1} << 34)));
+  std::snprintf(text, sizeof text, "%08x", env::crc32OfFile(path));
   return text;
+}
+
+// The file `dir`/`name` when it is a regular file there: not a symbolic link, and in no other
+// folder once resolved (the token and the system's files are never served through a link).
+std::optional<std::string> servedFile(const std::string& dir, const std::string& name) {
+  std::error_code ec;
+  const fs::path file = fs::path(dir) / name;
+  if (!fs::is_regular_file(fs::symlink_status(file, ec))) return std::nullopt;
+  const fs::path folder = fs::canonical(dir, ec);
+  if (ec || fs::canonical(file, ec).parent_path() != folder || ec) return std::nullopt;
+  return file.string();
 }
 
 }  // namespace
@@ -106,8 +118,8 @@ std::string runToken(const RunFolder& folder) {
   return token;
 }
 
-RunExchange::RunExchange(const RoleContext& run, std::string token)
-    : run_(run), token_(std::move(token)) {}
+RunExchange::RunExchange(const RoleContext& run, std::string token, uint64_t max_upload_bytes)
+    : run_(run), token_(std::move(token)), max_upload_bytes_(max_upload_bytes) {}
 
 ExchangeCounters RunExchange::counters() const {
   std::lock_guard lock(mutex_);
@@ -170,6 +182,8 @@ http::HttpReply RunExchange::answer(const http::HttpRequest& request) {
 http::HttpReply RunExchange::route(const http::HttpRequest& request) {
   const std::vector<std::string> parts = pathParts(request.target);
   const size_t n = parts.size();
+  if (request.method == "PUT" && request.body_file.empty())
+    return refuse(411, "PUT " + request.target.substr(0, 200) + ": a body with its Content-Length");
   if (request.method == "PUT" && n == 3)
     return store(request, "selfplay/" + parts[1] + "/" + parts[2]);
   if (request.method == "PUT" && n == 2) return storeTotals(request, parts[1]);
@@ -179,13 +193,14 @@ http::HttpReply RunExchange::route(const http::HttpRequest& request) {
     return reply(200, json{{"format", kRemoteFormat},
                            {"run", run_.folder.name()},
                            {"loop", loop},
-                           {"scenario", run_.scenario->sourceText()}});
+                           {"scenario", run_.scenario->sourceText()},
+                           {"max_upload_bytes", max_upload_bytes_}});
   }
   if (n == 1 && parts[0] == "latest")
     return {200, "application/json", latestText(run_.folder.readLatest()), ""};
-  if (n == 2 && parts[0] == "nets" && std::regex_match(parts[1], kNetworkName) &&
-      fs::is_regular_file(run_.folder.path("nets/" + parts[1]))) {
-    return {200, "application/octet-stream", "", run_.folder.path("nets/" + parts[1])};
+  if (n == 2 && parts[0] == "nets" && std::regex_match(parts[1], kNetworkName)) {
+    if (const auto file = servedFile(run_.folder.path("nets"), parts[1]))
+      return {200, "application/octet-stream", "", *file};
   }
   if (n >= 2 && parts[0] == "archives" && std::regex_match(parts[1], kDataSet)) {
     const std::string dir = run_.folder.path("selfplay/" + parts[1]);
@@ -195,7 +210,8 @@ http::HttpReply RunExchange::route(const http::HttpRequest& request) {
       std::vector<std::pair<std::string, uint64_t>> found;
       for (const auto& e : fs::directory_iterator(dir, ec)) {
         const std::string name = e.path().filename().string();
-        if (name.ends_with(training::kPositionsSuffix) && std::regex_match(name, kUploadName))
+        if (name.ends_with(training::kPositionsSuffix) && std::regex_match(name, kUploadName) &&
+            servedFile(dir, name))
           found.emplace_back(name, e.file_size());
       }
       std::sort(found.begin(), found.end());
@@ -203,8 +219,8 @@ http::HttpReply RunExchange::route(const http::HttpRequest& request) {
       return reply(200, json{{"files", files}});
     }
     if (n == 3 && parts[2].ends_with(training::kPositionsSuffix) &&
-        std::regex_match(parts[2], kUploadName) && fs::is_regular_file(dir + "/" + parts[2])) {
-      return {200, "application/json", "", dir + "/" + parts[2]};
+        std::regex_match(parts[2], kUploadName)) {
+      if (const auto file = servedFile(dir, parts[2])) return {200, "application/json", "", *file};
     }
   }
   if (n == 2 && parts[0] == "workers" && std::regex_match(parts[1], kWorkerName))
@@ -228,8 +244,12 @@ http::HttpReply RunExchange::store(const http::HttpRequest& request, const std::
     } catch (const Error& e) {
       problem = std::string("not a readable shard: ") + e.what();
     }
-  } else if (!json::parse(env::readTextFile(part, "upload"), nullptr, false).is_object()) {
-    problem = "not a position archive (a JSON object)";
+  } else {
+    try {
+      training::readPositionArchive(*run_.scenario, part);
+    } catch (const Error& e) {
+      problem = std::string("not a position archive of the run's scenario: ") + e.what();
+    }
   }
   if (!problem.empty()) {
     std::remove(part.c_str());
@@ -262,11 +282,21 @@ http::HttpReply RunExchange::store(const http::HttpRequest& request, const std::
 http::HttpReply RunExchange::storeTotals(const http::HttpRequest& request,
                                          const std::string& name) {
   const std::string& part = request.body_file;
-  const json totals = json::parse(env::readTextFile(part, "upload"), nullptr, false);
-  std::remove(part.c_str());
-  if (!totals.is_object() || totals.value("worker", "") != name)
-    return refuse(422, "a worker's totals: a JSON object whose \"worker\" is " + name);
-  env::writeFileDurably(run_.folder.path("workers/" + name + ".json"), totals.dump(1) + "\n");
+  std::string problem;
+  try {
+    const json record = json::parse(env::readTextFile(part, "upload"), nullptr, false);
+    const WorkerTotals totals = parseWorkerTotals(record, "the totals of worker " + name);
+    if (totals.worker != name) problem = "its \"worker\" is " + totals.worker + ", not " + name;
+  } catch (const Error& e) {
+    problem = e.what();
+  }
+  if (!problem.empty()) {
+    std::remove(part.c_str());
+    run_.say("serve: refused the totals of worker " + name + ": " + problem);
+    return refuse(422, "a worker's totals (workers/NAME.json): " + problem);
+  }
+  env::syncFile(part);
+  env::renameDurably(part, run_.folder.path("workers/" + name + ".json"));
   return reply(200, json{{"stored", true}});
 }
 
@@ -280,7 +310,7 @@ void serveRun(const RoleContext& run, const http::HttpServerConfig& config) {
     run.say("serve: removed " + std::to_string(removed) +
             " unfinished upload(s) of an earlier server; their workers send them again");
   }
-  RunExchange exchange(run, runToken(run.folder));
+  RunExchange exchange(run, runToken(run.folder), config.max_body_bytes);
   http::HttpServer server(config, exchange);
   const std::string host =
       config.host.find(':') != std::string::npos ? "[" + config.host + "]" : config.host;

@@ -3,7 +3,8 @@
 // what `morne loop serve RUN` answers. Every request carries the run's token (RUN/token) as
 // "Authorization: Bearer TOKEN"; without it the answer is 401 and nothing else.
 //
-//   GET /v1/run                     {"format","run","loop": loop.json, "scenario": its text}
+//   GET /v1/run                     {"format","run","loop": loop.json, "scenario": its text,
+//                                    "max_upload_bytes": the largest upload taken}
 //   GET /v1/latest                  latest.json (loop/run_folder.h)
 //   GET /v1/nets/FILE               a network of nets/
 //   GET /v1/archives/gen-NNN        {"files": [{"name","bytes"}]}: the data set's position archives
@@ -16,7 +17,12 @@
 // An upload is written under incoming/, checked (its length, its CRC-32, a shard read whole as
 // the learner would read it, of the run's scenario), synced, then renamed into its data set:
 // the learner never sees part of one. The same file again is answered 200 (stored already);
-// other bytes under a name the folder holds, 409; a damaged upload, 422, and it is dropped.
+// other bytes under a name the folder holds, 409; a damaged upload, 422, and it is dropped (the
+// worker keeps its copy aside). A shard is read in a child process (training/shard_isolation.h):
+// bytes that crash libhdf5 are a refusal, never a crash of the server, and the server itself
+// never opens an uploaded shard. Files are served only when they are regular files of their own
+// folder (a symbolic link is not followed). A worker's totals are checked field by field
+// (loop/worker_totals.h) before they are stored.
 
 #include <atomic>
 #include <cstdint>
@@ -47,7 +53,10 @@ struct ExchangeCounters {
 // The answers above, over the run folder of `run`.
 class RunExchange : public http::HttpHandler {
  public:
-  RunExchange(const RoleContext& run, std::string token);
+  // `max_upload_bytes`: the server's bound on a body, told to workers (GET /v1/run) so that
+  // they keep a larger file aside instead of sending it.
+  RunExchange(const RoleContext& run, std::string token,
+              uint64_t max_upload_bytes = uint64_t{1} << 30);
 
   std::string bodyFile(const http::HttpRequest& head, http::HttpReply& refusal) override;
   http::HttpReply answer(const http::HttpRequest& request) override;
@@ -63,6 +72,7 @@ class RunExchange : public http::HttpHandler {
 
   const RoleContext& run_;
   std::string token_;
+  uint64_t max_upload_bytes_;
   std::atomic<uint64_t> next_upload_{0};
   mutable std::mutex mutex_;  // guards counters_ and the renames into the folder
   ExchangeCounters counters_;

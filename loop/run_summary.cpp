@@ -7,6 +7,7 @@
 #include "core/number_text.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "loop/worker_totals.h"
 
 namespace morne::loop {
 
@@ -51,8 +52,11 @@ double runCpuSeconds(const RunFolder& folder) {
   std::error_code ec;
   if (fs::is_directory(folder.path("workers"), ec)) {
     for (const auto& entry : fs::directory_iterator(folder.path("workers"))) {
-      if (entry.path().extension() == ".json")
-        seconds += readJsonFile(entry.path().string(), json::object()).value("cpu_seconds", 0.0);
+      if (entry.path().extension() != ".json") continue;
+      try {  // a damaged record counts nothing here; its worker keeps it aside when it starts
+        seconds += readWorkerTotals(entry.path().string()).value_or(WorkerTotals{}).cpu_seconds;
+      } catch (const ConfigError&) {
+      }
     }
   }
   for (const char* state : {"train/learner.json", "gates/state.json"})
@@ -119,12 +123,15 @@ std::string loopStatus(const std::string& run_dir) {
   if (fs::is_directory(folder.path("workers"), ec)) {
     for (const auto& entry : fs::directory_iterator(folder.path("workers"))) {
       if (entry.path().extension() != ".json") continue;
-      const json w = readJsonFile(entry.path().string(), json::object());
       const std::string name = entry.path().stem().string();
       const bool alive = env::isLockedByAnotherProcess(folder.path("workers/" + name + ".lock"));
-      out << "worker:     " << name << (alive ? " (running)" : " (stopped)") << ", "
-          << w.value("games", int64_t{0}) << " games, " << w.value("positions", int64_t{0})
-          << " positions\n";
+      out << "worker:     " << name << (alive ? " (running)" : " (stopped)") << ", ";
+      try {
+        const WorkerTotals w = readWorkerTotals(entry.path().string()).value_or(WorkerTotals{});
+        out << w.games << " games, " << w.positions << " positions\n";
+      } catch (const ConfigError& e) {
+        out << "totals damaged (" << e.what() << "; the worker keeps them aside when it starts)\n";
+      }
     }
   }
   out << "\ngen  games  step    policy (uniform)  value (0)  gate             Elo [95%]\n";

@@ -13,8 +13,10 @@
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "env/rng.h"
+#include "loop/worker_totals.h"
 #include "training/position_archive.h"
 #include "training/selfplay.h"
+#include "training/shard_writer.h"
 
 namespace morne::loop {
 
@@ -55,25 +57,26 @@ SelfplayWorker::SelfplayWorker(const RoleContext& run, std::string name, int job
   checkName(name_);
   lock_ = lockRole(run_.folder.path("workers/" + name_ + ".lock"), "a worker named " + name_);
   const std::string totals_path = run_.folder.path("workers/" + name_ + ".json");
-  json totals;
+  WorkerTotals totals;
   try {
-    totals = readJsonFile(totals_path, json::object());
+    totals = readWorkerTotals(totals_path).value_or(WorkerTotals{});
   } catch (const ConfigError& e) {
     // Only counts: kept aside, and the chunk number found again from the worker's file names,
     // so that no name or seed is used twice.
     const std::string aside = totals_path + ".damaged";
     env::renameDurably(totals_path, aside);
-    totals = json{{"chunks", nextChunkOf(run_.folder, name_)}};
+    totals = WorkerTotals{};
+    totals.chunks = nextChunkOf(run_.folder, name_);
     run_.say("worker " + name_ + ": " + e.what() + "; kept as " + aside + "; chunks go on from " +
-             std::to_string(totals["chunks"].get<int64_t>()) + ", its totals restart from 0");
+             std::to_string(totals.chunks) + ", its totals restart from 0");
   }
-  games_ = totals.value("games", int64_t{0});
-  positions_ = totals.value("positions", int64_t{0});
-  positions_played_ = totals.value("positions_played", int64_t{0});
-  chunks_ = totals.value("chunks", int64_t{0});
-  cpu_seconds_ = totals.value("cpu_seconds", 0.0);
-  resign_checks_ = totals.value("resign_checks", 0.0);
-  false_resignations_ = totals.value("false_resignations", 0.0);
+  games_ = totals.games;
+  positions_ = totals.positions;
+  positions_played_ = totals.positions_played;
+  chunks_ = totals.chunks;
+  cpu_seconds_ = totals.cpu_seconds;
+  resign_checks_ = totals.resign_checks;
+  false_resignations_ = totals.false_resignations;
 }
 
 SelfplayWorker::~SelfplayWorker() = default;
@@ -98,17 +101,9 @@ void SelfplayWorker::continueFrom(int64_t next) {
 }
 
 void SelfplayWorker::saveTotals() const {
-  const json totals = {{"worker", name_},
-                       {"games", games_},
-                       {"positions", positions_},                // recorded, of finished games
-                       {"positions_played", positions_played_},  // of every game
-                       {"cpu_seconds", cpu_seconds_},
-                       {"chunks", chunks_},
-                       {"resign_checks", resign_checks_},  // recent, halved past 200
-                       {"false_resignations", false_resignations_},
-                       {"data_set", playing_.data_set},
-                       {"network", playing_.network}};
-  env::writeFileDurably(run_.folder.path("workers/" + name_ + ".json"), totals.dump(1) + "\n");
+  writeWorkerTotals(run_.folder.path("workers/" + name_ + ".json"),
+                    {name_, games_, positions_, positions_played_, cpu_seconds_, chunks_,
+                     resign_checks_, false_resignations_, playing_.data_set, playing_.network});
 }
 
 bool SelfplayWorker::resignationSuspended(const std::string& set) {
@@ -199,6 +194,8 @@ int SelfplayWorker::playChunk(int games) {
   core::Progress progress(games, "games", !run_.quiet);
   const training::SelfPlayResult r = training::runSelfPlay(
       sp, [&](const training::SelfPlayProgress& p) { progress.update(p.games_done); }, run_.stop);
+  for (const training::RecoveredShard& recovered : r.recovered)  // a killed chunk's journals
+    run_.say("worker " + name_ + ": " + training::recoveryText(recovered));
   const training::SelfPlayProgress& p = r.progress;
   games_ += p.games_done;
   positions_ += p.positions;

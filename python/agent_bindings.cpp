@@ -2,8 +2,12 @@
 
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "agents/agent_kinds.h"
@@ -15,6 +19,7 @@
 #include "env/types.h"
 #include "python/bound_game.h"
 #include "python/network_loader_capsule.h"
+#include "python/object_lock.h"
 
 namespace py = pybind11;
 
@@ -25,6 +30,7 @@ namespace {
 // A built-in agent (morne.Agent).
 struct BoundAgent {
   std::unique_ptr<agents::Agent> agent;
+  std::unique_ptr<std::mutex> busy = std::make_unique<std::mutex>();  // one decision at a time
 };
 
 const env::GameState& decisionState(const BoundState& b) {
@@ -37,10 +43,39 @@ const env::GameState& decisionState(const BoundState& b) {
   return b.state;
 }
 
+// The agent's decision in a copy of `b`'s position. The search runs on a thread of its own
+// while this one waits without the GIL and, every 50 ms, lets Python see a signal: Ctrl-C
+// stops the search (setStopFlag) and raises KeyboardInterrupt once it has returned.
 agents::Decision decide(BoundAgent& a, const BoundState& b) {
-  const env::GameState& s = decisionState(b);
-  py::gil_scoped_release release;
-  return a.agent->decide(s);
+  const env::GameState s = decisionState(b);
+  const auto lock = holdObject(*a.busy);
+  std::atomic<bool> stop = false;
+  struct StopFlag {
+    agents::Agent& agent;
+    ~StopFlag() { agent.setStopFlag(nullptr); }
+  } flag{*a.agent};
+  a.agent->setStopFlag(&stop);
+  auto running = std::async(std::launch::async, [&] { return a.agent->decide(s); });
+  std::optional<py::error_already_set> interrupted;
+  for (;;) {
+    std::future_status status;
+    {
+      py::gil_scoped_release release;
+      status = running.wait_for(std::chrono::milliseconds(50));
+    }
+    if (status == std::future_status::ready) break;
+    if (!interrupted && PyErr_CheckSignals() != 0) {
+      interrupted.emplace();
+      stop = true;
+    }
+  }
+  agents::Decision d;
+  {
+    py::gil_scoped_release release;
+    d = running.get();  // rethrows what the search threw
+  }
+  if (interrupted) throw std::move(*interrupted);
+  return d;
 }
 
 py::list lineOf(const env::GameState& root, const std::vector<agents::Ply>& line) {

@@ -140,6 +140,14 @@ void bindArena(py::module_& m) {
         }
         folder.finish(arena::arenaScopes(lineup, schedule));
         if (interrupted) throw std::move(*interrupted);
+        const std::vector<std::string> errors = arena::arenaErrors(config, schedule);
+        if (!errors.empty()) {
+          std::string text = std::to_string(errors.size()) +
+                             " game(s) ended with an error and stay unplayed (the reports cover "
+                             "the others):";
+          for (const std::string& line : errors) text += "\n  " + line;
+          throw IoError(text);
+        }
         int played = 0;
         for (const arena::ArenaGame& g : schedule) played += g.played;
         return played;

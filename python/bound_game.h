@@ -45,6 +45,11 @@ struct BoundState {
   BoundState clone() const { return BoundState(game, state); }
 };
 
+// `scenario` itself; TypeError naming `where` when it is None (pybind11 passes None as an empty
+// holder).
+const std::shared_ptr<BoundScenario>& requireScenario(
+    const std::shared_ptr<BoundScenario>& scenario, const char* where);
+
 // The bound scenario of a loaded scenario, or of a scenario document's text (parsed only when
 // new; throws ValidationError naming `source`): one object per distinct document while
 // any of its states lives, so that the states of one scenario, unpickled ones included, share

@@ -83,6 +83,7 @@ std::shared_ptr<BoundScenario> loadBound(const std::string& name_or_path, const 
 
 // A state of `game` from its JSON text (State.to_json), validated.
 BoundState stateOfJson(const std::shared_ptr<BoundScenario>& game, const std::string& text) {
+  requireScenario(game, "State.from_json: scenario");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
@@ -136,6 +137,13 @@ env::Action legalAction(const BoundState& b, const py::handle& action) {
                           (refusal->rule.empty() ? "" : " (" + refusal->rule + ")"));
   }
   return a;
+}
+
+const std::shared_ptr<BoundScenario>& requireScenario(
+    const std::shared_ptr<BoundScenario>& scenario, const char* where) {
+  if (!scenario)
+    throw py::type_error(std::string(where) + ": a morne.Scenario is needed, not None");
+  return scenario;
 }
 
 std::shared_ptr<BoundScenario> boundScenario(std::shared_ptr<const env::Scenario> scenario) {
@@ -258,7 +266,7 @@ void bindGame(py::module_& m) {
       .def(
           "new_game",
           [](const std::shared_ptr<BoundScenario>& b) {
-            return BoundState(b, env::newGame(b->scenario()));
+            return BoundState(b, env::newGame(requireScenario(b, "Scenario.new_game")->scenario()));
           },
           "The scenario's initial state. The game has no dice of its own: chance outcomes are "
           "applied by the caller (State.sample_chance with a seeded Rng draws them).")

@@ -2,6 +2,7 @@
 // errors as Python exceptions (a bad scenario, state or record raises ValueError with the
 // engine's message naming the place and the reason; an unreadable file raises OSError).
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include "env/error.h"
@@ -16,6 +17,11 @@ namespace py = pybind11;
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "morne: the Morne Plaine wargame's rules, agents and data (docs/python.md)";
+  // pybind11 finds numpy's C API on the first array it makes, in a function-local static whose
+  // initialisation imports numpy: made there by two threads at once, one waits for the static
+  // holding the GIL while the other waits for the GIL inside it. Made here, once, at import.
+  (void)py::array_t<float>(0);
+  (void)py::array_t<uint8_t>(0);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

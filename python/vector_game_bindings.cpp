@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 
 #include "python/array_view.h"
 #include "python/bound_game.h"
+#include "python/object_lock.h"
 #include "python/vector_game.h"
 
 namespace py = pybind11;
@@ -21,7 +23,11 @@ struct BoundVectorGame {
   std::shared_ptr<BoundScenario> game;
   VectorGame games;
   std::vector<int32_t> actions;  // step()'s argument as int32, one per game
+  std::unique_ptr<std::mutex> busy = std::make_unique<std::mutex>();  // one call at a time
 };
+
+// The most threads a VectorGame takes.
+constexpr int kMaxThreads = 256;
 
 BoundVectorGame& bound(const py::object& self) { return self.cast<BoundVectorGame&>(); }
 
@@ -34,6 +40,12 @@ void bindVectorGame(py::module_& m) {
       "read-only views of its arrays, rewritten by each reset() and step().")
       .def(py::init([](const std::shared_ptr<BoundScenario>& scenario, int n, uint64_t seed,
                        bool auto_chance, int threads) {
+             requireScenario(scenario, "VectorGame: scenario");
+             if (threads < 1 || threads > kMaxThreads) {
+               throw py::value_error("VectorGame: threads must be in [1, " +
+                                     std::to_string(kMaxThreads) + "] (got " +
+                                     std::to_string(threads) + ")");
+             }
              VectorGame games(scenario->scenario(), n, seed, auto_chance, threads);
              return new BoundVectorGame{scenario, std::move(games),
                                         std::vector<int32_t>(static_cast<size_t>(n))};
@@ -47,6 +59,7 @@ void bindVectorGame(py::module_& m) {
           "reset",
           [](const py::object& self) {
             {
+              const auto lock = holdObject(*bound(self).busy);
               py::gil_scoped_release release;
               bound(self).games.reset();
             }
@@ -57,6 +70,7 @@ void bindVectorGame(py::module_& m) {
           "step",
           [](const py::object& self, const py::object& actions) {
             BoundVectorGame& v = bound(self);
+            const auto lock = holdObject(*v.busy);
             const py::array given = py::array::ensure(actions);
             if (!given || given.ndim() != 1 || given.shape(0) != v.games.size()) {
               throw py::value_error("VectorGame.step: actions must be a 1-D array of " +
@@ -107,6 +121,7 @@ void bindVectorGame(py::module_& m) {
           "state",
           [](const BoundVectorGame& v, int i) {
             if (i < 0 || i >= v.games.size()) throw py::index_error("no game " + std::to_string(i));
+            const auto lock = holdObject(*v.busy);
             return BoundState(v.game, v.games.state(i));
           },
           py::arg("i"), "A copy of game i's state.")
@@ -114,6 +129,7 @@ void bindVectorGame(py::module_& m) {
           "episodes",
           [](const BoundVectorGame& v, int i) {
             if (i < 0 || i >= v.games.size()) throw py::index_error("no game " + std::to_string(i));
+            const auto lock = holdObject(*v.busy);
             return v.games.episodes(i);
           },
           py::arg("i"), "The games finished in slot i since reset().");

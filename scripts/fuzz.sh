@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(protocol scenario state action_text config journal shard)
+[ ${#targets[@]} -eq 0 ] && targets=(protocol scenario state action_text config journal shard shard_bytes http_head)
 
 if ! command -v clang++-14 >/dev/null; then
   echo "fuzz: clang++-14 not found (Debian: clang-14 libclang-rt-14-dev); skipped"

@@ -6,6 +6,7 @@
 
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "env/io/json_nesting.h"
 #include "env/io/state_json.h"
 #include "env/io/text_file.h"
 
@@ -29,7 +30,39 @@ std::vector<std::string> archivesIn(const std::string& dir) {
   return files;
 }
 
+// The positions of the archive `path` (still JSON), checked to be an archive of `sc`. Throws
+// ConfigError naming the file when it is not.
+nlohmann::json archivedPositionsOf(const env::Scenario& sc, const std::string& path) {
+  const std::string text = env::readTextFile(path, "position archive");
+  if (const size_t depth = env::jsonNestingDepth(text); depth > env::kMaxJsonNesting) {
+    throw ConfigError(path + ": not a position archive (nested " + std::to_string(depth) +
+                      " levels deep; at most " + std::to_string(env::kMaxJsonNesting) + ")");
+  }
+  const nlohmann::json archive = nlohmann::json::parse(text, nullptr, false);
+  if (archive.is_discarded()) throw ConfigError(path + ": not readable (not JSON)");
+  if (!archive.is_object() || archive.value("format", "") != kArchiveFormat ||
+      !archive.contains("positions") || !archive.at("positions").is_array() ||
+      !archive.value("scenario", nlohmann::json()).is_string())
+    throw ConfigError(path + ": not a position archive (" + kArchiveFormat + ")");
+  const std::string scenario = archive.at("scenario").get<std::string>();
+  const nlohmann::json& positions = archive.at("positions");
+  if (!positions.empty() && scenario != sc.name()) {
+    throw ConfigError(path + ": positions of scenario \"" + scenario + "\", not \"" + sc.name() +
+                      "\"");
+  }
+  return positions;
+}
+
 }  // namespace
+
+std::vector<env::GameState> readPositionArchive(const env::Scenario& sc, const std::string& path) {
+  const nlohmann::json positions = archivedPositionsOf(sc, path);
+  std::vector<env::GameState> states;
+  for (size_t i = 0; i < positions.size(); ++i)
+    states.push_back(
+        env::stateFromJson(sc, positions[i], path + ": position " + std::to_string(i)));
+  return states;
+}
 
 void writePositionArchive(const std::string& path, std::span<const env::GameState> positions) {
   nlohmann::json list = nlohmann::json::array();
@@ -49,23 +82,11 @@ ArchivedPositions readPositionArchives(const env::Scenario& sc,
   for (auto dir = dirs.rbegin(); dir != dirs.rend() && newest_first.size() < most; ++dir) {
     std::vector<std::string> files = archivesIn(*dir);
     for (auto file = files.rbegin(); file != files.rend() && newest_first.size() < most; ++file) {
-      nlohmann::json archive;
+      nlohmann::json positions;
       try {
-        archive = nlohmann::json::parse(env::readTextFile(*file, "position archive"));
-      } catch (const std::exception& e) {
-        out.problems.push_back(*file + ": not readable (" + e.what() + ")");
-        continue;
-      }
-      if (!archive.is_object() || archive.value("format", "") != kArchiveFormat ||
-          !archive.contains("positions") || !archive.at("positions").is_array()) {
-        out.problems.push_back(*file + ": not a position archive (" + kArchiveFormat + ")");
-        continue;
-      }
-      const std::string scenario = archive.value("scenario", "");
-      const nlohmann::json& positions = archive.at("positions");
-      if (!positions.empty() && scenario != sc.name()) {
-        out.problems.push_back(*file + ": positions of scenario \"" + scenario + "\", not \"" +
-                               sc.name() + "\"");
+        positions = archivedPositionsOf(sc, *file);
+      } catch (const Error& e) {
+        out.problems.push_back(e.what());
         continue;
       }
       ++out.files;

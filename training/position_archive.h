@@ -23,6 +23,12 @@ inline constexpr size_t kMostStarts = 20000;
 // Throws IoError.
 void writePositionArchive(const std::string& path, std::span<const env::GameState> positions);
 
+// The positions of the archive `path`, each validated for `sc` (as readPositionArchives()
+// does). Throws ConfigError naming the file (and the position) when it is not an archive of
+// `sc`, is nested deeper than env::kMaxJsonNesting, or holds an invalid position; IoError when
+// it cannot be read.
+std::vector<env::GameState> readPositionArchive(const env::Scenario& sc, const std::string& path);
+
 struct ArchivedPositions {
   std::vector<env::GameState> positions;
   int files = 0;  // archives read

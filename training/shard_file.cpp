@@ -11,6 +11,7 @@
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "training/shard_h5_types.h"
+#include "training/shard_isolation.h"
 #include "training/shard_schema.h"
 
 namespace morne::training {
@@ -95,6 +96,7 @@ struct ShardFile::Datasets {
 
 ShardFile::ShardFile(const ShardInfo& info)
     : sets_(std::make_unique<Datasets>()), shape_(info.shape) {
+  const std::lock_guard hdf5(hdf5Mutex());
   H5::Exception::dontPrint();
   Datasets& o = *sets_;
   try {
@@ -125,10 +127,14 @@ ShardFile::ShardFile(const ShardInfo& info)
   }
 }
 
-ShardFile::~ShardFile() = default;
+ShardFile::~ShardFile() {
+  const std::lock_guard hdf5(hdf5Mutex());
+  sets_.reset();
+}
 
 void ShardFile::append(const GameData& g) {
   if (!sets_) throw IoError("a saved shard takes no more games");
+  const std::lock_guard hdf5(hdf5Mutex());
   Datasets& o = *sets_;
   const auto n = static_cast<hsize_t>(g.rows);
   const std::span<const ShardDataset> datasets = shardDatasets();
@@ -181,20 +187,23 @@ void ShardFile::append(const GameData& g) {
 
 void ShardFile::save(const std::string& path) {
   if (!sets_) throw IoError("the shard " + path + " was saved already");
-  std::unique_ptr<Datasets> o = std::move(sets_);
   std::vector<char> image;
-  try {
-    o->closeObjects();
-    const hid_t id = o->file.getId();
-    if (H5Fflush(id, H5F_SCOPE_LOCAL) < 0) throw IoError("cannot complete the shard " + path);
-    const ssize_t size = H5Fget_file_image(id, nullptr, 0);
-    if (size <= 0) throw IoError("cannot complete the shard " + path + ": no file image");
-    image.resize(static_cast<size_t>(size));
-    if (H5Fget_file_image(id, image.data(), image.size()) != size)
-      throw IoError("cannot complete the shard " + path + ": file image changed size");
-    o->file.close();
-  } catch (const H5::Exception& e) {
-    throw IoError("cannot complete the shard " + path + ": " + e.getDetailMsg());
+  {
+    const std::lock_guard hdf5(hdf5Mutex());
+    std::unique_ptr<Datasets> o = std::move(sets_);
+    try {
+      o->closeObjects();
+      const hid_t id = o->file.getId();
+      if (H5Fflush(id, H5F_SCOPE_LOCAL) < 0) throw IoError("cannot complete the shard " + path);
+      const ssize_t size = H5Fget_file_image(id, nullptr, 0);
+      if (size <= 0) throw IoError("cannot complete the shard " + path + ": no file image");
+      image.resize(static_cast<size_t>(size));
+      if (H5Fget_file_image(id, image.data(), image.size()) != size)
+        throw IoError("cannot complete the shard " + path + ": file image changed size");
+      o->file.close();
+    } catch (const H5::Exception& e) {
+      throw IoError("cannot complete the shard " + path + ": " + e.getDetailMsg());
+    }
   }
   env::writeFileDurably(path, std::string_view(image.data(), image.size()));
 }

@@ -13,6 +13,7 @@
 #include "env/error.h"
 #include "training/shard_h5_types.h"
 #include "training/shard_info.h"
+#include "training/shard_isolation.h"
 #include "training/shard_schema.h"
 
 namespace morne::training {
@@ -174,6 +175,7 @@ bool inPositions(const ShardDataset& d) { return d.group == std::string(kPositio
 }  // namespace
 
 ShardContents readShard(const std::string& path, bool positions) {
+  const std::lock_guard hdf5(hdf5Mutex());
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw IoError(path + ": " +
@@ -343,6 +345,7 @@ ShardContents readShard(const std::string& path, bool positions) {
 
 void readShardRows(const std::string& path, int64_t first, int64_t count, const RowShape& shape,
                    nn::TrainingBatch& into) {
+  const std::lock_guard hdf5(hdf5Mutex());
   H5::Exception::dontPrint();
   std::unique_ptr<H5::H5File> opened;
   try {

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <variant>
 
 #include "env/error.h"
 #include "env/rng.h"
+#include "training/shard_isolation.h"
 #include "training/shard_reader.h"
 #include "training/shard_schema.h"
 
@@ -101,17 +103,43 @@ ShardSummary ShardSummaries::of(const std::string& path) {
     const auto at = known_.find(path);
     if (at != known_.end()) return at->second;
   }
-  const ShardContents c = readShard(path, false);
-  // Every row read once now: damage anywhere in the shard is refused when it joins, not when a
-  // sample first reaches the damaged rows, generations later or never.
-  nn::TrainingBatch scratch;
-  for (int64_t first = 0; first < c.rows; first += kVerifyRows) {
-    scratch.clear();
-    readShardRows(path, first, std::min(kVerifyRows, c.rows - first), c.shape, scratch);
-  }
-  ShardSummary summary{c.scenario, c.encoder_version, c.shape, c.rows, {}};
-  for (size_t g = 0; g < c.games.size(); ++g)
-    summary.games.push_back({c.games[g].id, c.games[g].seed, c.declared_rows[g]});
+  // Read in a child process (training/shard_isolation.h): a shard damaged so that libhdf5
+  // crashes or loops is refused here, and this process never opened it. Every row is read once
+  // there: damage anywhere in the shard is refused when it joins, not when a sample first
+  // reaches the damaged rows, generations later or never.
+  std::error_code ec;
+  const uint64_t bytes = std::filesystem::file_size(path, ec);
+  const std::string text = readIsolated(
+      path,
+      [&path] {
+        const ShardContents c = readShard(path, false);
+        nn::TrainingBatch scratch;
+        for (int64_t first = 0; first < c.rows; first += kVerifyRows) {
+          scratch.clear();
+          readShardRows(path, first, std::min(kVerifyRows, c.rows - first), c.shape, scratch);
+        }
+        nlohmann::json games = nlohmann::json::array();
+        for (size_t g = 0; g < c.games.size(); ++g)
+          games.push_back({c.games[g].id, c.games[g].seed, c.declared_rows[g]});
+        const RowShape& s = c.shape;
+        return nlohmann::json{{"scenario", c.scenario},
+                              {"encoder_version", c.encoder_version},
+                              {"shape", {s.planes, s.height, s.width, s.globals, s.policy}},
+                              {"rows", c.rows},
+                              {"games", games}}
+            .dump();
+      },
+      read_seconds_ > 0 ? read_seconds_ : isolatedReadSeconds(ec ? 0 : bytes));
+  const nlohmann::json j = nlohmann::json::parse(text);
+  ShardSummary summary;
+  summary.scenario = j.at("scenario").get<std::string>();
+  summary.encoder_version = j.at("encoder_version").get<int>();
+  const nlohmann::json& s = j.at("shape");
+  summary.shape = {s[0].get<int>(), s[1].get<int>(), s[2].get<int>(), s[3].get<int>(),
+                   s[4].get<int>()};
+  summary.rows = j.at("rows").get<int64_t>();
+  for (const nlohmann::json& g : j.at("games"))
+    summary.games.push_back({g[0].get<uint64_t>(), g[1].get<uint64_t>(), g[2].get<int64_t>()});
   const std::lock_guard lock(mutex_);
   return known_.emplace(path, std::move(summary)).first->second;
 }

@@ -92,11 +92,16 @@ struct ShardSummary {
 // generation) reads each one once. Thread-safe.
 class ShardSummaries {
  public:
+  // Each new shard is read in a child process (training/shard_isolation.h) given
+  // `read_seconds` (0: isolatedReadSeconds() of its size) before it counts as damaged.
+  explicit ShardSummaries(double read_seconds = 0) : read_seconds_(read_seconds) {}
+
   // The summary of `path`, read now when it is new, with every row of the shard read once so
   // that damage anywhere is refused on joining. Throws as readShard() and readShardRows().
   ShardSummary of(const std::string& path);
 
  private:
+  double read_seconds_;
   std::mutex mutex_;
   std::map<std::string, ShardSummary> known_;
 };

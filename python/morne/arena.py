@@ -22,7 +22,8 @@ def arena(agents, scenarios=("crossing",), rounds=10, seed=1, jobs=1, out=None, 
     same dice) on each scenario, and returns the run's summary (summary.json's content: games,
     W/D/L per pair, Elo with 95% intervals anchored on the first agent).
 
-    agents: specs ("rule", "mcts:sims=300", "az:model=crossing") and Python agents: an object
+    agents: specs ("rule", "mcts:sims=300", "az:model=crossing"), morne.Agent objects (each
+    plays as its spec: a fresh agent per game, seeded by the arena) and Python agents: an object
     with decide(state) -> action (index or text) serves every game; a class, or a function of
     the agent's seed, makes one per game. A Python agent is named by its `name` attribute, else
     its class's name, as "python:NAME" in the reports. Python agents run under the GIL, the
@@ -34,6 +35,8 @@ def arena(agents, scenarios=("crossing",), rounds=10, seed=1, jobs=1, out=None, 
     """
     specs, makers = [], []
     for agent in agents:
+        if isinstance(agent, _core.Agent):  # a built-in agent plays as its spec, one per game
+            agent = agent.spec
         if isinstance(agent, str):
             load_networks_for(agent)
             specs.append(agent)

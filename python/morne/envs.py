@@ -14,6 +14,8 @@ where they are installed (else small stand-ins with the same attributes: n, shap
 sample(mask), contains).
 """
 
+import operator
+
 import numpy as np
 
 from . import _core
@@ -25,6 +27,15 @@ try:  # gymnasium's spaces where installed; small stand-ins otherwise
     from gymnasium import spaces as _gym_spaces
 except ImportError:  # pragma: no cover - depends on the machine
     _gym_spaces = None
+
+
+def _action_index(action):
+    """`action` as an action index: an int or a numpy integer; a float (1.5) or a string is a
+    TypeError, never truncated to another action."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"step: an action is an integer index, not {action!r}") from None
 
 
 class Discrete:
@@ -167,7 +178,7 @@ class AECEnv:
                 self.agent_selection = self.agents[0]
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(int(action))
+        self.state.apply(_action_index(action))
         _roll(self.state, self._rng)
         self.rewards = {a: 0.0 for a in SIDES}
         if self.state.is_terminal():
@@ -229,7 +240,7 @@ class SingleAgentEnv:
     def step(self, action):
         if self.state is None or self.state.is_terminal():
             raise RuntimeError("the episode is over: reset() first")
-        self.state.apply(int(action))
+        self.state.apply(_action_index(action))
         self._play_opponent()
         obs, info = self._observe()
         reward = 0.0

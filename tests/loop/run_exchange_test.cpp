@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -25,7 +26,10 @@
 #include "http/http_client.h"
 #include "http/http_server.h"
 #include "loop/learning_loop.h"
+#include "loop/remote_worker.h"
+#include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
+#include "loop/worker_totals.h"
 
 namespace morne::test {
 namespace {
@@ -57,6 +61,37 @@ std::string crcText(const std::string& bytes) {
   char text[16];
   std::snprintf(text, sizeof text, "%08x", env::crc32Of(bytes));
   return text;
+}
+
+// A socket connected to 127.0.0.1:`port` from the loopback address `from` (127.0.0.N: another
+// peer as the server counts them).
+int connectFrom(const char* from, int port) {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  ::inet_pton(AF_INET, from, &local.sin_addr);
+  if (::bind(s, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) return -1;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(s, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    ::close(s);
+    return -1;
+  }
+  return s;
+}
+
+// What the server answers to `request` sent on socket `s`, up to its end or `seconds`.
+std::string askRaw(int s, const std::string& request, double seconds = 10) {
+  if (::write(s, request.data(), request.size()) != static_cast<ssize_t>(request.size())) return "";
+  timeval limit{static_cast<time_t>(seconds), 0};
+  ::setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  std::string answer;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(s, buffer, sizeof buffer)) > 0;)
+    answer.append(buffer, static_cast<size_t>(n));
+  return answer;
 }
 
 class RunExchangeTest : public ::testing::Test {
@@ -247,6 +282,196 @@ TEST(HttpClient, RefusesWhatIsNotAPlainHttpAddress) {
   const http::HttpAnswer a = nobody.get("/v1/run");
   EXPECT_EQ(a.status, 0);
   EXPECT_FALSE(a.problem.empty());
+}
+
+// A worker's totals are checked field by field before they are stored; totals damaged on disk
+// leave `loop status` and the run's CPU time readable, saying so.
+TEST_F(RunExchangeTest, TotalsAreCheckedBeforeTheyAreStored) {
+  http::HttpClient client(url_, token_);
+  http::HttpAnswer a = client.put("/v1/workers/evil", R"({"worker":"evil","cpu_seconds":"lots"})");
+  EXPECT_EQ(a.status, 422) << a.body;
+  a = client.put("/v1/workers/evil", "[1, 2]");
+  EXPECT_EQ(a.status, 422) << a.body;
+  EXPECT_FALSE(fs::exists(dir_ / "run/workers/evil.json"));
+  loop::WorkerTotals totals;
+  totals.worker = "good";
+  totals.games = 3;
+  a = client.put("/v1/workers/good",
+                 env::optionsJson<loop::WorkerTotals>(loop::kWorkerTotalsRows, totals).dump());
+  EXPECT_EQ(a.status, 200) << a.body;
+  EXPECT_EQ(loop::readWorkerTotals((dir_ / "run/workers/good.json").string())->games, 3);
+  a = client.put("/v1/workers/other",
+                 env::optionsJson<loop::WorkerTotals>(loop::kWorkerTotalsRows, totals).dump());
+  EXPECT_EQ(a.status, 422) << a.body;  // the record of another worker
+  json wrong = env::optionsJson<loop::WorkerTotals>(loop::kWorkerTotalsRows, totals);
+  wrong["cpu_seconds"] = "lots";
+  a = client.put("/v1/workers/good", wrong.dump());
+  EXPECT_EQ(a.status, 422) << a.body;
+  EXPECT_NE(a.body.find("\\\"cpu_seconds\\\" has the wrong type"), std::string::npos) << a.body;
+
+  writeFile((dir_ / "run/workers/evil.json").string(), R"({"worker":"evil","cpu_seconds":"lots"})");
+  EXPECT_NO_THROW(loop::runCpuSeconds(run_->folder));
+  const std::string status = loop::loopStatus((dir_ / "run").string());
+  EXPECT_NE(status.find("worker:     evil (stopped), totals damaged"), std::string::npos) << status;
+  EXPECT_NE(status.find("worker:     good (stopped), 3 games"), std::string::npos) << status;
+}
+
+// Files are served only when they are regular files of their own folder: a link to the token
+// or to a system file is not followed.
+TEST_F(RunExchangeTest, LinksAreNotFollowed) {
+  http::HttpClient client(url_, token_);
+  fs::create_directories(dir_ / "run/nets");
+  fs::create_symlink(dir_ / "run/token", dir_ / "run/nets/gen-009.pt");
+  fs::create_symlink("/etc/passwd", dir_ / "run/nets/gen-008.pt");
+  fs::create_directories(dir_ / "run/selfplay/gen-000");
+  fs::create_symlink(dir_ / "run/token", dir_ / "run/selfplay/gen-000/w1-0.positions.json");
+  EXPECT_EQ(client.get("/v1/nets/gen-009.pt").status, 404);
+  EXPECT_EQ(client.get("/v1/nets/gen-008.pt").status, 404);
+  EXPECT_EQ(client.get("/v1/archives/gen-000/w1-0.positions.json").status, 404);
+  const http::HttpAnswer list = client.get("/v1/archives/gen-000");
+  ASSERT_EQ(list.status, 200);
+  EXPECT_TRUE(json::parse(list.body)["files"].empty()) << list.body;
+  writeFile((dir_ / "run/nets/gen-007.pt").string(), "weights");
+  EXPECT_EQ(client.get("/v1/nets/gen-007.pt").body, "weights");
+}
+
+// Position archives are checked as the workers read them: a document nested 200,000 levels
+// deep, or positions that are no positions of the run's scenario, are refused.
+TEST_F(RunExchangeTest, PositionArchivesAreCheckedAsWorkersReadThem) {
+  http::HttpClient client(url_, token_);
+  const std::string file = (dir_ / "archive.json").string();
+  const auto send = [&](const std::string& bytes) {
+    writeFile(file, bytes);
+    return client.putFile("/v1/selfplay/gen-000/w1-0.positions.json", file,
+                          {{"X-Morne-Crc32", crcText(bytes)}});
+  };
+  http::HttpAnswer a = send(std::string(200000, '[') + std::string(200000, ']'));
+  EXPECT_EQ(a.status, 422) << a.body.substr(0, 300);
+  EXPECT_NE(a.body.find("nested"), std::string::npos) << a.body.substr(0, 300);
+  a = send(R"({"format":"morne-positions/1","scenario":"duel","positions":[{"turn":"x"}]})");
+  EXPECT_EQ(a.status, 422) << a.body;
+  a = send(R"({"format":"morne-positions/1","scenario":"crossing","positions":[{}]})");
+  EXPECT_EQ(a.status, 422) << a.body;
+  EXPECT_TRUE(filesOf("selfplay/gen-000").empty());
+  a = send(R"({"format":"morne-positions/1","scenario":"duel","positions":[]})");
+  EXPECT_EQ(a.status, 201) << a.body;
+}
+
+// A PUT with an empty body is answered at once; one with no body at all, 411.
+TEST_F(RunExchangeTest, EmptyAndMissingBodiesAreAnsweredAtOnce) {
+  const std::string head =
+      "PUT /v1/selfplay/gen-000/w1-0-0000.h5 HTTP/1.1\r\nHost: x\r\n"
+      "Authorization: Bearer " +
+      token_ + "\r\nX-Morne-Crc32: 00000000\r\nConnection: close\r\n";
+  int s = connectFrom("127.0.0.1", server_->port());
+  ASSERT_GE(s, 0);
+  auto t0 = std::chrono::steady_clock::now();
+  std::string answer = askRaw(s, head + "Content-Length: 0\r\n\r\n");
+  ::close(s);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5);
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 422")) << answer;
+  s = connectFrom("127.0.0.1", server_->port());
+  answer = askRaw(s, head + "\r\n");
+  ::close(s);
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 411")) << answer;
+  EXPECT_TRUE(filesOf("incoming").empty());
+}
+
+// Sockets without the token lock no worker out: a connection refused for its token is closed,
+// and one peer's partial heads hold at most its own share of the connections.
+TEST_F(RunExchangeTest, TokenlessSocketsLockNoWorkerOut) {
+  // A keep-alive socket sending token-less requests: answered 401, then closed.
+  int s = connectFrom("127.0.0.2", server_->port());
+  ASSERT_GE(s, 0) << "127.0.0.2 cannot be bound here";
+  const std::string answer = askRaw(s, "GET /v1/run HTTP/1.1\r\nHost: x\r\n\r\n");
+  ::close(s);
+  EXPECT_TRUE(answer.starts_with("HTTP/1.1 401")) << answer;  // and read() saw the end
+  // 64 partial heads from one peer.
+  std::vector<int> held;
+  for (int i = 0; i < 64; ++i) {
+    const int c = connectFrom("127.0.0.2", server_->port());
+    if (c < 0) continue;
+    const std::string partial = "GET /v1/run HTTP/1.1\r\nHost:";
+    if (::write(c, partial.data(), partial.size()) < 0) {
+      ::close(c);
+      continue;
+    }
+    held.push_back(c);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  http::HttpClient worker(url_, token_);
+  EXPECT_EQ(worker.get("/v1/run").status, 200);
+  EXPECT_GE(server_->counters().connections_refused, 64u - 16u);
+  for (const int c : held) ::close(c);
+}
+
+// An upload over the server's bound is answered 413 (it used to be cut without an answer, and
+// the worker sent it again forever), and /v1/run tells workers the bound.
+TEST_F(RunExchangeTest, AnUploadOverTheBoundIsAnswered413) {
+  http::HttpServerConfig small;
+  small.max_body_bytes = 1000;
+  loop::RunExchange exchange(*run_, token_, small.max_body_bytes);
+  http::HttpServer server(small, exchange);
+  std::atomic<bool> stop = false;
+  std::thread thread([&] { server.run(stop); });
+  http::HttpClient client("http://127.0.0.1:" + std::to_string(server.port()), token_);
+  EXPECT_EQ(json::parse(client.get("/v1/run").body)["max_upload_bytes"], 1000);
+  const http::HttpAnswer a = put(client, shard_, "w1-0-0000.h5", crcText(readFile(shard_)));
+  EXPECT_EQ(a.status, 413) << a.problem;
+  stop = true;
+  thread.join();
+  EXPECT_TRUE(filesOf("selfplay/gen-000").empty());
+}
+
+// A remote worker runs no program its server names: a loop.json whose bootstrap agent is an
+// `ext:` program is refused unless the worker's own command line allows programs.
+TEST_F(RunExchangeTest, ARemoteWorkerRunsNoProgramTheServerNames) {
+  loop::LoopConfig c = config_;
+  const fs::path pwned = dir_ / "pwned";
+  c.loop.bootstrap = "ext:cmd=/usr/bin/touch " + pwned.string();
+  loop::writeLoopRecord((dir_ / "run").string(), c);
+  loop::RemoteWorkerSettings s;
+  s.url = url_;
+  s.token = token_;
+  s.dir = (dir_ / "remote").string();
+  s.name = "r1";
+  s.max_games = 1;
+  s.quiet = true;
+  try {
+    loop::runRemoteWorker(s);
+    FAIL() << "a run naming a program was played";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("--allow-programs"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(pwned));
+}
+
+// A finished shard larger than the server takes is kept aside by the worker, which says so,
+// instead of being sent again and again.
+TEST_F(RunExchangeTest, ARemoteWorkerKeepsAsideWhatTheServerWillNotTake) {
+  http::HttpServerConfig small;
+  small.max_body_bytes = 2000;
+  loop::RunExchange exchange(*run_, token_, small.max_body_bytes);
+  http::HttpServer server(small, exchange);
+  std::atomic<bool> stop = false;
+  std::thread thread([&] { server.run(stop); });
+  loop::RemoteWorkerSettings s;
+  s.url = "http://127.0.0.1:" + std::to_string(server.port());
+  s.token = token_;
+  s.dir = (dir_ / "remote").string();
+  s.name = "r1";
+  s.max_games = 1;
+  s.quiet = true;
+  EXPECT_EQ(loop::runRemoteWorker(s), 1);
+  stop = true;
+  thread.join();
+  std::vector<std::string> aside;
+  for (const auto& e : fs::directory_iterator(dir_ / "remote/selfplay/gen-000"))
+    if (e.path().extension() == ".refused") aside.push_back(e.path().filename().string());
+  EXPECT_EQ(aside.size(), 1u);
+  EXPECT_TRUE(filesOf("selfplay/gen-000").empty());
+  const std::string log = readFile((dir_ / "remote/log.txt").string());
+  EXPECT_NE(log.find("more than the 2000 the server takes"), std::string::npos) << log;
 }
 
 }  // namespace
