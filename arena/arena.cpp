@@ -63,9 +63,7 @@ void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
       auto orange = makeArenaAgent(config, g.orange, agents::agentSeed(g.seed, 1));
       summary = playGame(*config.scenarios[static_cast<size_t>(g.scenario)], *blue, *orange, g.seed,
                          nullptr, stop);
-    } catch (const InternalError&) {
-      throw;
-    } catch (const Error& e) {
+    } catch (const IoError& e) {  // a program that failed: its game alone ends
       g.error = e.what();
       return;
     }

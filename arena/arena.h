@@ -63,9 +63,10 @@ std::vector<ArenaGame> scheduleArena(const ArenaConfig& config);
 // game (one call at a time, from any thread) with the game and the number finished so far.
 // When `stop` becomes true, no game starts and the games in progress are abandoned at their
 // next ply (they stay unplayed). Agent specs are checked before the first game; a bad spec
-// throws ConfigError. A game whose agent fails (a morne::Error other than InternalError: an
-// `ext` program that exits or plays an illegal move) ends there with ArenaGame::error set and
-// stays unplayed; the other games go on (arenaErrors() lists such games).
+// throws ConfigError. A game whose agent's program fails (an IoError: an `ext` program that
+// exits, times out or plays an illegal move) ends there with ArenaGame::error set and stays
+// unplayed; the other games go on (arenaErrors() lists such games). Other errors (a Python
+// agent's mistake) stop the run.
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
               const std::function<void(const ArenaGame&, int finished)>& on_finished,
               const std::atomic<bool>* stop = nullptr);

@@ -474,5 +474,29 @@ TEST_F(RunExchangeTest, ARemoteWorkerKeepsAsideWhatTheServerWillNotTake) {
   EXPECT_NE(log.find("more than the 2000 the server takes"), std::string::npos) << log;
 }
 
+// A remote worker started again after a kill recovers its journals and says so, on its output
+// and in its log: an intact one becomes a shard, a damaged one is kept as .damaged.
+TEST_F(RunExchangeTest, ARemoteWorkerReportsTheJournalsItRecovers) {
+  const fs::path set = dir_ / "remote/selfplay/gen-000";
+  fs::create_directories(set);
+  writeFile((set / "r1-0-0000.h5.journal").string(), std::string(300, '\0'));
+  loop::RemoteWorkerSettings s;
+  s.url = url_;
+  s.token = token_;
+  s.dir = (dir_ / "remote").string();
+  s.name = "r1";
+  s.max_games = 1;
+  s.quiet = true;
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(loop::runRemoteWorker(s), 1);
+  const std::string output =
+      testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr();
+  const std::string log = readFile((dir_ / "remote/log.txt").string());
+  EXPECT_TRUE(fs::exists(set / "r1-0-0000.h5.journal.damaged"));
+  EXPECT_NE(output.find("r1-0-0000.h5.journal"), std::string::npos) << output;
+  EXPECT_NE(log.find("r1-0-0000.h5.journal"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace morne::test

@@ -95,6 +95,13 @@ def test_bad_messages(port, max_bytes):
     params = dict(kv.split("=") for kv in r["agent"].split(":", 1)[1].split(","))
     check(params["threads"] == "2" and int(params["nodes"]) <= (256 << 20) // 40 // 2,
           f"the limits were not applied: {r['agent']}")
+    # A shipped model is echoed by its name, never by where the server keeps it, and the
+    # echoed spec is one the server takes back.
+    r = g.call({"cmd": "genmove", "agent": "az:sims=2,model=duel"})
+    check(r.get("ok") and "/" not in r["agent"] and "model=duel" in r["agent"],
+          f"genmove echoed {r.get('agent', r)}")
+    again = g.call({"cmd": "genmove", "agent": r["agent"]})
+    check(again.get("ok"), f"the echoed spec was refused: {again}")
     g.close()
     try:
         ws_client.Game(port, origin="http://evil.example")
