@@ -3,7 +3,6 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
-#include <chrono>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -20,6 +19,7 @@
 #include "python/bound_game.h"
 #include "python/network_loader_capsule.h"
 #include "python/object_lock.h"
+#include "python/signal_wait.h"
 
 namespace py = pybind11;
 
@@ -44,8 +44,8 @@ const env::GameState& decisionState(const BoundState& b) {
 }
 
 // The agent's decision in a copy of `b`'s position. The search runs on a thread of its own
-// while this one waits without the GIL and, every 50 ms, lets Python see a signal: Ctrl-C
-// stops the search (setStopFlag) and raises KeyboardInterrupt once it has returned.
+// (python/signal_wait.h): Ctrl-C stops it (setStopFlag) and raises KeyboardInterrupt once it
+// has returned.
 agents::Decision decide(BoundAgent& a, const BoundState& b) {
   const env::GameState s = decisionState(b);
   const auto lock = holdObject(*a.busy);
@@ -56,19 +56,7 @@ agents::Decision decide(BoundAgent& a, const BoundState& b) {
   } flag{*a.agent};
   a.agent->setStopFlag(&stop);
   auto running = std::async(std::launch::async, [&] { return a.agent->decide(s); });
-  std::optional<py::error_already_set> interrupted;
-  for (;;) {
-    std::future_status status;
-    {
-      py::gil_scoped_release release;
-      status = running.wait_for(std::chrono::milliseconds(50));
-    }
-    if (status == std::future_status::ready) break;
-    if (!interrupted && PyErr_CheckSignals() != 0) {
-      interrupted.emplace();
-      stop = true;
-    }
-  }
+  std::optional<py::error_already_set> interrupted = waitSeeingSignals(running, stop);
   agents::Decision d;
   {
     py::gil_scoped_release release;

@@ -19,6 +19,7 @@
 #include "env/io/scenario_library.h"
 #include "python/bound_game.h"
 #include "python/game_bindings.h"
+#include "python/signal_wait.h"
 
 namespace py = pybind11;
 
@@ -106,11 +107,10 @@ void bindArena(py::module_& m) {
         arena::ArenaFolder folder(out, run,
                                   replace ? arena::FolderUse::kReplace : arena::FolderUse::kNew,
                                   lineup, schedule);
-        // The games run on their own thread; this one waits without the GIL and, every 50 ms,
-        // lets Python see a signal: Ctrl-C stops the run (the games in progress stay unplayed)
-        // with the reports of the finished ones written, as in `morne arena`.
+        // The games run on their own thread (python/signal_wait.h): Ctrl-C stops the run (the
+        // games in progress stay unplayed) with the reports of the finished ones written, as in
+        // `morne arena`.
         std::atomic<bool> stop = false;
-        std::optional<py::error_already_set> interrupted;
         auto running = std::async(std::launch::async, [&] {
           arena::runArena(
               config, schedule,
@@ -122,18 +122,7 @@ void bindArena(py::module_& m) {
               },
               &stop);
         });
-        for (;;) {
-          std::future_status status;
-          {
-            py::gil_scoped_release release;
-            status = running.wait_for(std::chrono::milliseconds(50));
-          }
-          if (status == std::future_status::ready) break;
-          if (!interrupted && PyErr_CheckSignals() != 0) {
-            interrupted.emplace();
-            stop = true;
-          }
-        }
+        std::optional<py::error_already_set> interrupted = waitSeeingSignals(running, stop);
         {
           py::gil_scoped_release release;
           running.get();  // rethrows what the games threw

@@ -5,13 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstdint>
 #include <cstring>
 #include <new>
-#include <thread>
 
 #include "env/error.h"
 
@@ -19,17 +18,16 @@ namespace morne::training {
 
 namespace {
 
-// The first byte of the child's report: what `read` did.
+// The first byte of readIsolated()'s message: what `read` did.
 constexpr char kReturned = 'R';
 constexpr char kConfigError = 'C';
 constexpr char kIoError = 'I';
-constexpr char kOtherError = 'E';
 
 // Writes all of `bytes` to `fd` (the child's end of the pipe); false when the parent is gone.
-bool writeAll(int fd, const std::string& bytes) {
+bool writeAll(int fd, const char* bytes, size_t size) {
   size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+  while (done < size) {
+    const ssize_t n = ::write(fd, bytes + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     done += static_cast<size_t>(n);
@@ -37,7 +35,7 @@ bool writeAll(int fd, const std::string& bytes) {
   return true;
 }
 
-[[noreturn]] void runChild(int fd, const std::function<std::string()>& read) {
+[[noreturn]] void runChild(int fd, const std::function<void(const SendToParent&)>& read) {
   // The parent forked holding hdf5Mutex(), which glibc marks as held by the parent's thread id:
   // this process's one thread has another, so the mutex is made anew (no thread of the parent
   // exists here to hold it).
@@ -48,20 +46,41 @@ bool writeAll(int fd, const std::string& bytes) {
     std::signal(s, SIG_DFL);
   std::signal(SIGINT, SIG_IGN);  // the parent decides what an interrupt stops
   std::signal(SIGPIPE, SIG_IGN);
-  std::string report;
+  bool sent = true;
+  const SendToParent send = [&](const std::string& message) {
+    const uint64_t size = message.size();
+    sent = sent && writeAll(fd, reinterpret_cast<const char*>(&size), sizeof size) &&
+           writeAll(fd, message.data(), message.size());
+  };
+  int status = 0;
   try {
-    report = kReturned + read();
-  } catch (const ConfigError& e) {
-    report = std::string(1, kConfigError) + e.what();
-  } catch (const IoError& e) {
-    report = std::string(1, kIoError) + e.what();
+    read(send);
   } catch (const std::exception& e) {
-    report = std::string(1, kOtherError) + e.what();
+    // Said as the end's reason: a message of its own after the others.
+    send(std::string(1, '\0') + e.what());
+    status = 3;
   }
-  const uint64_t size = report.size();
-  const bool sent = writeAll(fd, std::string(reinterpret_cast<const char*>(&size), sizeof size)) &&
-                    writeAll(fd, report);
-  ::_exit(sent ? 0 : 1);
+  ::_exit(sent ? status : 1);
+}
+
+// Splits the complete messages off the front of `buffer`, passing each to `received`.
+void takeMessages(std::string& buffer, const std::function<void(const std::string&)>& received,
+                  std::string& thrown) {
+  size_t at = 0;
+  for (;;) {
+    uint64_t size = 0;
+    if (buffer.size() - at < sizeof size) break;
+    std::memcpy(&size, buffer.data() + at, sizeof size);
+    if (buffer.size() - at - sizeof size < size) break;
+    std::string message = buffer.substr(at + sizeof size, static_cast<size_t>(size));
+    at += sizeof size + static_cast<size_t>(size);
+    if (!message.empty() && message[0] == '\0') {
+      thrown = message.substr(1);
+    } else {
+      received(message);
+    }
+  }
+  buffer.erase(0, at);
 }
 
 }  // namespace
@@ -75,11 +94,12 @@ double isolatedReadSeconds(uint64_t bytes) {
   return 60.0 + static_cast<double>(bytes) / static_cast<double>(1 << 20);
 }
 
-std::string readIsolated(const std::string& path, const std::function<std::string()>& read,
-                         double seconds) {
+std::string runIsolated(const std::function<void(const SendToParent& send)>& read,
+                        const std::function<void(const std::string& message)>& received,
+                        double idle_seconds) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
-    throw IoError(path + ": cannot make a pipe to read it apart: " + std::strerror(errno));
+    throw IoError(std::string("cannot make a pipe to read apart: ") + std::strerror(errno));
   pid_t child = -1;
   {
     const std::lock_guard lock(hdf5Mutex());
@@ -89,41 +109,42 @@ std::string readIsolated(const std::string& path, const std::function<std::strin
     const int error = errno;
     ::close(fds[0]);
     ::close(fds[1]);
-    throw IoError(path + ": cannot start a process to read it apart: " + std::strerror(error));
+    throw IoError(std::string("cannot start a process to read apart: ") + std::strerror(error));
   }
   if (child == 0) {
     ::close(fds[0]);
-    // Only the report's pipe stays open: another reading child forked meanwhile by another
-    // thread must not hold this pipe open past this child's end.
+    // Only the pipe stays open: another reading child forked meanwhile by another thread must
+    // not hold this pipe open past this child's end.
     if (fds[1] > 3) ::close_range(3, static_cast<unsigned>(fds[1]) - 1, 0);
     ::close_range(static_cast<unsigned>(fds[1]) + 1, ~0u, 0);
     runChild(fds[1], read);
   }
   ::close(fds[1]);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  auto left_ms = [&] {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    return static_cast<int>(std::max<int64_t>(0, std::min<int64_t>(left.count(), 1000)));
-  };
-  std::string report;
+  using Clock = std::chrono::steady_clock;
+  const auto idle = std::chrono::duration<double>(idle_seconds);
+  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(idle);
+  std::string buffer, thrown;
   bool timed_out = false;
-  char buffer[65536];
+  char block[65536];
   for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, left_ms());
+    const int ready = ::poll(&p, 1, static_cast<int>(std::clamp<int64_t>(left, 0, 1000)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) {
-      if (std::chrono::steady_clock::now() >= deadline) {
+      if (Clock::now() >= deadline) {
         timed_out = true;
         break;
       }
       continue;
     }
-    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    const ssize_t n = ::read(fds[0], block, sizeof block);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    report.append(buffer, static_cast<size_t>(n));
+    buffer.append(block, static_cast<size_t>(n));
+    takeMessages(buffer, received, thrown);
+    deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(idle);
   }
   ::close(fds[0]);
   if (timed_out) ::kill(child, SIGKILL);
@@ -131,29 +152,43 @@ std::string readIsolated(const std::string& path, const std::function<std::strin
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (timed_out) {
-    throw ConfigError(path + ": damaged: the HDF5 library was still reading it after " +
-                      std::to_string(static_cast<int>(seconds)) +
-                      " s (stuck in a loop on damaged metadata)");
+    return "the HDF5 library was still reading it after " +
+           std::to_string(static_cast<int>(idle_seconds)) +
+           " s (stuck in a loop on damaged metadata)";
   }
   if (WIFSIGNALED(status)) {
-    throw ConfigError(path + ": damaged: the HDF5 library crashed reading it (signal " +
-                      std::to_string(WTERMSIG(status)) + ", " + ::strsignal(WTERMSIG(status)) +
-                      ")");
+    return "the HDF5 library crashed reading it (signal " + std::to_string(WTERMSIG(status)) +
+           ", " + ::strsignal(WTERMSIG(status)) + ")";
   }
-  uint64_t size = 0;
-  if (report.size() >= sizeof size) std::memcpy(&size, report.data(), sizeof size);
-  if (report.size() < sizeof size + 1 || report.size() - sizeof size != size) {
-    throw ConfigError(path + ": damaged: reading it failed inside the HDF5 library (the reading " +
-                      "process ended with status " +
-                      std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                      " without its report)");
+  if (!thrown.empty()) return "reading it failed: " + thrown;
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code != 0 || !buffer.empty()) {
+    return "reading it failed inside the HDF5 library (the reading process ended with status " +
+           std::to_string(code) + " before its report was whole)";
   }
-  const char kind = report[sizeof size];
-  std::string text = report.substr(sizeof size + 1);
-  if (kind == kReturned) return text;
-  if (kind == kIoError) throw IoError(text);
-  if (kind == kConfigError) throw ConfigError(text);
-  throw ConfigError(path + ": damaged: reading it failed: " + text);
+  return "";
+}
+
+std::string readIsolated(const std::string& path, const std::function<std::string()>& read,
+                         double idle_seconds) {
+  std::string report;
+  const std::string end = runIsolated(
+      [&read](const SendToParent& send) {
+        try {
+          send(kReturned + read());
+        } catch (const ConfigError& e) {
+          send(std::string(1, kConfigError) + e.what());
+        } catch (const IoError& e) {
+          send(std::string(1, kIoError) + e.what());
+        }
+      },
+      [&report](const std::string& message) { report = message; }, idle_seconds);
+  if (!end.empty()) throw ConfigError(path + ": damaged: " + end);
+  if (report.empty()) throw ConfigError(path + ": damaged: the reading process sent no report");
+  std::string text = report.substr(1);
+  if (report[0] == kIoError) throw IoError(text);
+  if (report[0] == kConfigError) throw ConfigError(text);
+  return text;
 }
 
 }  // namespace morne::training

@@ -97,39 +97,31 @@ std::vector<std::string> shardFiles(const std::vector<std::string>& dirs) {
   return files;
 }
 
-ShardSummary ShardSummaries::of(const std::string& path) {
-  {
-    const std::lock_guard lock(mutex_);
-    const auto at = known_.find(path);
-    if (at != known_.end()) return at->second;
+namespace {
+
+// What indexing needs of the shard at `path`, as JSON, with every row read once: damage anywhere
+// in the shard is refused when it joins, not when a sample first reaches the damaged rows,
+// generations later or never. Run in a child process (training/shard_isolation.h).
+std::string summaryJsonOf(const std::string& path) {
+  const ShardContents c = readShard(path, false);
+  nn::TrainingBatch scratch;
+  for (int64_t first = 0; first < c.rows; first += kVerifyRows) {
+    scratch.clear();
+    readShardRows(path, first, std::min(kVerifyRows, c.rows - first), c.shape, scratch);
   }
-  // Read in a child process (training/shard_isolation.h): a shard damaged so that libhdf5
-  // crashes or loops is refused here, and this process never opened it. Every row is read once
-  // there: damage anywhere in the shard is refused when it joins, not when a sample first
-  // reaches the damaged rows, generations later or never.
-  std::error_code ec;
-  const uint64_t bytes = std::filesystem::file_size(path, ec);
-  const std::string text = readIsolated(
-      path,
-      [&path] {
-        const ShardContents c = readShard(path, false);
-        nn::TrainingBatch scratch;
-        for (int64_t first = 0; first < c.rows; first += kVerifyRows) {
-          scratch.clear();
-          readShardRows(path, first, std::min(kVerifyRows, c.rows - first), c.shape, scratch);
-        }
-        nlohmann::json games = nlohmann::json::array();
-        for (size_t g = 0; g < c.games.size(); ++g)
-          games.push_back({c.games[g].id, c.games[g].seed, c.declared_rows[g]});
-        const RowShape& s = c.shape;
-        return nlohmann::json{{"scenario", c.scenario},
-                              {"encoder_version", c.encoder_version},
-                              {"shape", {s.planes, s.height, s.width, s.globals, s.policy}},
-                              {"rows", c.rows},
-                              {"games", games}}
-            .dump();
-      },
-      read_seconds_ > 0 ? read_seconds_ : isolatedReadSeconds(ec ? 0 : bytes));
+  nlohmann::json games = nlohmann::json::array();
+  for (size_t g = 0; g < c.games.size(); ++g)
+    games.push_back({c.games[g].id, c.games[g].seed, c.declared_rows[g]});
+  const RowShape& s = c.shape;
+  return nlohmann::json{{"scenario", c.scenario},
+                        {"encoder_version", c.encoder_version},
+                        {"shape", {s.planes, s.height, s.width, s.globals, s.policy}},
+                        {"rows", c.rows},
+                        {"games", games}}
+      .dump();
+}
+
+ShardSummary summaryFromJson(const std::string& text) {
   const nlohmann::json j = nlohmann::json::parse(text);
   ShardSummary summary;
   summary.scenario = j.at("scenario").get<std::string>();
@@ -140,6 +132,86 @@ ShardSummary ShardSummaries::of(const std::string& path) {
   summary.rows = j.at("rows").get<int64_t>();
   for (const nlohmann::json& g : j.at("games"))
     summary.games.push_back({g[0].get<uint64_t>(), g[1].get<uint64_t>(), g[2].get<int64_t>()});
+  return summary;
+}
+
+uint64_t fileBytes(const std::string& path) {
+  std::error_code ec;
+  const uint64_t bytes = std::filesystem::file_size(path, ec);
+  return ec ? 0 : bytes;
+}
+
+}  // namespace
+
+double ShardSummaries::secondsFor(uint64_t bytes) const {
+  return read_seconds_ > 0 ? read_seconds_ : isolatedReadSeconds(bytes);
+}
+
+void ShardSummaries::prefetch(const std::vector<std::string>& paths) {
+  std::vector<std::string> todo;
+  uint64_t largest = 0;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const std::string& path : paths) {
+      if (known_.contains(path) || std::find(todo.begin(), todo.end(), path) != todo.end())
+        continue;
+      todo.push_back(path);
+      largest = std::max(largest, fileBytes(path));
+    }
+  }
+  // One child reads them in turn, sending each summary ('S' and its JSON) or why it refused one
+  // ('C' or 'I' and the message of its ConfigError or IoError). A child that crashes or hangs
+  // ends with the shard it was reading, refused for that; the rest go to the next child.
+  while (!todo.empty()) {
+    size_t done = 0;
+    const std::string end = runIsolated(
+        [&todo](const SendToParent& send) {
+          for (const std::string& path : todo) {
+            try {
+              send("S" + summaryJsonOf(path));
+            } catch (const ConfigError& e) {
+              send(std::string("C") + e.what());
+            } catch (const IoError& e) {
+              send(std::string("I") + e.what());
+            }
+          }
+        },
+        [&](const std::string& message) {
+          const std::string& path = todo[done++];
+          const std::lock_guard lock(mutex_);
+          if (message[0] == 'S') {
+            known_.emplace(path, summaryFromJson(message.substr(1)));
+          } else {
+            refused_[path] = message;
+          }
+        },
+        secondsFor(largest));
+    if (end.empty()) break;
+    if (done < todo.size()) {
+      const std::lock_guard lock(mutex_);
+      refused_[todo[done]] = "C" + todo[done] + ": damaged: " + end;
+    }
+    todo.erase(todo.begin(),
+               todo.begin() + static_cast<std::ptrdiff_t>(std::min(done + 1, todo.size())));
+  }
+}
+
+ShardSummary ShardSummaries::of(const std::string& path) {
+  {
+    const std::lock_guard lock(mutex_);
+    const auto at = known_.find(path);
+    if (at != known_.end()) return at->second;
+    // Refused by prefetch(): said once (a later call reads the file again).
+    const auto refused = refused_.find(path);
+    if (refused != refused_.end()) {
+      const std::string message = refused->second;
+      refused_.erase(refused);
+      if (message[0] == 'I') throw IoError(message.substr(1));
+      throw ConfigError(message.substr(1));
+    }
+  }
+  ShardSummary summary = summaryFromJson(readIsolated(
+      path, [&path] { return summaryJsonOf(path); }, secondsFor(fileBytes(path))));
   const std::lock_guard lock(mutex_);
   return known_.emplace(path, std::move(summary)).first->second;
 }
@@ -155,17 +227,14 @@ ShardIndex indexShardFiles(const std::vector<std::string>& files, int validation
     IndexedGame game;
   };
   std::vector<Keyed> games;
+  ShardSummaries once;
+  ShardSummaries& summaries = known ? *known : once;
+  summaries.prefetch(files);
   for (const std::string& path : files) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
       throw ConfigError("shard " + path + ": no such file (a shard was removed)");
-    ShardSummary c;
-    if (known) {
-      c = known->of(path);
-    } else {
-      ShardSummaries once;
-      c = once.of(path);
-    }
+    const ShardSummary c = summaries.of(path);
     if (index.shards.empty()) {
       index.shape = c.shape;
       index.encoder_version = c.encoder_version;

@@ -96,14 +96,23 @@ class ShardSummaries {
   // `read_seconds` (0: isolatedReadSeconds() of its size) before it counts as damaged.
   explicit ShardSummaries(double read_seconds = 0) : read_seconds_(read_seconds) {}
 
-  // The summary of `path`, read now when it is new, with every row of the shard read once so
-  // that damage anywhere is refused on joining. Throws as readShard() and readShardRows().
+  // The summary of `path`, read now (in a child process) when it is new, with every row of the
+  // shard read once so that damage anywhere is refused on joining. Throws as readShard() and
+  // readShardRows(), and ConfigError "PATH: damaged: ..." when reading it crashed or hung.
   ShardSummary of(const std::string& path);
 
+  // Reads the summaries of those of `paths` not read yet, together in one child process (a
+  // fork costs tens of milliseconds in a large process), so that of() then finds them, or
+  // throws what refused them (once: a later call reads such a file again).
+  void prefetch(const std::vector<std::string>& paths);
+
  private:
+  double secondsFor(uint64_t bytes) const;
+
   double read_seconds_;
   std::mutex mutex_;
   std::map<std::string, ShardSummary> known_;
+  std::map<std::string, std::string> refused_;  // by prefetch(): 'C' or 'I', then the message
 };
 
 // The index of exactly these shard files, in this order (a resumed run's, whose folders other

@@ -133,22 +133,21 @@ TEST(ExternalAgent, AProgramThatFailsEndsTheGameWithTheReason) {
 // An index is compared as the number it is (2^32 + i is no action, and a negative one is named
 // as sent); a reply nested past the 64-level limit is refused before it is parsed.
 TEST(ExternalAgent, RepliesAreReadAsTheNumbersAndDepthsTheyHave) {
-  const std::string wide = writeTempFile(
-      "wide.sh",
-      "read line; echo '{\"ok\":true}'; while read line; do "
-      "echo '{\"ok\":true,\"index\":4294967296}'; done");
+  const std::string wide = writeTempFile("wide.sh",
+                                         "read line; echo '{\"ok\":true}'; while read line; do "
+                                         "echo '{\"ok\":true,\"index\":4294967296}'; done");
   EXPECT_NE(failure("ext:cmd=sh " + wide).find("\"index\" 4294967296 is no action"),
             std::string::npos)
       << failure("ext:cmd=sh " + wide);
-  const std::string negative = writeTempFile(
-      "negative.sh",
-      "read line; echo '{\"ok\":true}'; while read line; do "
-      "echo '{\"ok\":true,\"index\":-4294967295}'; done");
+  const std::string negative = writeTempFile("negative.sh",
+                                             "read line; echo '{\"ok\":true}'; while read line; do "
+                                             "echo '{\"ok\":true,\"index\":-4294967295}'; done");
   EXPECT_NE(failure("ext:cmd=sh " + negative).find("\"index\" -4294967295 is no action"),
             std::string::npos)
       << failure("ext:cmd=sh " + negative);
   const std::string deep = writeTempFile(
-      "deep.py", "import sys\nfor line in sys.stdin:\n    print('[' * 100000 + ']' * 100000, flush=True)\n");
+      "deep.py",
+      "import sys\nfor line in sys.stdin:\n    print('[' * 100000 + ']' * 100000, flush=True)\n");
   EXPECT_NE(failure("ext:cmd=/usr/bin/python3 " + deep).find("nested 100000 levels deep"),
             std::string::npos)
       << failure("ext:cmd=/usr/bin/python3 " + deep);
@@ -161,9 +160,9 @@ TEST(ExternalAgent, WhatTheProgramStartedEndsWithIt) {
   const std::string forks = writeTempFile(
       "forks.sh", "sleep 300 < /dev/null > /dev/null 2>&1 & echo $! > " + pid_file + "; exit 0");
   failure("ext:cmd=sh " + forks + ",timeout_ms=2000");
-  const ProcessResult r = runShell(
-      "p=$(cat " + pid_file + "); for i in $(seq 200); do kill -0 $p 2>/dev/null || exit 0; "
-      "sleep 0.01; done; kill $p; exit 1");
+  const ProcessResult r = runShell("p=$(cat " + pid_file +
+                                   "); for i in $(seq 200); do kill -0 $p 2>/dev/null || exit 0; "
+                                   "sleep 0.01; done; kill $p; exit 1");
   EXPECT_EQ(r.exit_code, 0) << "the program's child outlived its game";
   std::filesystem::remove(forks);
   std::filesystem::remove(pid_file);
@@ -173,8 +172,10 @@ TEST(ExternalAgent, WhatTheProgramStartedEndsWithIt) {
 // played, reported, and the arena exits 1 saying how many ended so.
 TEST(ExternalAgent, AFailingProgramEndsItsGamesNotTheArena) {
   const std::string dir = freshTestDir("ext-arena");
-  const ProcessResult r = runMorne("arena --agents \"random rule 'ext:cmd=true'\" --scenarios duel "
-                                   "--rounds 1 --quiet --out " + dir);
+  const ProcessResult r = runMorne(
+      "arena --agents \"random rule 'ext:cmd=true'\" --scenarios duel "
+      "--rounds 1 --quiet --out " +
+      dir);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("4 game(s) ended with an error"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("ext:cmd=true, request 0 (load)"), std::string::npos) << r.output;

@@ -138,6 +138,18 @@ class RunExchangeTest : public ::testing::Test {
     return names;
   }
 
+  // A remote worker r1 of the run served at `url`, in its own folder, for one game.
+  loop::RemoteWorkerSettings remoteWorker(const std::string& url) const {
+    loop::RemoteWorkerSettings s;
+    s.url = url;
+    s.token = token_;
+    s.dir = (dir_ / "remote").string();
+    s.name = "r1";
+    s.max_games = 1;
+    s.quiet = true;
+    return s;
+  }
+
   http::HttpAnswer put(http::HttpClient& client, const std::string& file, const std::string& as,
                        const std::string& crc) {
     return client.putFile("/v1/selfplay/gen-000/" + as, file, {{"X-Morne-Crc32", crc}});
@@ -430,13 +442,7 @@ TEST_F(RunExchangeTest, ARemoteWorkerRunsNoProgramTheServerNames) {
   const fs::path pwned = dir_ / "pwned";
   c.loop.bootstrap = "ext:cmd=/usr/bin/touch " + pwned.string();
   loop::writeLoopRecord((dir_ / "run").string(), c);
-  loop::RemoteWorkerSettings s;
-  s.url = url_;
-  s.token = token_;
-  s.dir = (dir_ / "remote").string();
-  s.name = "r1";
-  s.max_games = 1;
-  s.quiet = true;
+  const loop::RemoteWorkerSettings s = remoteWorker(url_);
   try {
     loop::runRemoteWorker(s);
     FAIL() << "a run naming a program was played";
@@ -455,13 +461,8 @@ TEST_F(RunExchangeTest, ARemoteWorkerKeepsAsideWhatTheServerWillNotTake) {
   http::HttpServer server(small, exchange);
   std::atomic<bool> stop = false;
   std::thread thread([&] { server.run(stop); });
-  loop::RemoteWorkerSettings s;
-  s.url = "http://127.0.0.1:" + std::to_string(server.port());
-  s.token = token_;
-  s.dir = (dir_ / "remote").string();
-  s.name = "r1";
-  s.max_games = 1;
-  s.quiet = true;
+  const loop::RemoteWorkerSettings s =
+      remoteWorker("http://127.0.0.1:" + std::to_string(server.port()));
   EXPECT_EQ(loop::runRemoteWorker(s), 1);
   stop = true;
   thread.join();
@@ -480,13 +481,7 @@ TEST_F(RunExchangeTest, ARemoteWorkerReportsTheJournalsItRecovers) {
   const fs::path set = dir_ / "remote/selfplay/gen-000";
   fs::create_directories(set);
   writeFile((set / "r1-0-0000.h5.journal").string(), std::string(300, '\0'));
-  loop::RemoteWorkerSettings s;
-  s.url = url_;
-  s.token = token_;
-  s.dir = (dir_ / "remote").string();
-  s.name = "r1";
-  s.max_games = 1;
-  s.quiet = true;
+  const loop::RemoteWorkerSettings s = remoteWorker(url_);
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
   EXPECT_EQ(loop::runRemoteWorker(s), 1);
