@@ -30,6 +30,8 @@ using nlohmann::json;
 constexpr const char* kRemoteFormat = "morne-remote/1";
 // The largest totals record a worker may send.
 constexpr uint64_t kMaxTotalsBytes = 64 * 1024;
+// The largest position archive (one position of about 2 KB per game; the check reads it whole).
+constexpr uint64_t kMaxArchiveBytes = uint64_t{64} << 20;
 
 const std::regex kWorkerName("[A-Za-z0-9_][A-Za-z0-9._-]{0,63}");
 const std::regex kDataSet("gen-([0-9]{3,6})");
@@ -150,6 +152,11 @@ std::string RunExchange::bodyFile(const http::HttpRequest& head, http::HttpReply
   }
   if (totals && head.body_bytes > kMaxTotalsBytes) {
     refusal = refuse(413, "a worker's totals are at most 64 KiB");
+    return "";
+  }
+  if (shard && parts[2].ends_with(training::kPositionsSuffix) &&
+      head.body_bytes > kMaxArchiveBytes) {
+    refusal = refuse(413, "a position archive is at most 64 MiB");
     return "";
   }
   if (shard) {

@@ -345,6 +345,13 @@ TEST_F(RunExchangeTest, LinksAreNotFollowed) {
   EXPECT_TRUE(json::parse(list.body)["files"].empty()) << list.body;
   writeFile((dir_ / "run/nets/gen-007.pt").string(), "weights");
   EXPECT_EQ(client.get("/v1/nets/gen-007.pt").body, "weights");
+  // A download longer than declared stops there, and nothing of it is kept.
+  const std::string got = (dir_ / "got.pt").string();
+  const http::HttpAnswer cut = client.getFile("/v1/nets/gen-007.pt", got, 3);
+  EXPECT_EQ(cut.status, 0);
+  EXPECT_FALSE(fs::exists(got));
+  EXPECT_TRUE(client.getFile("/v1/nets/gen-007.pt", got, 7).ok());
+  EXPECT_EQ(readFile(got), "weights");
 }
 
 // Position archives are checked as the workers read them: a document nested 200,000 levels
