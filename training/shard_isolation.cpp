@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -100,6 +101,9 @@ std::string runIsolated(const std::function<void(const SendToParent& send)>& rea
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     throw IoError(std::string("cannot make a pipe to read apart: ") + std::strerror(errno));
+  // What this process has buffered is written now: a child that ends through a handler that
+  // flushes (a sanitizer's) must not write it a second time.
+  std::fflush(nullptr);
   pid_t child = -1;
   {
     const std::lock_guard lock(hdf5Mutex());

@@ -94,6 +94,33 @@ std::string askRaw(int s, const std::string& request, double seconds = 10) {
   return answer;
 }
 
+// A second server of the run that takes bodies of at most `max_body_bytes`, for as long as it
+// lives.
+class SmallServer {
+ public:
+  SmallServer(const loop::RoleContext& run, const std::string& token, uint64_t max_body_bytes)
+      : exchange_(run, token, max_body_bytes),
+        server_(bounded(max_body_bytes), exchange_),
+        thread_([this] { server_.run(stop_); }) {}
+  ~SmallServer() {
+    stop_ = true;
+    thread_.join();
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(server_.port()); }
+
+ private:
+  static http::HttpServerConfig bounded(uint64_t max_body_bytes) {
+    http::HttpServerConfig c;
+    c.max_body_bytes = max_body_bytes;
+    return c;
+  }
+
+  loop::RunExchange exchange_;
+  http::HttpServer server_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
 class RunExchangeTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -427,18 +454,11 @@ TEST_F(RunExchangeTest, TokenlessSocketsLockNoWorkerOut) {
 // An upload over the server's bound is answered 413 (it used to be cut without an answer, and
 // the worker sent it again forever), and /v1/run tells workers the bound.
 TEST_F(RunExchangeTest, AnUploadOverTheBoundIsAnswered413) {
-  http::HttpServerConfig small;
-  small.max_body_bytes = 1000;
-  loop::RunExchange exchange(*run_, token_, small.max_body_bytes);
-  http::HttpServer server(small, exchange);
-  std::atomic<bool> stop = false;
-  std::thread thread([&] { server.run(stop); });
-  http::HttpClient client("http://127.0.0.1:" + std::to_string(server.port()), token_);
+  const SmallServer small(*run_, token_, 1000);
+  http::HttpClient client(small.url(), token_);
   EXPECT_EQ(json::parse(client.get("/v1/run").body)["max_upload_bytes"], 1000);
   const http::HttpAnswer a = put(client, shard_, "w1-0-0000.h5", crcText(readFile(shard_)));
   EXPECT_EQ(a.status, 413) << a.problem;
-  stop = true;
-  thread.join();
   EXPECT_TRUE(filesOf("selfplay/gen-000").empty());
 }
 
@@ -462,17 +482,10 @@ TEST_F(RunExchangeTest, ARemoteWorkerRunsNoProgramTheServerNames) {
 // A finished shard larger than the server takes is kept aside by the worker, which says so,
 // instead of being sent again and again.
 TEST_F(RunExchangeTest, ARemoteWorkerKeepsAsideWhatTheServerWillNotTake) {
-  http::HttpServerConfig small;
-  small.max_body_bytes = 2000;
-  loop::RunExchange exchange(*run_, token_, small.max_body_bytes);
-  http::HttpServer server(small, exchange);
-  std::atomic<bool> stop = false;
-  std::thread thread([&] { server.run(stop); });
-  const loop::RemoteWorkerSettings s =
-      remoteWorker("http://127.0.0.1:" + std::to_string(server.port()));
-  EXPECT_EQ(loop::runRemoteWorker(s), 1);
-  stop = true;
-  thread.join();
+  {
+    const SmallServer small(*run_, token_, 2000);
+    EXPECT_EQ(loop::runRemoteWorker(remoteWorker(small.url())), 1);
+  }
   std::vector<std::string> aside;
   for (const auto& e : fs::directory_iterator(dir_ / "remote/selfplay/gen-000"))
     if (e.path().extension() == ".refused") aside.push_back(e.path().filename().string());
