@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -112,6 +113,7 @@ std::string runIsolated(const std::function<void(const SendToParent& send)>& rea
   // What this process has buffered is written now: a child that ends through a handler that
   // flushes (a sanitizer's) must not write it a second time.
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   pid_t child = -1;
   {
     const std::lock_guard lock(hdf5Mutex());
@@ -124,6 +126,10 @@ std::string runIsolated(const std::function<void(const SendToParent& send)>& rea
     throw IoError(std::string("cannot start a process to read apart: ") + std::strerror(error));
   }
   if (child == 0) {
+    // A parent killed meanwhile (kill -9) takes the child with it: one looping in libhdf5
+    // would otherwise spin for good. (The forking thread waits for the child, so it outlives it.)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
     ::close(fds[0]);
     // Only the pipe stays open: another reading child forked meanwhile by another thread must
     // not hold this pipe open past this child's end.

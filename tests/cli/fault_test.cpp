@@ -379,18 +379,7 @@ TEST_F(FaultTest, EngineSessionMemoryStaysFlat) {
     }
     return reply;
   };
-  auto rssKb = [&] {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    std::string key;
-    long value = 0;
-    while (status >> key) {
-      if (key == "VmRSS:") {
-        status >> value;
-        break;
-      }
-    }
-    return value;
-  };
+  auto rssKb = [&] { return static_cast<long>(processStatusKb(std::to_string(pid))); };
   request("");  // the --scenario load's reply
   std::vector<long> rss;
   std::string saved;

@@ -84,14 +84,6 @@ int descriptorsOf(const std::string& pid) {
   return n;
 }
 
-// A figure of /proc/PID/status in kB: "VmRSS:" (resident now) or "VmHWM:" (its peak).
-int64_t statusKbOf(const std::string& pid, const std::string& key = "VmRSS:") {
-  std::ifstream status("/proc/" + pid + "/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.starts_with(key)) return std::stoll(line.substr(key.size()));
-  return 0;
-}
-
 std::string crcText(const std::string& bytes) {
   char text[16];
   std::snprintf(text, sizeof text, "%08x", env::crc32Of(bytes));
@@ -151,11 +143,11 @@ TEST(RemoteWorker, AThousandRefusedUploadsLeaveNothingInTheServer) {
   EXPECT_EQ(first.status, 422) << first.body;
   EXPECT_NE(first.body.find("not a readable shard"), std::string::npos) << first.body;
   const int descriptors = descriptorsOf(pid);
-  const int64_t rss = statusKbOf(pid);
+  const int64_t rss = processStatusKb(pid);
   int refused = 0;
   for (int i = 0; i < 1000; ++i) refused += put().status == 422;
   const int descriptors_after = descriptorsOf(pid);
-  const int64_t rss_after = statusKbOf(pid);
+  const int64_t rss_after = processStatusKb(pid);
   std::cout << "loop serve after 1000 refused uploads: descriptors " << descriptors << " -> "
             << descriptors_after << ", resident " << rss / 1024 << " -> " << rss_after / 1024
             << " MB\n";
@@ -180,11 +172,11 @@ TEST(RemoteWorker, AThousandRefusedUploadsLeaveNothingInTheServer) {
   }
   char crc_text[16];
   std::snprintf(crc_text, sizeof crc_text, "%08x", crc);
-  const int64_t peak_before_large = statusKbOf(pid, "VmHWM:");
+  const int64_t peak_before_large = processStatusKb(pid, "VmHWM:");
   const http::HttpAnswer big =
       client.putFile("/v1/selfplay/gen-000/w1-1-0000.h5", large, {{"X-Morne-Crc32", crc_text}});
   EXPECT_EQ(big.status, 422) << big.body;  // its CRC-32 right, the shard not readable
-  const int64_t peak_after_large = statusKbOf(pid, "VmHWM:");
+  const int64_t peak_after_large = processStatusKb(pid, "VmHWM:");
   std::cout << "loop serve around a 256 MiB upload: peak resident " << peak_before_large / 1024
             << " -> " << peak_after_large / 1024 << " MB\n";
   EXPECT_LT(peak_after_large - peak_before_large, 32 * 1024);

@@ -72,4 +72,11 @@ ProcessResult runShell(const std::string& script) {
   return runCommand("sh '" + path + "' 2>&1");
 }
 
+int64_t processStatusKb(const std::string& pid, const std::string& key) {
+  std::ifstream status("/proc/" + pid + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with(key)) return std::stoll(line.substr(key.size()));
+  return 0;
+}
+
 }  // namespace morne::test

@@ -2,6 +2,7 @@
 // Runs the real `morne` binary as a user would, with stdin from a string, and captures its
 // output and exit status.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,9 @@ std::string freshTestDir(const std::string& prefix);
 
 // Writes `text` to a fresh temporary file and returns its path.
 std::string writeTempFile(const std::string& name, const std::string& text);
+
+// A figure of /proc/PID/status in kB: "VmRSS:" (resident now) or "VmHWM:" (its peak); 0 when
+// the process or the line is gone.
+int64_t processStatusKb(const std::string& pid, const std::string& key = "VmRSS:");
 
 }  // namespace morne::test
