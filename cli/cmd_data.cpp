@@ -1,23 +1,18 @@
 // `morne data inspect [--check] FILE...`: what a self-play shard holds (docs/training-data.md);
 // `morne data schema`: the shard format itself (training/shard_schema.h), as JSON.
-// Each file is read in a child process of its own: a file damaged so that the HDF5 library
-// itself crashes reading it is reported as damaged, and the other files are still inspected.
+// Each file is read in a child process of its own (training/shard_isolation.h): a file damaged
+// so that the HDF5 library itself crashes reading it is reported as damaged, and the other
+// files are still inspected.
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <csignal>
-#include <cstring>
 #include <iostream>
 #include <map>
-#include <thread>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/number_text.h"
 #include "env/error.h"
 #include "training/shard_check.h"
+#include "training/shard_isolation.h"
 #include "training/shard_reader.h"
 #include "training/shard_schema.h"
 
@@ -25,95 +20,71 @@ namespace morne::cli {
 
 namespace {
 
-void printSummary(const std::string& path, const training::ShardContents& c) {
+void printSummary(const std::string& path, const training::ShardContents& c, std::ostream& out) {
   std::map<int, int> winners;
   long plies = 0;
   for (const training::GameData& g : c.games) {
     ++winners[g.winner];
     plies += g.plies;
   }
-  std::cout << path << ":\n"
-            << "  format:     " << c.format << " version " << c.format_version
-            << ", encoder version " << c.encoder_version << "\n"
-            << "  made by:    " << c.engine << "\n"
-            << "  scenario:   " << c.scenario << "; agents blue " << c.blue_agent << ", orange "
-            << c.orange_agent << "\n"
-            << "  positions:  " << c.rows << " rows of " << c.shape.planes << " planes x "
-            << c.shape.height << " x " << c.shape.width << ", " << c.shape.globals
-            << " globals, policy over " << c.shape.policy << " entries\n"
-            << "  games:      " << c.games.size() << " (blue won " << winners[0] << ", orange won "
-            << winners[1] << ", drawn " << winners[-1] << "), mean length "
-            << (c.games.empty() ? 0.0
-                                : static_cast<double>(plies) / static_cast<double>(c.games.size()))
-            << " plies\n";
+  out << path << ":\n"
+      << "  format:     " << c.format << " version " << c.format_version << ", encoder version "
+      << c.encoder_version << "\n"
+      << "  made by:    " << c.engine << "\n"
+      << "  scenario:   " << c.scenario << "; agents blue " << c.blue_agent << ", orange "
+      << c.orange_agent << "\n"
+      << "  positions:  " << c.rows << " rows of " << c.shape.planes << " planes x "
+      << c.shape.height << " x " << c.shape.width << ", " << c.shape.globals
+      << " globals, policy over " << c.shape.policy << " entries\n"
+      << "  games:      " << c.games.size() << " (blue won " << winners[0] << ", orange won "
+      << winners[1] << ", drawn " << winners[-1] << "), mean length "
+      << (c.games.empty() ? 0.0 : static_cast<double>(plies) / static_cast<double>(c.games.size()))
+      << " plies\n";
 }
 
 // Inspects one file; returns true when it is whole and (with `check`) passes every check.
-bool inspect(const std::string& path, bool check) {
+bool inspect(const std::string& path, bool check, std::ostream& out) {
   try {
     const training::ShardContents c = training::readShard(path, check);
-    printSummary(path, c);
+    printSummary(path, c, out);
     if (!check) return true;
     const training::ShardCheck r = training::checkShard(c);
-    for (const std::string& p : r.problems) std::cout << "  problem:    " << p << "\n";
+    for (const std::string& p : r.problems) out << "  problem:    " << p << "\n";
     if (r.problem_count > static_cast<int64_t>(r.problems.size()))
-      std::cout << "  problem:    ... " << r.problem_count - static_cast<int64_t>(r.problems.size())
-                << " more\n";
-    std::cout << "  targets:    mean legal actions " << r.mean_legal << ", mean top policy share "
-              << r.mean_top_policy << ", mean value target " << r.mean_value << "\n"
-              << "  checks:     "
-              << (r.problem_count ? std::to_string(r.problem_count) + " problem(s)"
-                                  : std::string("ok"))
-              << "\n";
+      out << "  problem:    ... " << r.problem_count - static_cast<int64_t>(r.problems.size())
+          << " more\n";
+    out << "  targets:    mean legal actions " << r.mean_legal << ", mean top policy share "
+        << r.mean_top_policy << ", mean value target " << r.mean_value << "\n"
+        << "  checks:     "
+        << (r.problem_count ? std::to_string(r.problem_count) + " problem(s)" : std::string("ok"))
+        << "\n";
     return r.problem_count == 0;
   } catch (const Error& e) {
-    std::cout << path << ":\n  error:      " << e.what() << "\n";
+    out << path << ":\n  error:      " << e.what() << "\n";
     return false;
   }
 }
 
-// The child's exit statuses: what it reported. Any other status (a sanitizer's report ends the
-// process with 1) means it did not get to report.
-constexpr int kChildPassed = 40;
-constexpr int kChildReportedProblems = 41;
-
-// Runs inspect() in a child process, which ends with _exit (HDF5's own clean-up at exit can
-// hang on a damaged file). A child killed by a signal, ending without its report, or still
-// running after `seconds`, reports the file as damaged.
+// Runs inspect() in a child process (training/shard_isolation.h): a file on which libhdf5
+// crashes or loops (more than `seconds`) is reported as damaged, and the next file is read.
 bool inspectIsolated(const std::string& path, bool check, double seconds) {
-  std::cout << std::flush;
-  const pid_t child = ::fork();
-  if (child < 0) return inspect(path, check);
-  if (child == 0) {
-    const bool ok = inspect(path, check);
-    std::cout << std::flush;
-    ::_exit(ok ? kChildPassed : kChildReportedProblems);
-  }
-  int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-  while (::waitpid(child, &status, WNOHANG) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      ::kill(child, SIGKILL);
-      ::waitpid(child, &status, 0);
-      std::cout << path << ":\n  damaged:    the HDF5 library was still reading it after "
-                << core::shortText(seconds) << " s (stuck in a loop on damaged metadata)\n";
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (WIFSIGNALED(status)) {
-    std::cout << path << ":\n  damaged:    the HDF5 library crashed reading it (signal "
-              << WTERMSIG(status) << ", " << ::strsignal(WTERMSIG(status)) << ")\n";
-    return false;
-  }
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  if (code != kChildPassed && code != kChildReportedProblems) {
-    std::cout << path
-              << ":\n  damaged:    reading it failed inside the HDF5 library (the reading "
-                 "process ended with status "
-              << code << ")\n";
-  }
-  return code == kChildPassed;
+  bool passed = false;
+  std::string report;
+  const std::string end = training::runIsolated(
+      [&](const training::SendToParent& send) {
+        std::ostringstream out;
+        const bool ok = inspect(path, check, out);
+        send(std::string(ok ? "1" : "0") + out.str());
+      },
+      [&](const std::string& message) {
+        passed = message[0] == '1';
+        report = message.substr(1);
+      },
+      seconds);
+  std::cout << report;
+  if (end.empty()) return passed;
+  std::cout << path << ":\n  damaged:    " << end << "\n";
+  return false;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/number_text.h"
 #include "env/error.h"
 
 namespace morne::training {
@@ -170,8 +171,7 @@ std::string runIsolated(const std::function<void(const SendToParent& send)>& rea
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
   if (timed_out) {
-    return "the HDF5 library was still reading it after " +
-           std::to_string(static_cast<int>(idle_seconds)) +
+    return "the HDF5 library was still reading it after " + core::shortText(idle_seconds) +
            " s (stuck in a loop on damaged metadata)";
   }
   if (WIFSIGNALED(status)) {
