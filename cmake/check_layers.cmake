@@ -2,7 +2,8 @@
 #   - each library includes only its own folder and the layers below it:
 #       core/ (standard library only, shared by all) <- env/ (the rules kernel) <- env/io/
 #       <- mcts/ <- nn/, agents/ <- training/ (also above nn/), arena/, engine/ <- server/;
-#       env/ <- http/ (HTTP for files); training/, arena/ and http/ <- loop/; all of them <-
+#       env/ <- http/ (HTTP for files, and the one TCP listener of both servers) <- server/;
+#       training/, arena/ and http/ <- loop/; all of them <-
 #       cli/; all but server/, http/, loop/ and cli/ <- python/ (the Python module)
 #   - Boost.Beast and Asio are included only in server/ and http/;
 #   - the rules kernel (env/ outside env/io/) and core/ build with the standard library alone;
@@ -20,7 +21,7 @@ set(allowed_agents "core/;env/;mcts/;agents/")
 set(allowed_training "core/;env/;mcts/;nn/;agents/;training/")
 set(allowed_arena "core/;env/;mcts/;agents/;arena/")
 set(allowed_engine "core/;env/;mcts/;agents/;engine/")
-set(allowed_server "core/;env/;mcts/;agents/;engine/;server/")
+set(allowed_server "core/;env/;mcts/;agents/;engine/;http/;server/")
 set(allowed_http "core/;env/;http/")
 set(allowed_loop "core/;env/;mcts/;nn/;agents/;training/;arena/;http/;loop/")
 set(allowed_cli "core/;env/;mcts/;nn/;agents/;training/;arena/;engine/;server/;http/;loop/;cli/")

@@ -1,4 +1,5 @@
-// HttpServer on Boost.Beast: an acceptor and one connection object per socket, which reads a
+// HttpServer on Boost.Beast: one connection object per socket that http/tcp_listener.h accepts and
+// the server admits (max_connections, and per address), which reads a
 // request's head, streams its body (when it has one) into the file the handler names, asks the
 // handler for the answer and writes it, bytes or a file. Every read and write of a part re-arms
 // the connection's timer: a peer that stops sending or reading is dropped, and a body that did
@@ -18,9 +19,9 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 #include "env/error.h"
+#include "http/tcp_listener.h"
 
 namespace morne::http {
 
@@ -107,9 +108,21 @@ std::string HttpRequest::header(const std::string& name) const {
 
 struct HttpServer::Impl {
   Impl(const HttpServerConfig& c, HttpHandler& h)
-      : config(c), handler(h), ioc(std::max(1, c.threads)), acceptor(ioc) {}
+      : config(c), handler(h), listener(c.host, c.port, c.threads, "") {}
 
-  void accept();
+  // Counts a connection from `address`; false when the server or that address holds its most.
+  bool admit(const std::string& address) {
+    std::lock_guard lock(mutex);
+    if (open >= config.max_connections ||
+        open_by_address[address] >= config.max_connections_per_address) {
+      ++counters.connections_refused;
+      if (open_by_address[address] == 0) open_by_address.erase(address);
+      return false;
+    }
+    ++open;
+    ++open_by_address[address];
+    return true;
+  }
 
   HttpServerConfig config;
   HttpHandler& handler;
@@ -117,8 +130,9 @@ struct HttpServer::Impl {
   HttpCounters counters;
   int open = 0;
   std::map<std::string, int> open_by_address;
-  net::io_context ioc;
-  tcp::acceptor acceptor;
+  // Declared after what connections touch as they close: destroying the listener's context
+  // destroys the connections its pending handlers hold.
+  TcpListener listener;
 };
 
 namespace {
@@ -335,58 +349,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
 }  // namespace
 
-void HttpServer::Impl::accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
-    if (ec == net::error::operation_aborted) return;
-    if (ec) {  // out of descriptors: try again shortly
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      accept();
-      return;
-    }
-    beast::error_code peer_ec;
-    const std::string address = socket.remote_endpoint(peer_ec).address().to_string();
-    bool admitted = false;
-    {
-      std::lock_guard lock(mutex);
-      admitted = !peer_ec && open < config.max_connections &&
-                 open_by_address[address] < config.max_connections_per_address;
-      if (admitted) {
-        ++open;
-        ++open_by_address[address];
-      } else {
-        ++counters.connections_refused;
-        if (open_by_address[address] == 0) open_by_address.erase(address);
-      }
-    }
-    if (admitted) {
-      beast::error_code ignored;  // answers' heads and bodies go in separate writes
-      socket.set_option(tcp::no_delay(true), ignored);
-      std::make_shared<Connection>(std::move(socket), address, *this)->readHead();
-    }
-    accept();
-  });
-}
-
 HttpServer::HttpServer(const HttpServerConfig& config, HttpHandler& handler)
-    : impl_(std::make_unique<Impl>(config, handler)) {
-  beast::error_code ec;
-  const auto address = net::ip::make_address(config.host, ec);
-  if (ec) throw ConfigError("--host " + config.host + " is not an IP address");
-  const tcp::endpoint endpoint(address, static_cast<unsigned short>(config.port));
-  tcp::acceptor& a = impl_->acceptor;
-  a.open(endpoint.protocol(), ec);
-  if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
-  if (!ec) a.bind(endpoint, ec);
-  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
-  if (ec) {
-    throw IoError("cannot listen on " + config.host + ":" + std::to_string(config.port) + ": " +
-                  ec.message());
-  }
-}
+    : impl_(std::make_unique<Impl>(config, handler)) {}
 
 HttpServer::~HttpServer() = default;
 
-int HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+int HttpServer::port() const { return impl_->listener.port(); }
 
 HttpCounters HttpServer::counters() const {
   std::lock_guard lock(impl_->mutex);
@@ -394,13 +362,16 @@ HttpCounters HttpServer::counters() const {
 }
 
 void HttpServer::run(const std::atomic<bool>& stop) {
-  impl_->accept();
-  std::vector<std::thread> threads;
-  for (int i = 0; i < std::max(1, impl_->config.threads); ++i)
-    threads.emplace_back([this] { impl_->ioc.run(); });
-  while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  impl_->ioc.stop();
-  for (std::thread& t : threads) t.join();
+  Impl& server = *impl_;
+  server.listener.run(
+      stop, {.admit = [&server](const std::string& address) { return server.admit(address); },
+             .serve =
+                 [&server](tcp::socket socket, const std::string& address) {
+                   beast::error_code ignored;  // answers' heads and bodies go in separate writes
+                   socket.set_option(tcp::no_delay(true), ignored);
+                   std::make_shared<Connection>(std::move(socket), address, server)->readHead();
+                 },
+             .accept_failed = nullptr});
 }
 
 }  // namespace morne::http

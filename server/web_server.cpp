@@ -1,6 +1,7 @@
-// `morne serve` on Boost.Beast: an acceptor, HTTP sessions that serve the browser client's
-// files, and WebSocket sessions that bridge one EngineSession each. The only file that includes
-// Beast (its compile is heavy); everything else sees server/web_server.h.
+// `morne serve` on Boost.Beast: connections from the project's listener (http/tcp_listener.h),
+// HTTP sessions that serve the browser client's files, and WebSocket sessions that bridge one
+// EngineSession each. The only file of server/ that includes Beast (its compile is heavy);
+// everything else sees server/web_server.h.
 //
 // Threads: `io_threads` run the sockets; each game's searches run on its EngineSession's own
 // thread, at most `search_workers` at once (SearchSlots), so a socket is answered while an AI
@@ -31,6 +32,7 @@
 #include "engine/search_slots.h"
 #include "engine/session.h"
 #include "env/error.h"
+#include "http/tcp_listener.h"
 
 namespace morne::server {
 
@@ -121,11 +123,7 @@ struct WebServer::Impl {
         slots(c.search_workers > 0
                   ? c.search_workers
                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))),
-        ioc(std::max(1, c.io_threads)),
-        acceptor(ioc),
-        accept_timer(ioc) {}
-
-  void accept();
+        listener(c.host, c.port, c.io_threads, "serve: ") {}
   // Counts a connection from `peer`; false when that address holds its most already.
   bool admitPeer(const std::string& peer) {
     std::lock_guard lock(counters_mutex);
@@ -169,12 +167,9 @@ struct WebServer::Impl {
   ServerCounters counters;
   std::map<std::string, int> peers;  // open connections per remote address
   std::map<const void*, std::chrono::steady_clock::time_point> last_message;  // per open game
-  // Declared after what connections touch as they close: destroying the context destroys the
-  // connections its pending handlers hold.
-  net::io_context ioc;
-  tcp::acceptor acceptor;
-  net::steady_timer accept_timer;  // waits before accepting again after a failed accept
-  int accept_backoff_ms = 0;
+  // Declared after what connections touch as they close: destroying the listener's context
+  // destroys the connections its pending handlers hold.
+  morne::http::TcpListener listener;
 };
 
 namespace {
@@ -544,69 +539,34 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
 }  // namespace
 
-// Accepts connections, each counted against its address's max_connections_per_peer. When an
-// accept fails (no file descriptor left) it waits, 10 ms doubling to 1 s, instead of spinning:
-// connections that close meanwhile free descriptors.
-void WebServer::Impl::accept() {
-  acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
-    if (ec == net::error::operation_aborted) return;
-    if (ec) {
-      {
-        std::lock_guard lock(counters_mutex);
-        ++counters.accept_failures;
-      }
-      accept_backoff_ms = std::clamp(accept_backoff_ms * 2, 10, 1000);
-      accept_timer.expires_after(std::chrono::milliseconds(accept_backoff_ms));
-      accept_timer.async_wait([this](beast::error_code wait_ec) {
-        if (!wait_ec) accept();
-      });
-      return;
-    }
-    accept_backoff_ms = 0;
-    beast::error_code peer_ec;
-    const std::string peer = socket.remote_endpoint(peer_ec).address().to_string();
-    if (!peer_ec && admitPeer(peer)) {
-      std::make_shared<HttpConnection>(std::move(socket), *this,
-                                       std::make_unique<PeerSlot>(*this, peer))
-          ->start();
-    }  // else the socket closes here
-    accept();
-  });
-}
-
-WebServer::WebServer(const ServeConfig& config) : impl_(std::make_unique<Impl>(config)) {
-  beast::error_code ec;
-  const auto address = net::ip::make_address(config.host, ec);
-  if (ec) throw ConfigError("serve: --host " + config.host + " is not an IP address");
-  const tcp::endpoint endpoint(address, static_cast<unsigned short>(config.port));
-  tcp::acceptor& a = impl_->acceptor;
-  a.open(endpoint.protocol(), ec);
-  if (!ec) a.set_option(net::socket_base::reuse_address(true), ec);
-  if (!ec) a.bind(endpoint, ec);
-  if (!ec) a.listen(net::socket_base::max_listen_connections, ec);
-  if (ec) {
-    throw IoError("serve: cannot listen on " + config.host + ":" + std::to_string(config.port) +
-                  ": " + ec.message());
-  }
-}
+WebServer::WebServer(const ServeConfig& config) : impl_(std::make_unique<Impl>(config)) {}
 
 WebServer::~WebServer() = default;
 
-int WebServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+int WebServer::port() const { return impl_->listener.port(); }
 
 ServerCounters WebServer::counters() const {
   std::lock_guard lock(impl_->counters_mutex);
   return impl_->counters;
 }
 
+// Serves connections, each counted against its address's max_connections_per_peer; an accept
+// that fails (no file descriptor left) is counted, and the listener backs off.
 void WebServer::run(const std::atomic<bool>& stop) {
-  impl_->accept();
-  std::vector<std::thread> threads;
-  for (int i = 0; i < std::max(1, impl_->config.io_threads); ++i)
-    threads.emplace_back([this] { impl_->ioc.run(); });
-  while (!stop.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  impl_->ioc.stop();
-  for (std::thread& t : threads) t.join();
+  Impl& server = *impl_;
+  server.listener.run(
+      stop, {.admit = [&server](const std::string& peer) { return server.admitPeer(peer); },
+             .serve =
+                 [&server](tcp::socket socket, const std::string& peer) {
+                   std::make_shared<HttpConnection>(std::move(socket), server,
+                                                    std::make_unique<PeerSlot>(server, peer))
+                       ->start();
+                 },
+             .accept_failed =
+                 [&server] {
+                   std::lock_guard lock(server.counters_mutex);
+                   ++server.counters.accept_failures;
+                 }});
 }
 
 }  // namespace morne::server
