@@ -1,18 +1,13 @@
 #include "loop/learning_loop.h"
 
-#include <filesystem>
-
 #include "core/number_text.h"
 #include "env/error.h"
-#include "env/io/scenario_library.h"
 #include "loop/gate_role.h"
 #include "loop/learner_role.h"
 #include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
 
 namespace morne::loop {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -50,20 +45,6 @@ bool runRolesInTurn(const RoleContext& run) {
   }
   run.say("loop: done; best network " + run.folder.readLatest().network);
   return true;
-}
-
-RoleContext openRun(const LoopConfig& config, const std::string& run_dir, bool quiet,
-                    const std::atomic<bool>* stop) {
-  const RunFolder folder(run_dir);
-  if (fs::exists(folder.path("state.json")) && !fs::exists(folder.path("gates/state.json"))) {
-    throw ConfigError(run_dir +
-                      " was made by an earlier version of `morne loop` (state.json, before the "
-                      "roles of docs/scale-out.md); start a new run");
-  }
-  for (const char* sub : {"selfplay", "train", "nets", "gates", "ladder", "workers"})
-    fs::create_directories(folder.path(sub));
-  if (!config.loop.init.empty()) folder.placeInitialNetwork(config.loop.init);
-  return RoleContext{config, folder, env::loadScenario(config.loop.scenario), quiet, stop};
 }
 
 }  // namespace morne::loop

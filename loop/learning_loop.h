@@ -19,19 +19,9 @@
 // game, training resumes from its checkpoint, and a gate or ladder cut short is played again
 // (the same seeds, the same games).
 
-#include <atomic>
-#include <string>
-
 #include "loop/loop_config.h"
 
 namespace morne::loop {
-
-// The context the roles of a run share in this process (its scenario loaded, its folders
-// made) for the loop of `config` in `run_dir` (which holds its loop.json); the roles stop
-// between or inside steps when `*stop` becomes true. Throws ConfigError for a run folder of an
-// earlier version.
-RoleContext openRun(const LoopConfig& config, const std::string& run_dir, bool quiet,
-                    const std::atomic<bool>* stop);
 
 // Runs or resumes the run's roles in turn in this process until the last generation is gated
 // or the run has spent its max_cpu_hours (true) or the run stops (false). Progress goes to stdout

@@ -1,5 +1,6 @@
 #include "loop/loop_config.h"
 
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -7,6 +8,7 @@
 #include "core/version.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "env/io/scenario_library.h"
 #include "env/io/text_file.h"
 #include "training/selfplay_options.h"
 #include "training/train_options.h"
@@ -159,6 +161,22 @@ LoopConfig readLoopRecord(const std::string& dir) {
       where, training::withLegacyNetworkDefaults(j.at("network")), training::networkOptionRows(),
       c.network);
   return c;
+}
+
+namespace fs = std::filesystem;
+
+RoleContext openRun(const LoopConfig& config, const std::string& run_dir, bool quiet,
+                    const std::atomic<bool>* stop) {
+  const RunFolder folder(run_dir);
+  if (fs::exists(folder.path("state.json")) && !fs::exists(folder.path("gates/state.json"))) {
+    throw ConfigError(run_dir +
+                      " was made by an earlier version of `morne loop` (state.json, before the "
+                      "roles of docs/scale-out.md); start a new run");
+  }
+  for (const char* sub : {"selfplay", "train", "nets", "gates", "ladder", "workers"})
+    fs::create_directories(folder.path(sub));
+  if (!config.loop.init.empty()) folder.placeInitialNetwork(config.loop.init);
+  return RoleContext{config, folder, env::loadScenario(config.loop.scenario), quiet, stop};
 }
 
 void RoleContext::say(const std::string& line) const {

@@ -87,6 +87,13 @@ struct RoleContext {
   void say(const std::string& line) const;
 };
 
+// The context the roles of a run share in this process (its scenario loaded, its folders
+// made) for the loop of `config` in `run_dir` (which holds its loop.json); the roles stop
+// between or inside steps when `*stop` becomes true. Throws ConfigError for a run folder of an
+// earlier version.
+RoleContext openRun(const LoopConfig& config, const std::string& run_dir, bool quiet,
+                    const std::atomic<bool>* stop);
+
 // The run's own settings, one row each (env/io/field_table.h): `morne loop`'s options and the
 // "loop" object of loop.json.
 std::span<const env::OptionRow<LoopSettings>> loopSettingRows();

@@ -15,7 +15,7 @@
 #include "env/io/durable_file.h"
 #include "env/io/text_file.h"
 #include "http/http_client.h"
-#include "loop/learning_loop.h"
+#include "loop/loop_config.h"
 #include "loop/selfplay_worker.h"
 #include "training/position_archive.h"
 

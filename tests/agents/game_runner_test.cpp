@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "agents/agent_kinds.h"
 #include "agents/agent_spec.h"
@@ -214,14 +216,21 @@ TEST(RuleAgent, DecisionReportsEveryCandidateWithItsScore) {
   const agents::Decision d = rule->decide(s);
   env::ActionList legal;
   env::legalActions(s, legal);
+  // Every legal action is a candidate, once; the one chosen has the best score.
   ASSERT_EQ(d.info.children.size(), legal.size());
+  std::vector<env::Action> candidates, legal_actions(legal.begin(), legal.end());
   double best = -1e9;
-  for (const mcts::RootChild& c : d.info.children) best = std::max(best, c.value);
   for (const mcts::RootChild& c : d.info.children) {
-    if (c.action == d.action) {
-      EXPECT_EQ(c.value, best);
-    }
+    candidates.push_back(c.action);
+    best = std::max(best, c.value);
   }
+  std::sort(candidates.begin(), candidates.end());
+  std::sort(legal_actions.begin(), legal_actions.end());
+  EXPECT_EQ(candidates, legal_actions);
+  const auto chosen = std::find_if(d.info.children.begin(), d.info.children.end(),
+                                   [&](const mcts::RootChild& c) { return c.action == d.action; });
+  ASSERT_NE(chosen, d.info.children.end()) << "the chosen action is not among the candidates";
+  EXPECT_EQ(chosen->value, best);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@
 #include "env/io/crc32.h"
 #include "http/http_client.h"
 #include "http/http_server.h"
-#include "loop/learning_loop.h"
+#include "loop/loop_config.h"
 #include "loop/remote_worker.h"
 #include "loop/run_summary.h"
 #include "loop/selfplay_worker.h"
