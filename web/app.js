@@ -87,6 +87,20 @@ function endPhaseBlocked() {
   return "";
 }
 
+// The toolbar, on every screen: without a game in play its game buttons are disabled.
+function renderToolbar() {
+  const inGame = view.screen === "game" && !!app.engine && !!app.map;
+  const blocked = inGame ? endPhaseBlocked() : "no game";
+  $("end-phase").disabled = blocked !== "";
+  $("end-phase").title = blocked ? `End phase is not possible: ${blocked}` : "end the phase (E)";
+  // Watching two agents: nothing to take back.
+  const noUndo = !inGame || app.busy || !!app.review || app.mode.humans.size === 0;
+  $("undo").disabled = noUndo || app.ply === 0;
+  $("redo").disabled = noUndo || app.ply >= app.plies;
+  $("review").disabled = !inGame || app.busy;
+  $("review").textContent = app.review ? "Back to the game" : "Review";
+}
+
 // Draws the page from `view` and the game.
 function render() {
   $("setup").hidden = view.screen !== "setup";
@@ -100,6 +114,7 @@ function render() {
   $("connection").hidden = !view.connection;
   $("connection-text").textContent = view.connection || "";
   renderBudgetNote();
+  renderToolbar();
   if (view.screen !== "game" || !app.map) return;
 
   const s = app.status;
@@ -111,15 +126,6 @@ function render() {
     $("status").dataset.side = s.side;
     $("status").dataset.phase = s.phase;
   }
-  const blocked = endPhaseBlocked();
-  $("end-phase").disabled = blocked !== "";
-  $("end-phase").title = blocked ? `End phase is not possible: ${blocked}` : "end the phase (E)";
-  const noUndo = app.busy || !!app.review || app.mode.humans.size === 0;  // watching: nothing to take back
-  $("undo").disabled = noUndo || app.ply === 0;
-  $("redo").disabled = noUndo || app.ply >= app.plies;
-  $("review").disabled = app.busy;
-  $("review").textContent = app.review ? "Back to the game" : "Review";
-
   if (app.state) app.map.drawUnits(app.state, app.selected);
   app.map.clearHighlights();
   for (const m of view.marks) app.map.highlight(m.kind, m.hexes);
@@ -703,7 +709,7 @@ async function newGame() {
 }
 
 async function toggleReview() {
-  if (app.busy) return;
+  if ($("review").disabled) return;
   if (app.review) {
     const review = app.review;
     app.review = null;

@@ -226,6 +226,14 @@ def test_setup_errors(c, morne, models):
     """Errors show on the set-up screen: a file that is not JSON, a record with an illegal move,
     and a server with no place left."""
     c.fresh_page()
+    # Before a game: the toolbar's game buttons are disabled, and a click or key on them (they
+    # once raised "Cannot read properties of null") leaves the set-up screen as it was.
+    for button in ("end-phase", "undo", "redo", "review"):
+        check(not c.d.find_element(By.ID, button).is_enabled(),
+              f"{button} is enabled on the set-up screen")
+    c.js("for (const id of ['undo', 'redo', 'review']) document.getElementById(id).click()")
+    check(c.shown("setup") and not c.text("setup-message"),
+          f"the game buttons on the set-up screen gave: {c.text('setup-message')!r}")
     folder = tempfile.mkdtemp(prefix="morne-browser-files-")
     try:
         bad = os.path.join(folder, "notes.json")
