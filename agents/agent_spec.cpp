@@ -50,6 +50,20 @@ std::string withBudget(std::string_view spec, const std::string& budget, int64_t
   return specText(parsed);
 }
 
+std::string withModel(std::string_view spec, const std::string& path) {
+  const AgentSpec parsed = parseAgentSpec(spec);
+  if (parsed.params.count("model"))
+    throw ConfigError("agent spec " + std::string(spec) + " already names a model");
+  if (path.empty() || path.find_first_of(",: \t\n") != std::string::npos) {
+    throw ConfigError("the network path \"" + path +
+                      "\" holds a ',', ':' or a space, which an agent spec cannot carry in "
+                      "model= (move the run or the file to a path without them)");
+  }
+  return std::string(spec) +
+         (parsed.params.empty() && spec.find(':') == std::string_view::npos ? ":" : ",") +
+         "model=" + path;
+}
+
 std::string specText(const AgentSpec& spec) {
   std::string out = spec.name;
   char sep = ':';

@@ -26,4 +26,10 @@ std::string specText(const AgentSpec& spec);
 // parseAgentSpec.
 std::string withBudget(std::string_view spec, const std::string& budget, int64_t value);
 
+// `spec` with its network file: "az:sims=32" -> "az:sims=32,model=PATH" (the spec's own text
+// kept, so that names in records stay as they were). Throws ConfigError when `spec` does not
+// parse, already names a model, or `path` holds a ',', ':' or white space, which a spec cannot
+// carry.
+std::string withModel(std::string_view spec, const std::string& path);
+
 }  // namespace morne::agents

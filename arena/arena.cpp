@@ -45,11 +45,13 @@ std::unique_ptr<agents::Agent> makeArenaAgent(const ArenaConfig& config, int age
 
 }  // namespace
 
+void checkArenaAgents(const ArenaConfig& config) {
+  for (int a = 0; a < static_cast<int>(config.agents.size()); ++a) makeArenaAgent(config, a, 0);
+}
+
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
               const std::function<void(const ArenaGame&, int finished)>& on_finished,
               const std::atomic<bool>* stop) {
-  for (int a = 0; a < static_cast<int>(config.agents.size()); ++a)
-    makeArenaAgent(config, a, 0);  // fail early on a bad spec
   std::mutex report;
   int finished = 0;
   for (const ArenaGame& g : games) finished += g.played;

@@ -2,8 +2,8 @@
 // The arena: round robins between agent specs on one or more scenarios, played as duplicate
 // matches (each round is two games on the same dice seed with the sides swapped, so luck
 // cancels out between the two agents), many games at once with TBB. Statistics and the Elo fit
-// are in arena/stats.h, the run folder in arena/results.h, the reports in arena/report.h; the
-// command line in cli/cmd_arena.cpp.
+// are in arena/stats.h, the run folder in arena/results.h, the reports in arena/report.h, a
+// whole run from request to reports in arena/arena_run.h; the command line in cli/cmd_arena.cpp.
 
 #include <array>
 #include <atomic>
@@ -59,14 +59,18 @@ struct ArenaGame {
 // A game's dice seed depends on the base seed, its scenario and its round only.
 std::vector<ArenaGame> scheduleArena(const ArenaConfig& config);
 
-// Plays every game not yet played, `config.jobs` at a time. `on_finished` is called after each
-// game (one call at a time, from any thread) with the game and the number finished so far.
-// When `stop` becomes true, no game starts and the games in progress are abandoned at their
-// next ply (they stay unplayed). Agent specs are checked before the first game; a bad spec
-// throws ConfigError. A game whose agent's program fails (an IoError: an `ext` program that
-// exits, times out or plays an illegal move) ends there with ArenaGame::error set and stays
-// unplayed; the other games go on (arenaErrors() lists such games). Other errors (a Python
-// agent's mistake) stop the run.
+// Makes each agent of `config` once (seed 0), so that a bad spec or a network that does not
+// load fails before any game: throws ConfigError or IoError.
+void checkArenaAgents(const ArenaConfig& config);
+
+// Plays every game not yet played, `config.jobs` at a time, its agents checked already
+// (checkArenaAgents; arena/arena_run.h does both). `on_finished` is called after each game
+// (one call at a time, from any thread) with the game and the number finished so far. When
+// `stop` becomes true, no game starts and the games in progress are abandoned at their next
+// ply (they stay unplayed). A game whose agent's program fails (an IoError: an `ext` program
+// that exits, times out or plays an illegal move) ends there with ArenaGame::error set and
+// stays unplayed; the other games go on (arenaErrors() lists such games). Other errors (a
+// Python agent's mistake) stop the run.
 void runArena(const ArenaConfig& config, std::vector<ArenaGame>& games,
               const std::function<void(const ArenaGame&, int finished)>& on_finished,
               const std::atomic<bool>* stop = nullptr);

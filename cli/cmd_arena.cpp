@@ -13,11 +13,11 @@
 #include <thread>
 
 #include "agents/agent_kinds.h"
-#include "arena/arena.h"
-#include "arena/arena_folder.h"
+#include "arena/arena_run.h"
 #include "arena/report.h"
 #include "arena/results.h"
 #include "arena/stats.h"
+#include "cli/arena_printer.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "core/interrupt.h"
@@ -56,30 +56,6 @@ std::vector<std::string> splitList(const std::string& text, bool commas) {
   }
   if (quote) throw ConfigError(std::string("a quote (") + quote + ") is not closed in: " + text);
   return out;
-}
-
-// The time the games left will take: each game's scenario's mean time per game so far (the
-// mean of all games for a scenario not seen yet), over the games played at once.
-double etaSeconds(const std::vector<arena::ArenaGame>& games, int jobs) {
-  std::map<int, std::pair<double, int>> per_scenario;  // seconds, games
-  double all = 0;
-  int played = 0;
-  for (const arena::ArenaGame& g : games) {
-    if (!g.played || g.seconds <= 0) continue;
-    auto& [seconds, count] = per_scenario[g.scenario];
-    seconds += g.seconds;
-    ++count;
-    all += g.seconds;
-    ++played;
-  }
-  if (played == 0) return -1;
-  double left = 0;
-  for (const arena::ArenaGame& g : games) {
-    if (g.played) continue;
-    const auto it = per_scenario.find(g.scenario);
-    left += it != per_scenario.end() ? it->second.first / it->second.second : all / played;
-  }
-  return left / jobs;
 }
 
 int runArenaRate(const Args& args) {
@@ -170,93 +146,25 @@ int runArena(const Args& args) {
     return 0;
   }
   const auto& vm = cmd.vm;
-  const std::string out_dir = vm["out"].as<std::string>();
-  const bool resume = vm["resume"].as<bool>();
-  if (resume && vm["force"].as<bool>())
+  if (vm["resume"].as<bool>() && vm["force"].as<bool>())
     throw ConfigError("arena: give --resume or --force, not both");
-  if (resume && out_dir.empty()) throw ConfigError("arena: --resume needs the run's --out folder");
-
-  arena::GivenRun given{{splitList(vm["agents"].as<std::string>(), false),
-                         splitList(vm["scenarios"].as<std::string>(), true), vm["rounds"].as<int>(),
-                         vm["seed"].as<uint64_t>(), vm["records"].as<bool>()},
-                        !vm["agents"].defaulted(),
-                        !vm["scenarios"].defaulted(),
-                        !vm["rounds"].defaulted(),
-                        !vm["seed"].defaulted()};
-  const arena::ArenaRunFile run = resume ? arena::resumedRun(out_dir, given) : given.run;
-
-  arena::ArenaConfig config;
-  config.agents = run.agents;
-  if (config.agents.size() < 2) throw ConfigError("arena: --agents needs at least two agent specs");
-  for (const std::string& name : run.scenarios) config.scenarios.push_back(env::loadScenario(name));
-  if (config.scenarios.empty()) throw ConfigError("arena: --scenarios names no scenario");
-  config.rounds = run.rounds;
-  if (config.rounds < 1) throw ConfigError("arena: --rounds must be at least 1");
-  config.seed = run.seed;
-  config.jobs = vm["jobs"].as<int>();
-  if (config.jobs < 1) throw ConfigError("arena: --jobs must be at least 1");
-  config.keep_plies = run.records;
-  if (config.keep_plies && out_dir.empty())
-    throw ConfigError("arena: --records writes into the --out folder; give one");
-  for (const std::string& spec : config.agents)
-    agents::makeAgent(spec, 0);  // check before any output
-  const arena::ArenaLineup lineup = arena::lineupOf(config);
-  std::vector<arena::ArenaGame> games = arena::scheduleArena(config);
-
-  std::optional<arena::ArenaFolder> folder;
-  if (!out_dir.empty()) {
-    const arena::FolderUse use = resume                   ? arena::FolderUse::kResume
-                                 : vm["force"].as<bool>() ? arena::FolderUse::kReplace
-                                                          : arena::FolderUse::kNew;
-    folder.emplace(out_dir, run, use, lineup, games);
-  }
-  const int resumed = folder ? folder->resumed() : 0;
-
-  std::cout << core::versionLine() << "\narena: " << config.agents.size() << " agents, "
-            << config.scenarios.size() << " scenario(s), " << config.rounds
-            << " rounds: " << games.size() << " games, " << config.jobs << " at a time, seed "
-            << config.seed;
-  if (resume) std::cout << "; resuming with " << resumed << " games already played";
-  std::cout << "\n";
-  core::Progress progress(static_cast<int>(games.size()), "games", !vm["quiet"].as<bool>());
-  progress.update(resumed);
+  arena::ArenaRequest request;
+  request.given = {{splitList(vm["agents"].as<std::string>(), false),
+                    splitList(vm["scenarios"].as<std::string>(), true), vm["rounds"].as<int>(),
+                    vm["seed"].as<uint64_t>(), vm["records"].as<bool>()},
+                   !vm["agents"].defaulted(),
+                   !vm["scenarios"].defaulted(),
+                   !vm["rounds"].defaulted(),
+                   !vm["seed"].defaulted()};
+  request.out = vm["out"].as<std::string>();
+  request.use = vm["resume"].as<bool>()  ? arena::FolderUse::kResume
+                : vm["force"].as<bool>() ? arena::FolderUse::kReplace
+                                         : arena::FolderUse::kNew;
+  request.jobs = vm["jobs"].as<int>();
+  ArenaPrinter printer(vm["quiet"].as<bool>(), request.use == arena::FolderUse::kResume);
   const core::InterruptFlag interrupt;
-  arena::runArena(
-      config, games,
-      [&](const arena::ArenaGame& g, int finished) {
-        if (folder) folder->addGame(config, g);
-        progress.update(finished, "", etaSeconds(games, config.jobs));
-      },
-      interrupt.flag());
-
-  int played = 0;
-  for (const arena::ArenaGame& g : games) played += g.played;
-  const std::vector<std::string> errors = arena::arenaErrors(config, games);
-  for (const std::string& line : errors) std::cerr << "morne: arena: " << line << "\n";
-  const bool interrupted =
-      played + static_cast<int>(errors.size()) < static_cast<int>(games.size());
-  if (!errors.empty()) {
-    std::cout << errors.size() << " game(s) ended with an error (above) and stay unplayed"
-              << (out_dir.empty()
-                      ? ""
-                      : "; `morne arena --resume --out " + out_dir + "` tries them again")
-              << "\n";
-  }
-  if (interrupted) {
-    std::cout << "interrupted: " << played << " of " << games.size()
-              << " games finished; the tables and reports below cover them"
-              << (out_dir.empty() ? ""
-                                  : "; `morne arena --resume --out " + out_dir + "` plays the rest")
-              << "\n";
-  }
-  const std::vector<arena::ArenaStats> scopes = arena::arenaScopes(lineup, games);
-  for (const arena::ArenaStats& st : scopes) arena::printArenaStats(std::cout, lineup, st);
-  if (folder) {
-    folder->finish(scopes);
-    std::cout << "reports: " << out_dir
-              << "/{games.csv,run.json,ratings.csv,pairs.csv,summary.json,elo.svg}\n";
-  }
-  return interrupted ? 130 : errors.empty() ? 0 : 1;
+  const arena::ArenaRun run = arena::playArenaRun(request, printer, interrupt.flag());
+  return printer.summarise(run, request.out);
 }
 
 }  // namespace morne::cli

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "agents/agent_kinds.h"
+#include "agents/agent_spec.h"
 #include "cli/commands.h"
 #include "cli/loop_processes.h"
 #include "cli/openmp_policy.h"
@@ -45,10 +46,7 @@ void checkConfig(const loop::LoopConfig& c, const std::string& dir) {
         "docs/scale-out.md)");
   }
   loop::checkLoopSettings(c.loop);
-  if (dir.find_first_of(",:") != std::string::npos) {
-    throw ConfigError("loop: the run folder's path " + dir +
-                      " holds a ',' or ':', which agent specs cannot carry in model=");
-  }
+  agents::withModel(c.loop.agent, dir);  // the networks' paths in the run must fit in a spec
   c.train.learnerConfig();
   const std::shared_ptr<const env::Scenario> scenario = env::loadScenario(c.loop.scenario);
   if (!c.loop.init.empty()) {
@@ -139,10 +137,7 @@ int runRemoteWorker(const std::string& dir_arg, const po::variables_map& vm,
   s.url = options.remote;
   s.token = loop::readTokenFile(options.token_file);
   s.dir = std::filesystem::absolute(dir_arg).lexically_normal().string();
-  if (s.dir.find_first_of(",:") != std::string::npos) {
-    throw ConfigError("loop worker: the folder's path " + s.dir +
-                      " holds a ',' or ':', which agent specs cannot carry in model=");
-  }
+  agents::withModel("az", s.dir);  // the networks' paths in the folder must fit in a spec
   s.name = options.worker.empty() ? defaultWorkerName() : options.worker;
   s.jobs = vm["jobs"].as<int>();
   s.max_games = options.max_games;

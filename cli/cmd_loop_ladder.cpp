@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
-#include "arena/results.h"
+#include "cli/arena_printer.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/interrupt.h"
 #include "env/error.h"
 #include "loop/joint_ladder.h"
 #include "loop/loop_config.h"
@@ -20,6 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The numbers of a comma-separated list ("" gives none).
 std::vector<int> generationList(const std::string& text) {
   std::vector<int> out;
   std::stringstream in(text);
@@ -67,59 +71,32 @@ int runLoopLadder(const Args& args) {
   }
   const auto& vm = cmd.vm;
   const std::string run_dir = fs::absolute(cmd.positional[0]).lexically_normal().string();
-  const loop::LoopConfig c = loop::readLoopRecord(run_dir);
-  const loop::RunFolder folder(run_dir);
-  const std::string listed = vm["generations"].as<std::string>();
-  const std::vector<int> generations =
-      listed.empty() ? loop::trainedGenerations(folder) : generationList(listed);
-  if (generations.empty()) throw ConfigError("loop ladder: " + run_dir + " has no network yet");
-  const std::vector<loop::LadderEntrant> entrants = loop::ladderEntrants(folder, generations);
-  std::string references = vm["references"].as<std::string>();
-  if (references.empty()) references = c.loop.ladder_references;
-  std::string agent = vm["agent"].as<std::string>();
-  if (agent.empty()) agent = c.loop.ladder_agent;
-  std::istringstream words(references);
-  int reference_count = 0;
-  std::string agents;
-  for (std::string w; words >> w; ++reference_count) agents += (agents.empty() ? "" : " ") + w;
-  if (reference_count == 0) throw ConfigError("loop ladder: give at least one reference");
-  for (const loop::LadderEntrant& e : entrants) {
-    if (e.network.find_first_of(" \t,:") != std::string::npos)
-      throw ConfigError("loop ladder: the network path " + e.network +
-                        " holds a space, ',' or ':'");
-    agents += " " + loop::withModel(agent, e.network);
-  }
-  std::string out = vm["out"].as<std::string>();
-  if (out.empty()) out = folder.path("ladder/joint");
-  Args arena = {"--agents",    agents,
-                "--scenarios", c.loop.scenario,
-                "--rounds",    std::to_string(vm["rounds"].as<int>()),
-                "--seed",      std::to_string(vm["seed"].as<uint64_t>()),
-                "--jobs",      std::to_string(vm["jobs"].as<int>()),
-                "--out",       out};
-  if (vm["force"].as<bool>()) {
-    arena.push_back("--force");
-  } else if (fs::exists(fs::path(out) / "run.json")) {
-    const arena::ArenaRunFile saved = arena::readRunFile(out);
-    std::string saved_agents;
-    for (const std::string& a : saved.agents) saved_agents += (saved_agents.empty() ? "" : " ") + a;
-    if (saved_agents != agents || saved.seed != vm["seed"].as<uint64_t>()) {
-      throw ConfigError("loop ladder: " + out +
-                        " holds a ladder of other players or another seed; --force starts it "
-                        "over, --out DIR plays this one elsewhere");
-    }
-    arena.push_back("--resume");
-  }
-  if (vm["quiet"].as<bool>()) arena.push_back("--quiet");
+  loop::JointLadderRequest request;
+  request.generations = generationList(vm["generations"].as<std::string>());
+  request.references = vm["references"].as<std::string>();
+  request.agent = vm["agent"].as<std::string>();
+  request.rounds = vm["rounds"].as<int>();
+  request.jobs = vm["jobs"].as<int>();
+  request.seed = vm["seed"].as<uint64_t>();
+  request.out = vm["out"].as<std::string>();
+  request.force = vm["force"].as<bool>();
+  const loop::JointLadder ladder =
+      loop::planJointLadder(loop::RunFolder(run_dir), loop::readLoopRecord(run_dir), request);
   std::cout << "loop ladder: generations";
-  for (const loop::LadderEntrant& e : entrants) std::cout << " " << e.generation;
-  std::cout << " against " << references << ", " << vm["rounds"].as<int>()
-            << " duplicate rounds a pair, in " << out << "\n";
-  const int code = runArena(arena);
+  for (const loop::LadderEntrant& e : ladder.entrants) std::cout << " " << e.generation;
+  std::cout << " against";
+  for (const std::string& r : ladder.references) std::cout << " " << r;
+  std::cout << ", " << request.rounds << " duplicate rounds a pair, in " << ladder.arena.out
+            << "\n";
+  ArenaPrinter printer(vm["quiet"].as<bool>(), ladder.arena.use == arena::FolderUse::kResume);
+  const core::InterruptFlag interrupt;
+  std::string progress;
+  const arena::ArenaRun run = loop::runJointLadder(ladder, printer, interrupt.flag(), progress);
+  const int code = printer.summarise(run, ladder.arena.out);
   if (code != 0) return code;
   std::cout << "\n"
-            << loop::writeLadderProgress(out, entrants, reference_count) << "progress: " << out
-            << "/generations.json, " << out << "/progress.svg\n";
+            << progress << "progress: " << ladder.arena.out << "/generations.json, "
+            << ladder.arena.out << "/progress.svg\n";
   return 0;
 }
 

@@ -3,12 +3,14 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <thread>
 
-#include "arena/arena.h"
+#include "agents/agent_spec.h"
+#include "arena/arena_run.h"
 #include "core/number_text.h"
 #include "core/progress.h"
 #include "env/error.h"
@@ -34,16 +36,41 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
-// Plays the unplayed `games` of `config`; false when stopped.
-bool playArena(const RoleContext& run, const arena::ArenaConfig& config,
-               std::vector<arena::ArenaGame>& games, const std::string& what) {
-  core::Progress progress(static_cast<int>(games.size()), what, !run.quiet);
-  arena::runArena(
-      config, games, [&](const arena::ArenaGame&, int finished) { progress.update(finished); },
-      run.stop);
-  const std::vector<std::string> errors = arena::arenaErrors(config, games);
-  if (!errors.empty()) throw IoError(what + ": " + errors.front());
-  return !run.stopping();
+// The progress bar of a gate's or ladder's games.
+class GamesProgress : public arena::ArenaObserver {
+ public:
+  GamesProgress(const std::string& what, bool quiet) : what_(what), quiet_(quiet) {}
+  void started(const arena::ArenaRun& run) override {
+    progress_.emplace(static_cast<int>(run.games.size()), what_, !quiet_);
+  }
+  void finished(const arena::ArenaRun&, const arena::ArenaGame&, int finished) override {
+    progress_->update(finished);
+  }
+
+ private:
+  std::string what_;
+  bool quiet_;
+  std::optional<core::Progress> progress_;
+};
+
+// Plays the games of `file` (on the run's scenario) that `plays` selects (all when empty), the
+// run's jobs at a time, without files; nothing when the run stops meanwhile. Throws IoError
+// naming the first game whose agent failed.
+std::optional<arena::ArenaRun> playRoleArena(const RoleContext& run,
+                                             const arena::ArenaRunFile& file,
+                                             std::function<bool(const arena::ArenaGame&)> plays,
+                                             const std::string& what) {
+  arena::ArenaRequest request;
+  request.given.run = file;
+  request.scenarios = {run.scenario};
+  request.jobs = run.config.loop.jobs;
+  request.plays = std::move(plays);
+  request.what = what;
+  GamesProgress progress(what, run.quiet);
+  arena::ArenaRun played = arena::playArenaRun(request, progress, run.stop);
+  if (!played.errors.empty()) throw IoError(what + ": " + played.errors.front());
+  if (run.stopping()) return std::nullopt;
+  return played;
 }
 
 }  // namespace
@@ -158,32 +185,33 @@ arena::WinDrawLoss candidateResults(const std::vector<arena::ArenaGame>& games) 
 // decision does not depend on how many games run at once.
 constexpr int kSprtPairsPerLook = 8;
 
-// Plays the SPRT gate's `games` (of `arena`, the candidate agent 1) in order of their rounds,
+// Plays the SPRT gate of `file` (the candidate agent 1) in order of its rounds,
 // kSprtPairsPerLook pairs at a time, until the test of `sprt` decides or the rounds run out
-// (then the candidate is promoted when the ratio leans to H1); the games played get their
-// results. Returns the gate record's rule fields with "promoted", or nullopt when stopped.
-std::optional<json> playSprtGate(const RoleContext& run, const arena::ArenaConfig& arena,
-                                 const SprtConfig& sprt, std::vector<arena::ArenaGame>& games) {
+// (then the candidate is promoted when the ratio leans to H1); the games played go to
+// `games`, the run's lineup to `lineup`. Returns the gate record's rule fields with
+// "promoted", or nullopt when stopped.
+std::optional<json> playSprtGate(const RoleContext& run, const arena::ArenaRunFile& file,
+                                 const SprtConfig& sprt, std::vector<arena::ArenaGame>& games,
+                                 arena::ArenaLineup& lineup) {
   std::vector<double> pairs;
   double llr = 0;
   SprtVerdict verdict = SprtVerdict::kContinue;
-  for (int first = 0; first < arena.rounds && verdict == SprtVerdict::kContinue;
+  for (int first = 0; first < file.rounds && verdict == SprtVerdict::kContinue;
        first += kSprtPairsPerLook) {
-    std::vector<arena::ArenaGame> look;
-    std::vector<size_t> place;  // of each game of the look in `games`
-    for (size_t i = 0; i < games.size(); ++i) {
-      if (games[i].round >= first && games[i].round < first + kSprtPairsPerLook) {
-        look.push_back(games[i]);
-        place.push_back(i);
-      }
-    }
-    if (!playArena(run, arena, look, "gate games")) return std::nullopt;
+    const std::optional<arena::ArenaRun> look = playRoleArena(
+        run, file,
+        [first](const arena::ArenaGame& g) {
+          return g.round >= first && g.round < first + kSprtPairsPerLook;
+        },
+        "gate games");
+    if (!look) return std::nullopt;
+    lineup = look->lineup;
     std::vector<double> points(kSprtPairsPerLook, 0.0);
-    for (size_t k = 0; k < look.size(); ++k) {
-      games[place[k]] = look[k];
-      points[static_cast<size_t>(look[k].round - first)] += pointsOf(look[k], 1);
+    for (const arena::ArenaGame& g : look->games) {
+      games.push_back(g);
+      points[static_cast<size_t>(g.round - first)] += pointsOf(g, 1);
     }
-    for (int r = first; r < first + kSprtPairsPerLook && r < arena.rounds; ++r)
+    for (int r = first; r < first + kSprtPairsPerLook && r < file.rounds; ++r)
       pairs.push_back(points[static_cast<size_t>(r - first)] / 2);
     llr = sprtLlr(pairs, sprt);
     verdict = sprtVerdict(llr, sprt);
@@ -236,25 +264,30 @@ bool GateRole::gate(int g, double cpu0) {
     run_.say(gen + ": the newest network is promoted (no gate)");
     result["gate"] = {{"against", state_.best}, {"rule", "none"}, {"promoted", true}};
   } else {
-    arena::ArenaConfig arena;
-    arena.agents = {withModel(settings.gate_agent, run_.folder.path(state_.best)),
-                    withModel(settings.gate_agent, run_.folder.path(candidate))};
-    arena.scenarios = {run_.scenario};
-    arena.rounds = settings.gate_rounds;
-    arena.seed = env::deriveSeed(run_.config.train.seed, kGateStream, g);
-    arena.jobs = settings.jobs;
-    std::vector<arena::ArenaGame> games = arena::scheduleArena(arena);
+    const arena::ArenaRunFile file{
+        {agents::withModel(settings.gate_agent, run_.folder.path(state_.best)),
+         agents::withModel(settings.gate_agent, run_.folder.path(candidate))},
+        {settings.scenario},
+        settings.gate_rounds,
+        env::deriveSeed(run_.config.train.seed, kGateStream, g),
+        false};
+    std::vector<arena::ArenaGame> games;
+    arena::ArenaLineup lineup;
     json rule;
     if (settings.gate == "sprt") {
       const SprtConfig sprt{settings.sprt_elo0, settings.sprt_elo1, settings.sprt_alpha,
                             settings.sprt_beta};
-      const std::optional<json> played = playSprtGate(run_, arena, sprt, games);
+      const std::optional<json> played = playSprtGate(run_, file, sprt, games, lineup);
       if (!played) return false;
       rule = *played;
       promoted = rule["promoted"].get<bool>();
       rule.erase("promoted");
     } else {
-      if (!playArena(run_, arena, games, "gate games")) return false;
+      const std::optional<arena::ArenaRun> played =
+          playRoleArena(run_, file, nullptr, "gate games");
+      if (!played) return false;
+      games = played->games;
+      lineup = played->lineup;
       const double threshold = settings.gate == "none" ? settings.gate_guard : settings.gate_score;
       promoted = gateDecision(candidateResults(games), threshold).promoted;
       rule = {{"rule", settings.gate == "none"
@@ -262,7 +295,7 @@ bool GateRole::gate(int g, double cpu0) {
                            : "score >= " + core::shortText(threshold)}};
     }
     const arena::WinDrawLoss c = candidateResults(games);
-    const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(arena), games, -1);
+    const arena::ArenaStats st = arena::arenaStats(lineup, games, -1);
     result["gate"] = {{"against", state_.best},
                       {"wins", c.wins},
                       {"draws", c.draws},
@@ -304,32 +337,31 @@ bool GateRole::gate(int g, double cpu0) {
 
 bool GateRole::ladder(int g, double cpu0) {
   const LoopSettings& settings = run_.config.loop;
-  arena::ArenaConfig arena;
-  arena.agents = words(settings.ladder_references);
-  const int net = static_cast<int>(arena.agents.size());
-  arena.agents.push_back(withModel(settings.ladder_agent, run_.folder.path(state_.best)));
-  arena.scenarios = {run_.scenario};
-  arena.rounds = settings.ladder_rounds;
-  arena.seed = env::deriveSeed(run_.config.train.seed, kLadderStream, g);
-  arena.jobs = settings.jobs;
-  std::vector<arena::ArenaGame> games;
-  for (const arena::ArenaGame& game : arena::scheduleArena(arena)) {
-    if (game.blue == net || game.orange == net) games.push_back(game);
-  }
+  arena::ArenaRunFile file{words(settings.ladder_references),
+                           {settings.scenario},
+                           settings.ladder_rounds,
+                           env::deriveSeed(run_.config.train.seed, kLadderStream, g),
+                           false};
+  const int net = static_cast<int>(file.agents.size());
+  file.agents.push_back(agents::withModel(settings.ladder_agent, run_.folder.path(state_.best)));
   const std::string gen = "[" + generationName(g) + "] ladder";
   run_.say(gen + ": " + state_.best + " against " + settings.ladder_references);
-  if (!playArena(run_, arena, games, "ladder games")) return false;
-  const arena::ArenaStats st = arena::arenaStats(arena::lineupOf(arena), games, -1);
+  const std::optional<arena::ArenaRun> played = playRoleArena(
+      run_, file,
+      [net](const arena::ArenaGame& game) { return game.blue == net || game.orange == net; },
+      "ladder games");
+  if (!played) return false;
+  const arena::ArenaStats st = arena::arenaStats(played->lineup, played->games, -1);
   const auto n = static_cast<size_t>(net);
   json e = {{"generation", g}};
   e["elo"] = st.elo.rating[n];
   e["elo_low"] = std::isfinite(st.elo.low[n]) ? json(st.elo.low[n]) : json(nullptr);
   e["elo_high"] = std::isfinite(st.elo.high[n]) ? json(st.elo.high[n]) : json(nullptr);
-  e["anchor"] = arena.agents.front();
+  e["anchor"] = file.agents.front();
   json scores = json::object();
   for (const arena::PairRecord& p : st.pairs) {
     const arena::WinDrawLoss t = p.total();
-    scores[arena.agents[static_cast<size_t>(p.a)]] = 1.0 - t.score();
+    scores[file.agents[static_cast<size_t>(p.a)]] = 1.0 - t.score();
   }
   e["scores"] = scores;
   e["rated"] = state_.best;
@@ -339,7 +371,7 @@ bool GateRole::ladder(int g, double cpu0) {
                         e.dump(2) + "\n");
   run_.say(gen + ": Elo " + core::fixedText(st.elo.rating[n], 0) + " [" +
            core::fixedText(st.elo.low[n], 0) + ", " + core::fixedText(st.elo.high[n], 0) +
-           "] against " + arena.agents.front() + " = 0");
+           "] against " + file.agents.front() + " = 0");
   return true;
 }
 

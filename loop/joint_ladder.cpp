@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "agents/agent_spec.h"
 #include "core/line_chart.h"
 #include "core/number_text.h"
 #include "env/error.h"
@@ -105,6 +106,55 @@ std::string writeLadderProgress(const std::string& out_dir,
             "CPU-hours",
             {by_cpu, cpu_low, cpu_high}}}));
   return text.str();
+}
+
+JointLadder planJointLadder(const RunFolder& folder, const LoopConfig& config,
+                            const JointLadderRequest& request) {
+  const std::vector<int> generations =
+      request.generations.empty() ? trainedGenerations(folder) : request.generations;
+  if (generations.empty())
+    throw ConfigError("loop ladder: " + folder.dir() + " has no network yet");
+  JointLadder ladder;
+  ladder.entrants = ladderEntrants(folder, generations);
+  std::istringstream words(request.references.empty() ? config.loop.ladder_references
+                                                      : request.references);
+  for (std::string w; words >> w;) ladder.references.push_back(w);
+  if (ladder.references.empty()) throw ConfigError("loop ladder: give at least one reference");
+  const std::string agent = request.agent.empty() ? config.loop.ladder_agent : request.agent;
+  arena::ArenaRequest& arena = ladder.arena;
+  arena.what = "loop ladder";
+  arena::ArenaRunFile& run = arena.given.run;
+  run.agents = ladder.references;
+  for (const LadderEntrant& e : ladder.entrants)
+    run.agents.push_back(agents::withModel(agent, e.network));
+  run.scenarios = {config.loop.scenario};
+  run.rounds = request.rounds;
+  run.seed = request.seed;
+  arena.given.agents = arena.given.scenarios = arena.given.rounds = arena.given.seed = true;
+  arena.out = request.out.empty() ? folder.path("ladder/joint") : request.out;
+  arena.jobs = request.jobs;
+  if (request.force) {
+    arena.use = arena::FolderUse::kReplace;
+  } else if (fs::exists(fs::path(arena.out) / "run.json")) {
+    const arena::ArenaRunFile saved = arena::readRunFile(arena.out);
+    if (saved.agents != run.agents || saved.seed != run.seed) {
+      throw ConfigError("loop ladder: " + arena.out +
+                        " holds a ladder of other players or another seed; --force starts it "
+                        "over, --out DIR plays this one elsewhere");
+    }
+    arena.use = arena::FolderUse::kResume;
+  }
+  return ladder;
+}
+
+arena::ArenaRun runJointLadder(const JointLadder& ladder, arena::ArenaObserver& observer,
+                               const std::atomic<bool>* stop, std::string& progress) {
+  arena::ArenaRun run = arena::playArenaRun(ladder.arena, observer, stop);
+  if (!run.interrupted && run.errors.empty()) {
+    progress = writeLadderProgress(ladder.arena.out, ladder.entrants,
+                                   static_cast<int>(ladder.references.size()));
+  }
+  return run;
 }
 
 }  // namespace morne::loop

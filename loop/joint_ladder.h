@@ -6,10 +6,13 @@
 // arena run (arena/) in RUN/ladder/joint; this file names the entrants and turns the arena's
 // ratings into the run's progress.
 
+#include <atomic>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "arena/arena_run.h"
+#include "loop/loop_config.h"
 #include "loop/run_folder.h"
 
 namespace morne::loop {
@@ -35,5 +38,37 @@ std::vector<int> trainedGenerations(const RunFolder& folder);
 // generation and by CPU-hour, with the interval). Returns the table as text.
 std::string writeLadderProgress(const std::string& out_dir,
                                 const std::vector<LadderEntrant>& entrants, int references);
+
+// What a joint ladder plays (`morne loop ladder`'s options).
+struct JointLadderRequest {
+  std::vector<int> generations;  // whose networks play (empty: every one trained)
+  std::string references;  // reference specs, by spaces; the first is the anchor ("": the run's)
+  std::string agent;       // the spec the networks play as ("": the run's ladder_agent)
+  int rounds = 50;
+  int jobs = 2;
+  uint64_t seed = 1;
+  std::string out;  // the arena run's folder ("": RUN/ladder/joint)
+  bool force = false;
+};
+
+// A joint ladder ready to play: its entrants and the arena run that rates them (resumed when
+// its folder holds the same ladder).
+struct JointLadder {
+  std::vector<LadderEntrant> entrants;
+  std::vector<std::string> references;
+  arena::ArenaRequest arena;
+};
+
+// The joint ladder `request` asks of the run `config` in `folder`. Throws ConfigError when the
+// run has no network yet, a generation has none, no reference is given, a network's path holds
+// what a spec cannot carry (agents::withModel), or the folder holds a ladder of other players or
+// another seed (and `force` is not set).
+JointLadder planJointLadder(const RunFolder& folder, const LoopConfig& config,
+                            const JointLadderRequest& request);
+
+// Plays `ladder` (arena/arena_run.h, heard by `observer`) until done or `stop`; when every game
+// is played, writes its progress (writeLadderProgress) into `progress`.
+arena::ArenaRun runJointLadder(const JointLadder& ladder, arena::ArenaObserver& observer,
+                               const std::atomic<bool>* stop, std::string& progress);
 
 }  // namespace morne::loop

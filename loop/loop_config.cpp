@@ -184,8 +184,4 @@ void RoleContext::say(const std::string& line) const {
   folder.log(line);
 }
 
-std::string withModel(const std::string& spec, const std::string& path) {
-  return spec + (spec.find(':') == std::string::npos ? ":" : ",") + "model=" + path;
-}
-
 }  // namespace morne::loop

@@ -107,7 +107,4 @@ void writeLoopRecord(const std::string& dir, const LoopConfig& config);
 // cannot be read.
 LoopConfig readLoopRecord(const std::string& dir);
 
-// `spec` (an "az" spec) with its network: "az:sims=32" -> "az:sims=32,model=PATH".
-std::string withModel(const std::string& spec, const std::string& path);
-
 }  // namespace morne::loop

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "agents/agent_spec.h"
 #include "core/number_text.h"
 #include "core/progress.h"
 #include "core/version.h"
@@ -156,8 +157,9 @@ int SelfplayWorker::playChunk(int games) {
   announced_ = false;
   const bool network = !latest.network.empty();
   const LoopConfig& c = run_.config;
-  const std::string agent =
-      network ? withModel(c.loop.agent, run_.folder.path(latest.network)) : c.loop.bootstrap;
+  const std::string agent = network
+                                ? agents::withModel(c.loop.agent, run_.folder.path(latest.network))
+                                : c.loop.bootstrap;
   const int64_t chunk = chunks_++;  // counted before it is played: never played twice
   saveTotals();
   training::SelfPlayConfig sp = c.selfplay;

@@ -12,9 +12,7 @@
 
 #include "agents/agent.h"
 #include "agents/agent_kinds.h"
-#include "arena/arena.h"
-#include "arena/arena_folder.h"
-#include "arena/stats.h"
+#include "arena/arena_run.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "python/bound_game.h"
@@ -75,20 +73,19 @@ void bindArena(py::module_& m) {
         if (rounds < 1) throw py::value_error("arena: rounds must be at least 1");
         if (jobs < 1) throw py::value_error("arena: jobs must be at least 1");
         if (scenario_names.empty()) throw py::value_error("arena: no scenario");
-        arena::ArenaConfig config;
-        config.agents = specs;
+        arena::ArenaRequest request;
+        request.given.run = {specs, scenario_names, rounds, seed, records};
+        request.out = out;
+        request.use = replace ? arena::FolderUse::kReplace : arena::FolderUse::kNew;
+        request.jobs = jobs;
         std::vector<std::shared_ptr<BoundScenario>> games;
         for (const std::string& name : scenario_names) {
           games.push_back(boundScenario(env::loadScenario(name)));
-          config.scenarios.push_back(games.back()->shared());
+          request.scenarios.push_back(games.back()->shared());
         }
-        config.rounds = rounds;
-        config.seed = seed;
-        config.jobs = jobs;
-        config.keep_plies = records;
         // A Python agent: makers[i] (a class or a function of the seed, or the object itself
         // when it has decide) makes one per game; the others are built-in specs.
-        config.make_agent = [&](int i, uint64_t agent_seed) -> std::unique_ptr<agents::Agent> {
+        request.make_agent = [&](int i, uint64_t agent_seed) -> std::unique_ptr<agents::Agent> {
           const auto index = static_cast<size_t>(i);
           if (makers[index].is_none()) return agents::makeAgent(specs[index], agent_seed);
           py::gil_scoped_acquire gil;
@@ -101,45 +98,41 @@ void bindArena(py::module_& m) {
           }
           return std::make_unique<PythonAgent>(decider, specs[index], games);
         };
-        const arena::ArenaRunFile run{specs, scenario_names, rounds, seed, records};
-        const arena::ArenaLineup lineup = arena::lineupOf(config);
-        std::vector<arena::ArenaGame> schedule = arena::scheduleArena(config);
-        arena::ArenaFolder folder(out, run,
-                                  replace ? arena::FolderUse::kReplace : arena::FolderUse::kNew,
-                                  lineup, schedule);
-        // The games run on their own thread (python/signal_wait.h): Ctrl-C stops the run (the
-        // games in progress stay unplayed) with the reports of the finished ones written, as in
+        // The progress callback, under the GIL.
+        class Progress : public arena::ArenaObserver {
+         public:
+          explicit Progress(const py::object& call) : call_(call) {}
+          void finished(const arena::ArenaRun& run, const arena::ArenaGame&,
+                        int finished) override {
+            if (call_.is_none()) return;
+            py::gil_scoped_acquire gil;
+            call_(finished, static_cast<int>(run.games.size()));
+          }
+
+         private:
+          const py::object& call_;
+        } observer(progress);
+        // The run goes on its own thread (python/signal_wait.h): Ctrl-C stops it (the games in
+        // progress stay unplayed) with the reports of the finished ones written, as in
         // `morne arena`.
         std::atomic<bool> stop = false;
-        auto running = std::async(std::launch::async, [&] {
-          arena::runArena(
-              config, schedule,
-              [&](const arena::ArenaGame& g, int finished) {
-                folder.addGame(config, g);
-                if (progress.is_none()) return;
-                py::gil_scoped_acquire gil;
-                progress(finished, static_cast<int>(schedule.size()));
-              },
-              &stop);
-        });
+        auto running = std::async(std::launch::async,
+                                  [&] { return arena::playArenaRun(request, observer, &stop); });
         std::optional<py::error_already_set> interrupted = waitSeeingSignals(running, stop);
+        arena::ArenaRun run;
         {
           py::gil_scoped_release release;
-          running.get();  // rethrows what the games threw
+          run = running.get();  // rethrows what the run threw
         }
-        folder.finish(arena::arenaScopes(lineup, schedule));
         if (interrupted) throw std::move(*interrupted);
-        const std::vector<std::string> errors = arena::arenaErrors(config, schedule);
-        if (!errors.empty()) {
-          std::string text = std::to_string(errors.size()) +
+        if (!run.errors.empty()) {
+          std::string text = std::to_string(run.errors.size()) +
                              " game(s) ended with an error and stay unplayed (the reports cover "
                              "the others):";
-          for (const std::string& line : errors) text += "\n  " + line;
+          for (const std::string& line : run.errors) text += "\n  " + line;
           throw IoError(text);
         }
-        int played = 0;
-        for (const arena::ArenaGame& g : schedule) played += g.played;
-        return played;
+        return run.played;
       },
       py::arg("specs"), py::arg("makers"), py::arg("scenarios"), py::arg("rounds"), py::arg("seed"),
       py::arg("jobs"), py::arg("out"), py::arg("records"), py::arg("replace"), py::arg("progress"),

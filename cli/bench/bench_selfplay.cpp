@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "agents/agent_spec.h"
 #include "cli/bench/bench.h"
 #include "cli/bench/bench_stats.h"
 #include "cli/commands.h"
@@ -59,7 +60,7 @@ SelfPlayRun timedSelfPlay(const std::shared_ptr<const env::Scenario>& sc, const 
                           int games = 0) {
   training::SelfPlayConfig c;
   c.scenario = sc;
-  c.agent = "az:model=" + model + ",sims=" + std::to_string(kSims) + ",gumbel=1";
+  c.agent = agents::withModel("az:sims=" + std::to_string(kSims) + ",gumbel=1", model);
   c.jobs = threads;
   c.games_per_thread = kLockStepGames / threads;
   c.games = games > 0 ? games : 1'000'000;  // else stopped after `seconds`

@@ -34,6 +34,13 @@ TEST(Agents, SpecParsing) {
   EXPECT_EQ(agents::withBudget("az:model=x.pt,sims=8,turn_ms=9", "ms", 200),
             "az:model=x.pt,ms=200");
   EXPECT_EQ(agents::withBudget("rule", "ms", 5), "rule:ms=5");
+  // A network added to a spec keeps the spec's text; what a spec cannot carry is refused.
+  EXPECT_EQ(agents::withModel("az", "runs/a/nets/gen-001.pt"), "az:model=runs/a/nets/gen-001.pt");
+  EXPECT_EQ(agents::withModel("az:sims=32", "n.pt"), "az:sims=32,model=n.pt");
+  for (const char* path : {"a,b.pt", "c:/n.pt", "my nets/n.pt", ""})
+    EXPECT_THROW(agents::withModel("az:sims=32", path), ConfigError) << path;
+  EXPECT_THROW(agents::withModel("az:model=x.pt", "n.pt"), ConfigError);
+  EXPECT_THROW(agents::withModel("az:sims", "n.pt"), ConfigError);
   EXPECT_THROW(agents::makeAgent("alphago", 1), ConfigError);
   EXPECT_THROW(agents::makeAgent("random:depth=3", 1), ConfigError);
   EXPECT_EQ(agents::makeAgent("random", 1)->spec(), "random");
