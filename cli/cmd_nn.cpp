@@ -62,9 +62,12 @@ int runNn(const Args& args) {
       ("any-scenario", po::bool_switch(),
        "init: a network for every map size (its fire planes cover the built-in scenarios' "
        "guns) instead of one scenario's")
-      ("blocks", po::value<int>()->default_value(4), "init: residual blocks")
-      ("channels", po::value<int>()->default_value(32), "init: channels of the trunk")
-      ("value-hidden", po::value<int>()->default_value(64), "init: hidden units of the value head")
+      ("blocks", po::value<int>()->default_value(nn::kDefaultNetworkSize.blocks),
+       "init: residual blocks")
+      ("channels", po::value<int>()->default_value(nn::kDefaultNetworkSize.channels),
+       "init: channels of the trunk")
+      ("value-hidden", po::value<int>()->default_value(nn::kDefaultNetworkSize.value_hidden),
+       "init: hidden units of the value head")
       ("from", po::value<std::string>(),
        "init --any-scenario: the weights of this map-bound network (a warm start for other "
        "maps) instead of fresh ones")
@@ -108,11 +111,15 @@ int runNn(const Args& args) {
     c.blocks = vm["blocks"].as<int>();
     c.channels = vm["channels"].as<int>();
     c.value_hidden = vm["value-hidden"].as<int>();
-    if (c.blocks < 0 || c.blocks > 64) throw ConfigError("nn init: --blocks must be in 0..64");
-    if (c.channels < 1 || c.channels > 1024)
-      throw ConfigError("nn init: --channels must be in 1..1024");
-    if (c.value_hidden < 1 || c.value_hidden > 4096)
-      throw ConfigError("nn init: --value-hidden must be in 1..4096");
+    auto check = [](const char* name, int value, int lo, int hi) {
+      if (value < lo || value > hi) {
+        throw ConfigError("nn init: --" + std::string(name) + " must be in " + std::to_string(lo) +
+                          ".." + std::to_string(hi));
+      }
+    };
+    check("blocks", c.blocks, 0, nn::kMaxBlocks);
+    check("channels", c.channels, 1, nn::kMaxChannels);
+    check("value-hidden", c.value_hidden, 1, nn::kMaxValueHidden);
     net = nn::Network::create(c, vm["seed"].as<uint64_t>());
   }
   const std::string out = vm["out"].as<std::string>();

@@ -33,14 +33,26 @@ namespace morne::nn {
 // The short-term value outputs (training/record.h: kShortValueHorizons).
 inline constexpr int kShortValueOutputs = 3;
 
+// The size of a fresh network: the defaults and bounds of its three figures, declared once for
+// every place that makes or checks one (`nn init`, `train`, `loop`, network files).
+struct NetworkSize {
+  int blocks = 4;         // residual blocks of the trunk
+  int channels = 32;      // channels of the trunk
+  int value_hidden = 64;  // hidden units of the value head
+};
+inline constexpr NetworkSize kDefaultNetworkSize;
+inline constexpr int kMaxBlocks = 64;         // blocks: 0..kMaxBlocks
+inline constexpr int kMaxChannels = 1024;     // channels: 1..kMaxChannels
+inline constexpr int kMaxValueHidden = 4096;  // value_hidden: 1..kMaxValueHidden
+
 struct NetworkConfig {
   // planes, height, width, globals (from ObservationEncoder); height and width are 0 for an
   // any-map network.
   ObservationShape input;
   int policy_planes = 0;  // action planes (PolicyLayout::planes())
-  int blocks = 4;
-  int channels = 32;
-  int value_hidden = 64;
+  int blocks = kDefaultNetworkSize.blocks;
+  int channels = kDefaultNetworkSize.channels;
+  int value_hidden = kDefaultNetworkSize.value_hidden;
   bool aux_heads = true;  // the auxiliary heads (networks saved before them have none)
   int encoder_version = kEncoderVersion;
   // The scenario it was made for (its map size and action planes); "any" for an any-map

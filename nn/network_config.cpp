@@ -78,9 +78,9 @@ const env::OptionRow<ObservationShape> kInputRows[] = {
 
 const env::OptionRow<NetworkConfig> kConfigRows[] = {
     {"policy_planes", &NetworkConfig::policy_planes, {1, 4096}, "action planes"},
-    {"blocks", &NetworkConfig::blocks, {0, 64}, "residual blocks"},
-    {"channels", &NetworkConfig::channels, {1, 1024}, "channels of the trunk"},
-    {"value_hidden", &NetworkConfig::value_hidden, {1, 4096}, "units of the value head"},
+    {"blocks", &NetworkConfig::blocks, {0, kMaxBlocks}, "residual blocks"},
+    {"channels", &NetworkConfig::channels, {1, kMaxChannels}, "channels of the trunk"},
+    {"value_hidden", &NetworkConfig::value_hidden, {1, kMaxValueHidden}, "units of the value head"},
     {"aux_heads", &NetworkConfig::aux_heads, env::anyValue(),
      "margin, control and short-term value heads"},
     {"encoder_version", &NetworkConfig::encoder_version, env::anyValue(),

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "nn/learner.h"
+#include "nn/network.h"
 #include "training/train_run.h"
 
 namespace morne::training {
@@ -14,9 +15,9 @@ namespace morne::training {
 // A network file, or the size and seed of a fresh network.
 struct NetworkSource {
   std::string net;  // a network file (empty: fresh)
-  int blocks = 4;
-  int channels = 32;
-  int value_hidden = 64;
+  int blocks = nn::kDefaultNetworkSize.blocks;
+  int channels = nn::kDefaultNetworkSize.channels;
+  int value_hidden = nn::kDefaultNetworkSize.value_hidden;
   uint64_t net_seed = 1;
   bool any_map = false;  // a fresh any-map network (nn/network.h) instead of the scenario's
 };

@@ -1,5 +1,7 @@
 #include "training/train_options.h"
 
+#include "nn/network.h"
+
 namespace morne::training {
 
 namespace {
@@ -71,11 +73,14 @@ const env::OptionRow<TrainSettings> kTrainRows[] = {
 const env::OptionRow<NetworkSource> kNetworkRows[] = {
     {"net", &NetworkSource::net, env::anyValue(),
      "network to train on (default: a fresh one for the data's scenario)"},
-    {"blocks", &NetworkSource::blocks, {0, 64}, "fresh network: residual blocks"},
-    {"channels", &NetworkSource::channels, {1, 1024}, "fresh network: channels of the trunk"},
+    {"blocks", &NetworkSource::blocks, {0, nn::kMaxBlocks}, "fresh network: residual blocks"},
+    {"channels",
+     &NetworkSource::channels,
+     {1, nn::kMaxChannels},
+     "fresh network: channels of the trunk"},
     {"value-hidden",
      &NetworkSource::value_hidden,
-     {1, 4096},
+     {1, nn::kMaxValueHidden},
      "fresh network: hidden units of the value head"},
     {"net-seed", &NetworkSource::net_seed, env::anyValue(), "fresh network: seed of its weights"},
     {"any-map", &NetworkSource::any_map, env::anyValue(),
