@@ -5,7 +5,7 @@
 #include "env/movement.h"
 #include "env/rally.h"
 #include "env/rout.h"
-#include "env/rules.h"
+#include "env/victory.h"
 
 namespace morne::env {
 
