@@ -4,62 +4,28 @@
 // with a value graph, and games saved in the browser after every decision. Everything goes
 // through the engine protocol over the page's WebSocket (protocol.js).
 //
-// What the page shows is one declared object, `view`; show(changes) updates it and render()
-// draws the page from it, the only function that writes to the panels and the map's marks.
-// Refusals from the engine reach the player through one function, refuse().
+// This file is the game flow (set-up, the agents' turns, undo and redo, saving, review) and the
+// page's one renderer, drawPage(). What the client holds is declared in state.js; every change
+// of the page goes through its show(), which calls drawPage; the input on the map is input.js,
+// the keyboard keys.js. Refusals from the engine reach the player through one function,
+// refuse().
 
+import { app, view, show, render, onRender } from "./state.js";
+import { onHexClick, clearSelection, useGameFlow } from "./input.js";
 import { Engine } from "./protocol.js";
 import { MapView, decisionArrows } from "./map.js";
 import { onKey } from "./keys.js";
 import { decisionPrompt } from "./prompt.js";
 import { renderCombatPreview, renderFirePreview, renderStepPreview, renderAnalysis,
-  renderResult, renderTargets, renderScore, renderTurnDecisions, describeUnit } from "./panels.js";
+  renderResult, renderTargets, renderScore, renderTurnDecisions } from "./panels.js";
 import { saveGame, savedGame, forgetGame, downloadRecord, readGameFile } from "./storage.js";
-import { Review } from "./review.js";
+import { Review, renderReview } from "./review.js";
 import { ownBudget, showHelp } from "./help.js";
 import { fillSetup, offerLevels, readMode, writeMode, renderBudgetNote, offerSaved,
   mayDiscard } from "./setup.js";
 
 const $ = (id) => document.getElementById(id);
 
-// The game and the engine session behind the page.
-const app = {
-  engine: null,
-  info: null,        // the "scenario" reply
-  map: null,
-  state: null,       // the position as this client may see it
-  status: null,
-  legal: [],         // legal actions [{action, text, index}]
-  result: null,      // the "result" reply for the position: VP now, or the final result
-  ply: 0,            // plies played since the record's start
-  plies: 0,          // plies in the record (more than ply after an undo: redo goes forward)
-  actionStarts: [],  // the plies where each of the players' actions began (undo by action)
-  selected: null,    // unit id
-  pending: null,     // an action awaiting its second click: {text, hex}
-  reach: null,       // the selected unit's reachable hexes by label
-  mode: null,        // {kind, humans: Set of sides, agents: {blue, orange}, thinkMs, delayMs}
-  busy: false,
-  thinking: null,    // the side whose agent is searching now (Move now stops it)
-  turnDecisions: [], // the agents' decisions since a player last acted: [{color, reply}]
-  generation: 0,     // bumped on every new game: a stale AI loop stops
-  review: null,      // the review mode (review.js) while it is open
-};
-
-// Everything the page shows, drawn by render().
-const view = {
-  screen: "setup",                     // "setup" or "game"
-  message: { text: "", kind: "info" }, // kind: info, warning, refused, prompt
-  connection: null,                    // the lost connection's text, with a Reconnect button
-  selection: "",                       // the selected (or shown) unit, described
-  marks: [],                           // map highlights: [{kind, hexes: [{hex, text}]}]
-  path: null,                          // the hexes of a walk, drawn as a line
-  arrows: [],                          // [{from, to, kind, text}]: the AI's moves, candidates
-  buttons: [],                         // [{text, id, action, key, onClick}]
-  preview: null,                       // {kind: fire|combat|step|targets, data}
-  ai: null,                            // {title, reply, final} or null (hidden)
-  result: null,                        // the "result" reply once the game is over
-  log: [],                             // lines of the game's log: {event, text}
-};
 window.morne = app; // for the browser test and curious users
 app.click = (hex) => onHexClick(hex);  // a click on a hex, as the map sends it
 window.morneView = view;
@@ -101,8 +67,8 @@ function renderToolbar() {
   $("review").textContent = app.review ? "Back to the game" : "Review";
 }
 
-// Draws the page from `view` and the game.
-function render() {
+// Draws the page from `view` and the game (registered with state.js: render() and show()).
+function drawPage() {
   $("setup").hidden = view.screen !== "setup";
   $("game").hidden = view.screen !== "game";
   $("watch-speed").hidden = $("mode").value !== "watch";
@@ -115,6 +81,7 @@ function render() {
   $("connection-text").textContent = view.connection || "";
   renderBudgetNote();
   renderToolbar();
+  renderReview(view.review, app.review, app.info);
   if (view.screen !== "game" || !app.map) return;
 
   const s = app.status;
@@ -173,12 +140,6 @@ function render() {
     log.appendChild(line);
   }
   log.scrollTop = log.scrollHeight;
-}
-
-// Changes what the page shows, and draws it.
-function show(changes) {
-  Object.assign(view, changes);
-  render();
 }
 
 function message(text, kind = "info") {
@@ -341,19 +302,6 @@ async function agentMove(color) {
   logEvents(reply.events);
 }
 
-// --- clicks on the map -----------------------------------------------------------------------
-
-function actionsOf(unitHex) {
-  return app.legal.filter((a) => a.action.from === unitHex);
-}
-
-function clearSelection() {
-  app.selected = null;
-  app.pending = null;
-  app.reach = null;
-  show({ marks: [], path: null, buttons: [], preview: null, selection: "" });
-}
-
 // Plays one whole action of the player (`text`) and goes on to the next decision.
 async function act(text) {
   if (app.busy) return;
@@ -367,156 +315,6 @@ async function act(text) {
   }
   clearSelection();
   await advance();
-}
-
-async function onHexClick(hex) {
-  if (app.review) {
-    await app.review.onHexClick(hex);
-    return;
-  }
-  if (app.busy || !app.status || app.status.terminal) return;
-  const myTurn = !app.status.chance && isHuman(sideOf(app.status.side));
-  const unit = app.map.unitAt(hex);
-  // Set-up: a click on a hex of the zone places the next unit (S-2, S-3).
-  if (myTurn && app.status.phase === "setup") {
-    await act(`place ${hex}`);
-    return;
-  }
-  // A second click on a previewed target or hex confirms it.
-  if (myTurn && app.pending && app.pending.hex === hex) {
-    await act(app.pending.text);
-    return;
-  }
-  if (unit && unit.side === app.status.side && myTurn) {
-    await selectUnit(unit);
-    return;
-  }
-  if (myTurn && app.selected) {
-    await actOnHex(hex);
-    return;
-  }
-  if (unit) await showUnit(unit);
-}
-
-// Shows a unit that is not the mover's: its state and where it could go when its side moves.
-async function showUnit(unit) {
-  clearSelection();
-  const reach = await ask("reachable", { unit: unit.id });
-  show({
-    selection: describeUnit(unit, app.info),
-    marks: reach ? [{ kind: "threat", hexes: reach.hexes.map((h) => ({ hex: h.hex })) }] : [],
-  });
-}
-
-async function selectUnit(unit) {
-  clearSelection();
-  app.selected = unit.id;
-  const hex = unit.state.hex;
-  const mine = actionsOf(hex);
-  const phase = app.status.phase;
-  const next = { selection: describeUnit(unit, app.info), marks: [], preview: null };
-  if (phase === "movement") {
-    const reach = await ask("reachable", { unit: unit.id });
-    if (!reach) return;
-    next.marks = [{ kind: "reach", hexes: reach.hexes.map((h) => ({
-      hex: h.hex, text: `${h.cost}${h.stops ? "!" : ""}`,
-    })) }];
-    app.reach = new Map(reach.hexes.map((h) => [h.hex, h]));
-    if (reach.legal_now && !reach.hexes.length) {
-      next.message = { text: `${unit.id} cannot move this phase.`, kind: "info" };
-    }
-  } else if (phase === "bombardment" || phase === "combat") {
-    const kind = phase === "bombardment" ? "fire" : "attack";
-    const targets = mine.filter((a) => a.action.type === kind);
-    next.marks = [{ kind: "target", hexes: targets.map((a) => ({ hex: a.action.to })) }];
-    if (!targets.length) {
-      next.message = { text: kind === "fire" ? `${unit.id} has no target in range and line of sight.`
-        : `${unit.id} has no enemy to attack.`, kind: "info" };
-    }
-    // A gun's targets, each with what the fire would do to it.
-    if (kind === "fire") {
-      const previews = await Promise.all(targets.map((a) => app.engine.must("preview_fire",
-        { gun: hex, target: a.action.to })));
-      next.preview = { kind: "targets", data: previews };
-    }
-  }
-  // The other decisions of this unit (charge, hold) as buttons.
-  next.buttons = app.legal.filter((x) => ["charge", "hold"].includes(x.action.type) &&
-    (x.action.from === hex || x.action.unit === unit.id))
-    .map((a) => ({ text: a.text, action: a.text, onClick: () => act(a.text) }));
-  show(next);
-}
-
-async function actOnHex(hex) {
-  const from = app.map.units.get(app.selected).state.hex;
-  const phase = app.status.phase;
-  if (phase === "movement") {
-    const target = app.reach && app.reach.get(hex);
-    if (target) {
-      await walk(target.path);
-    } else {
-      refuse(`${app.selected} cannot reach ${hex} this phase: the green hexes are where it can ` +
-        `go (MV-GEN-2, MV-COST-1).`);
-    }
-    return;
-  }
-  const kind = phase === "bombardment" ? "fire" : phase === "combat" ? "attack" : null;
-  if (!kind) return;
-  const text = `${kind} ${from}>${hex}`;
-  const preview = await ask(kind === "fire" ? "preview_fire" : "preview_combat",
-    kind === "fire" ? { gun: from, target: hex } : { attacker: from, defender: hex });
-  if (!preview) return;
-  app.pending = { text, hex };
-  show({
-    preview: { kind: kind === "fire" ? "fire" : "combat", data: preview },
-    message: { text: `Click ${hex} again (or the button) to ${kind}.`, kind: "info" },
-    buttons: [{ text, id: kind === "fire" ? "do-fire" : "do-attack", onClick: () => onHexClick(hex) }],
-  });
-}
-
-// Walks a path step by step, as one action of the player; a step that draws reaction fire is
-// shown first and waits for the player's word (F-REACT-2).
-async function walk(path) {
-  let from = app.map.units.get(app.selected).state.hex;
-  const unitId = app.selected;
-  beginAction();
-  app.busy = true;
-  show({ path: [from, ...path] });
-  for (const to of path) {
-    const text = `move ${from}>${to}`;
-    const preview = await ask("preview_step", { text });
-    if (!preview) break;
-    if (preview.reaction_fire.length) {
-      app.busy = false;
-      show({ preview: { kind: "step", data: preview } });
-      const go = await confirmStep(text);
-      app.busy = true;
-      if (!go) break;
-    }
-    if (!(await apply({ text }))) break;
-    from = to;
-    if (to === path[path.length - 1]) break;  // advance() below refreshes once
-    await refresh();
-    const us = app.map.units.get(unitId).state;
-    if (app.status.chance || !us || us.hex !== to || app.legal.every((a) => a.action.from !== to ||
-      a.action.type !== "move")) break;  // dice, a stop, or a charge decision: the engine leads
-  }
-  app.busy = false;
-  clearSelection();
-  await advance();
-}
-
-function confirmStep(text) {
-  return new Promise((resolve) => {
-    show({
-      buttons: [
-        { text: `${text} under fire`, id: "confirm-step", key: "Enter", onClick: () => resolve(true) },
-        { text: "stop here", id: "cancel-step", key: "Esc", onClick: () => resolve(false) },
-      ],
-      message: { text: "This step draws reaction fire: see the odds, then go on or stop.",
-        kind: "warning" },
-    });
-  });
 }
 
 // --- buttons and keys --------------------------------------------------------------------
@@ -721,11 +519,13 @@ async function toggleReview() {
   if (!reply) return;
   app.generation++;
   clearSelection();
-  app.review = new Review({ app, view, show, render, refresh, ask, logLine, record: reply.record });
+  app.review = new Review({ app, view, show, refresh, ask, logLine, record: reply.record });
   await app.review.open();
 }
 
 async function init() {
+  onRender(drawPage);
+  useGameFlow({ act, apply, ask, refuse, refresh, advance, beginAction, isHuman, sideOf });
   // The scenario list comes from a short-lived session.
   const probe = new Engine(socketUrl());
   try {
@@ -760,24 +560,25 @@ async function init() {
     if (event.target.files.length) loadFile(event.target.files[0]);
   };
   $("mode").onchange = render;
-  document.addEventListener("keydown", (event) => onKey(event, KEYS, view));
+  document.addEventListener("keydown", (event) => onKey(event, ACTIONS, view));
   window.addEventListener("resize", () => app.map && app.map.zoom.apply());
   const game = offerSaved(refuse);
   if (game && !game.record.result) await resumeSaved();  // a reload goes on with the game
   else render();
 }
 
-// The shortcuts (help.js lists them for the player).
-const KEYS = {
-  e: endPhase, u: undo, r: redo, v: toggleReview, "?": () => showHelp(app.engine),
-  "+": () => app.map && app.map.zoom.zoomBy(1.25), "=": () => app.map && app.map.zoom.zoomBy(1.25),
-  "-": () => app.map && app.map.zoom.zoomBy(0.8), 0: () => app.map && app.map.zoom.fit(),
-  ArrowLeft: () => (app.review ? app.review.step(-1) : app.map && app.map.zoom.panBy(-0.2, 0)),
-  ArrowRight: () => (app.review ? app.review.step(1) : app.map && app.map.zoom.panBy(0.2, 0)),
-  ArrowUp: () => app.map && app.map.zoom.panBy(0, -0.2),
-  ArrowDown: () => app.map && app.map.zoom.panBy(0, 0.2),
-  m: () => app.thinking && app.engine.request("stop").catch(() => {}),
-  Escape: clearSelection, "ctrl+z": undo, "ctrl+y": redo,
+// What the shortcuts do, by the names of keys.js's KEYMAP.
+const ACTIONS = {
+  endPhase, undo, redo, review: toggleReview, help: () => showHelp(app.engine),
+  moveNow: () => app.thinking && app.engine.request("stop").catch(() => {}),
+  zoomIn: () => app.map && app.map.zoom.zoomBy(1.25),
+  zoomOut: () => app.map && app.map.zoom.zoomBy(0.8),
+  zoomFit: () => app.map && app.map.zoom.fit(),
+  left: () => (app.review ? app.review.step(-1) : app.map && app.map.zoom.panBy(-0.2, 0)),
+  right: () => (app.review ? app.review.step(1) : app.map && app.map.zoom.panBy(0.2, 0)),
+  up: () => app.map && app.map.zoom.panBy(0, -0.2),
+  down: () => app.map && app.map.zoom.panBy(0, 0.2),
+  unselect: clearSelection,
 };
 
 init();

@@ -2,6 +2,8 @@
 // panel (shortcuts, the legend of counters and marks, and the scenario's charts from the
 // engine's "charts": the combat results table and the terrain costs, with their rule IDs).
 
+import { KEYMAP } from "./keys.js";
+
 // Named levels: an agent spec and the think time per decision. The server's trained networks
 // are added after these (app.js, from its "models" list).
 export const LEVELS = [
@@ -19,14 +21,6 @@ export function ownBudget(spec) {
   return /(^|[:,])(sims|ms|turn_ms)=/.test(spec);
 }
 
-const SHORTCUTS = [
-  ["E", "end the phase"], ["U, Ctrl+Z", "undo your last action (a whole walk, an attack)"],
-  ["R, Ctrl+Y", "redo"], ["C / H", "charge / hold, when cavalry must decide"],
-  ["Enter / Esc", "go on / stop a step under reaction fire"], ["M", "the AI moves now"],
-  ["V", "review the game (← → step through it)"], ["+ − 0", "zoom in, out, the whole map"],
-  ["arrows", "pan the map"], ["wheel, drag", "zoom at the pointer, pan"], ["Esc", "unselect"],
-  ["?", "this help"],
-];
 
 const LEGEND = [
   ["X, LX, /, •, •/, ★, D", "infantry, light infantry, cavalry, artillery, horse artillery, " +
@@ -70,7 +64,7 @@ export async function showHelp(engine) {
   const dialog = document.getElementById("help");
   const box = document.getElementById("help-body");
   box.innerHTML = "";
-  section(box, "Shortcuts", table(SHORTCUTS));
+  section(box, "Shortcuts", table(KEYMAP.map((row) => [row.label, row.help])));
   section(box, "Counters and marks", table(LEGEND));
   dialog.showModal();
   if (!engine || engine.closed) return;

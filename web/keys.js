@@ -1,10 +1,34 @@
-// The keyboard: the buttons of a prompt by their key (C, H, Enter, Esc), then the shortcuts.
+// The keyboard, declared once: each shortcut with the keys that press it, what the help panel
+// says of it (help.js draws its table from KEYMAP) and the name of what it does (app.js binds
+// the names). The buttons of a prompt are pressed by their own key (C, H, Enter, Esc) first.
 // Keys typed in a form field or while a dialog is open, and keys on the set-up screen, do
 // nothing to the game.
 
-// Handles one keydown: `keys` maps a key ("e", "ArrowLeft", "ctrl+z") to its action; `view` is
-// the page's view (its screen and its buttons with their keys).
-export function onKey(event, keys, view) {
+// Rows of the help panel; `bind` maps a key ("e", "ArrowLeft", "ctrl+z") to an action's name
+// (none: keys of a prompt's buttons, listed for the player).
+export const KEYMAP = [
+  { label: "E", help: "end the phase", bind: { e: "endPhase" } },
+  { label: "U, Ctrl+Z", help: "undo your last action (a whole walk, an attack)",
+    bind: { u: "undo", "ctrl+z": "undo" } },
+  { label: "R, Ctrl+Y", help: "redo", bind: { r: "redo", "ctrl+y": "redo" } },
+  { label: "C / H", help: "charge / hold, when cavalry must decide", bind: {} },
+  { label: "Enter / Esc", help: "go on / stop a step under reaction fire", bind: {} },
+  { label: "M", help: "the AI moves now", bind: { m: "moveNow" } },
+  { label: "V", help: "review the game (← → step through it)", bind: { v: "review" } },
+  { label: "+ − 0", help: "zoom in, out, the whole map",
+    bind: { "+": "zoomIn", "=": "zoomIn", "-": "zoomOut", 0: "zoomFit" } },
+  { label: "arrows", help: "pan the map",
+    bind: { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" } },
+  { label: "wheel, drag", help: "zoom at the pointer, pan", bind: {} },
+  { label: "Esc", help: "unselect", bind: { Escape: "unselect" } },
+  { label: "?", help: "this help", bind: { "?": "help" } },
+];
+
+const BOUND = Object.assign({}, ...KEYMAP.map((row) => row.bind));
+
+// Handles one keydown: `actions` maps an action's name to what it does; `view` is the page's
+// view (its screen and its buttons with their keys).
+export function onKey(event, actions, view) {
   const target = event.target;
   if (["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
   if (document.querySelector("dialog[open]") || view.screen !== "game") return;
@@ -16,8 +40,9 @@ export function onKey(event, keys, view) {
   }
   const key = event.ctrlKey ? `ctrl+${event.key.toLowerCase()}`
     : event.key.length === 1 ? event.key.toLowerCase() : event.key;
-  if (keys[key]) {
+  const action = BOUND[key];
+  if (action) {
     event.preventDefault();
-    keys[key]();
+    actions[action]();
   }
 }

@@ -1,0 +1,176 @@
+// The player's input on the map: a click selects a unit (its reach, its targets with their
+// odds), previews an action and confirms it with a second click, walks a path step by step
+// (a step under reaction fire waits for the player's word), or places a unit in set-up. The
+// game flow it drives (act, apply, advance...) comes from app.js through useGameFlow().
+
+import { app, view, show } from "./state.js";
+import { describeUnit } from "./panels.js";
+
+let flow = null;  // {act, apply, ask, refuse, refresh, advance, beginAction, isHuman, sideOf}
+
+// Hands in the game flow this module drives; called once by app.js before any click.
+export function useGameFlow(gameFlow) {
+  flow = gameFlow;
+}
+
+function actionsOf(unitHex) {
+  return app.legal.filter((a) => a.action.from === unitHex);
+}
+
+export function clearSelection() {
+  app.selected = null;
+  app.pending = null;
+  app.reach = null;
+  show({ marks: [], path: null, buttons: [], preview: null, selection: "" });
+}
+
+export async function onHexClick(hex) {
+  if (app.review) {
+    await app.review.onHexClick(hex);
+    return;
+  }
+  if (app.busy || !app.status || app.status.terminal) return;
+  const myTurn = !app.status.chance && flow.isHuman(flow.sideOf(app.status.side));
+  const unit = app.map.unitAt(hex);
+  // Set-up: a click on a hex of the zone places the next unit (S-2, S-3).
+  if (myTurn && app.status.phase === "setup") {
+    await flow.act(`place ${hex}`);
+    return;
+  }
+  // A second click on a previewed target or hex confirms it.
+  if (myTurn && app.pending && app.pending.hex === hex) {
+    await flow.act(app.pending.text);
+    return;
+  }
+  if (unit && unit.side === app.status.side && myTurn) {
+    await selectUnit(unit);
+    return;
+  }
+  if (myTurn && app.selected) {
+    await actOnHex(hex);
+    return;
+  }
+  if (unit) await showUnit(unit);
+}
+
+// Shows a unit that is not the mover's: its state and where it could go when its side moves.
+async function showUnit(unit) {
+  clearSelection();
+  const reach = await flow.ask("reachable", { unit: unit.id });
+  show({
+    selection: describeUnit(unit, app.info),
+    marks: reach ? [{ kind: "threat", hexes: reach.hexes.map((h) => ({ hex: h.hex })) }] : [],
+  });
+}
+
+async function selectUnit(unit) {
+  clearSelection();
+  app.selected = unit.id;
+  const hex = unit.state.hex;
+  const mine = actionsOf(hex);
+  const phase = app.status.phase;
+  const next = { selection: describeUnit(unit, app.info), marks: [], preview: null };
+  if (phase === "movement") {
+    const reach = await flow.ask("reachable", { unit: unit.id });
+    if (!reach) return;
+    next.marks = [{ kind: "reach", hexes: reach.hexes.map((h) => ({
+      hex: h.hex, text: `${h.cost}${h.stops ? "!" : ""}`,
+    })) }];
+    app.reach = new Map(reach.hexes.map((h) => [h.hex, h]));
+    if (reach.legal_now && !reach.hexes.length) {
+      next.message = { text: `${unit.id} cannot move this phase.`, kind: "info" };
+    }
+  } else if (phase === "bombardment" || phase === "combat") {
+    const kind = phase === "bombardment" ? "fire" : "attack";
+    const targets = mine.filter((a) => a.action.type === kind);
+    next.marks = [{ kind: "target", hexes: targets.map((a) => ({ hex: a.action.to })) }];
+    if (!targets.length) {
+      next.message = { text: kind === "fire" ? `${unit.id} has no target in range and line of sight.`
+        : `${unit.id} has no enemy to attack.`, kind: "info" };
+    }
+    // A gun's targets, each with what the fire would do to it.
+    if (kind === "fire") {
+      const previews = await Promise.all(targets.map((a) => app.engine.must("preview_fire",
+        { gun: hex, target: a.action.to })));
+      next.preview = { kind: "targets", data: previews };
+    }
+  }
+  // The other decisions of this unit (charge, hold) as buttons.
+  next.buttons = app.legal.filter((x) => ["charge", "hold"].includes(x.action.type) &&
+    (x.action.from === hex || x.action.unit === unit.id))
+    .map((a) => ({ text: a.text, action: a.text, onClick: () => flow.act(a.text) }));
+  show(next);
+}
+
+async function actOnHex(hex) {
+  const from = app.map.units.get(app.selected).state.hex;
+  const phase = app.status.phase;
+  if (phase === "movement") {
+    const target = app.reach && app.reach.get(hex);
+    if (target) {
+      await walk(target.path);
+    } else {
+      flow.refuse(`${app.selected} cannot reach ${hex} this phase: the green hexes are where it can ` +
+        `go (MV-GEN-2, MV-COST-1).`);
+    }
+    return;
+  }
+  const kind = phase === "bombardment" ? "fire" : phase === "combat" ? "attack" : null;
+  if (!kind) return;
+  const text = `${kind} ${from}>${hex}`;
+  const preview = await flow.ask(kind === "fire" ? "preview_fire" : "preview_combat",
+    kind === "fire" ? { gun: from, target: hex } : { attacker: from, defender: hex });
+  if (!preview) return;
+  app.pending = { text, hex };
+  show({
+    preview: { kind: kind === "fire" ? "fire" : "combat", data: preview },
+    message: { text: `Click ${hex} again (or the button) to ${kind}.`, kind: "info" },
+    buttons: [{ text, id: kind === "fire" ? "do-fire" : "do-attack", onClick: () => onHexClick(hex) }],
+  });
+}
+
+// Walks a path step by step, as one action of the player; a step that draws reaction fire is
+// shown first and waits for the player's word (F-REACT-2).
+async function walk(path) {
+  let from = app.map.units.get(app.selected).state.hex;
+  const unitId = app.selected;
+  flow.beginAction();
+  app.busy = true;
+  show({ path: [from, ...path] });
+  for (const to of path) {
+    const text = `move ${from}>${to}`;
+    const preview = await flow.ask("preview_step", { text });
+    if (!preview) break;
+    if (preview.reaction_fire.length) {
+      app.busy = false;
+      show({ preview: { kind: "step", data: preview } });
+      const go = await confirmStep(text);
+      app.busy = true;
+      if (!go) break;
+    }
+    if (!(await flow.apply({ text }))) break;
+    from = to;
+    if (to === path[path.length - 1]) break;  // advance() below refreshes once
+    await flow.refresh();
+    const us = app.map.units.get(unitId).state;
+    if (app.status.chance || !us || us.hex !== to || app.legal.every((a) => a.action.from !== to ||
+      a.action.type !== "move")) break;  // dice, a stop, or a charge decision: the engine leads
+  }
+  app.busy = false;
+  clearSelection();
+  await flow.advance();
+}
+
+function confirmStep(text) {
+  return new Promise((resolve) => {
+    show({
+      buttons: [
+        { text: `${text} under fire`, id: "confirm-step", key: "Enter", onClick: () => resolve(true) },
+        { text: "stop here", id: "cancel-step", key: "Esc", onClick: () => resolve(false) },
+      ],
+      message: { text: "This step draws reaction fire: see the odds, then go on or stop.",
+        kind: "warning" },
+    });
+  });
+}
+
