@@ -47,7 +47,6 @@ void checkConfig(const loop::LoopConfig& c, const std::string& dir) {
   }
   loop::checkLoopSettings(c.loop);
   agents::withModel(c.loop.agent, dir);  // the networks' paths in the run must fit in a spec
-  c.train.learnerConfig();
   const std::shared_ptr<const env::Scenario> scenario = env::loadScenario(c.loop.scenario);
   if (!c.loop.init.empty()) {
     if (!c.network.net.empty())
@@ -218,6 +217,7 @@ int runLoop(const Args& args) {
   addOptions<loop::LoopSettings>(own, loop::loopSettingRows(), c.loop);
   addOptions<training::SelfPlayConfig>(own, training::selfplayPlayRows(), c.selfplay);
   addOptions<training::TrainSettings>(own, training::trainOptionRows(), c.train);
+  addOptions<nn::LearnerConfig>(own, nn::learnerOptionRows(), c.train.learner);
   addOptions<training::NetworkSource>(own, training::networkOptionRows(), c.network);
   const ParsedCommand cmd = parseCommand("loop", args, own, 2);
   if (cmd.help) {
@@ -281,6 +281,7 @@ int runLoop(const Args& args) {
     readOptions<loop::LoopSettings>("loop", vm, loop::loopSettingRows(), c.loop);
     readOptions<training::SelfPlayConfig>("loop", vm, training::selfplayPlayRows(), c.selfplay);
     readOptions<training::TrainSettings>("loop", vm, training::trainOptionRows(), c.train);
+    readOptions<nn::LearnerConfig>("loop", vm, nn::learnerOptionRows(), c.train.learner);
     readOptions<training::NetworkSource>("loop", vm, training::networkOptionRows(), c.network);
     if (!c.loop.init.empty())
       c.loop.init = std::filesystem::absolute(c.loop.init).lexically_normal().string();

@@ -44,6 +44,7 @@ int runTrain(const Args& args) {
   // clang-format on
   addOptions<training::NetworkSource>(own, training::networkOptionRows(), source);
   addOptions<TrainSettings>(own, training::trainOptionRows(), s);
+  addOptions<nn::LearnerConfig>(own, nn::learnerOptionRows(), s.learner);
   // clang-format off
   own.add_options()
       ("threads", po::value<int>()->default_value(1),
@@ -72,12 +73,12 @@ int runTrain(const Args& args) {
     if (!vm.count("data")) throw ConfigError("train: give --data DIR (a folder of shards)");
     dir = vm["out"].as<std::string>();
     readOptions<TrainSettings>("train", vm, training::trainOptionRows(), s);
+    readOptions<nn::LearnerConfig>("train", vm, nn::learnerOptionRows(), s.learner);
     readOptions<training::NetworkSource>("train", vm, training::networkOptionRows(), source);
     for (const std::string& d : vm["data"].as<std::vector<std::string>>())
       s.data_dirs.push_back(std::filesystem::absolute(d).lexically_normal().string());
     if (!source.net.empty())
       source.net = std::filesystem::absolute(source.net).lexically_normal().string();
-    s.learnerConfig();  // checks the optimizer's name
     std::error_code ec;
     if (std::filesystem::exists(dir + "/train.json", ec)) {
       throw ConfigError("train: " + dir + " already holds a training run; continue it with " +
@@ -91,8 +92,8 @@ int runTrain(const Args& args) {
   // A run without a checkpoint (killed before its first one) starts again from its settings.
   const bool from_checkpoint = resume && std::filesystem::exists(dir + "/checkpoint.pt");
   const std::unique_ptr<nn::Learner> learner =
-      from_checkpoint ? nn::Learner::fromFile(dir + "/net.pt", s.learnerConfig())
-                      : training::makeLearner(source, training::dataScenario(s), s.learnerConfig());
+      from_checkpoint ? nn::Learner::fromFile(dir + "/net.pt", s.learner)
+                      : training::makeLearner(source, training::dataScenario(s), s.learner);
   const json provenance = {
       {"trained_by", core::versionLine()},
       {"from", source.net.empty() ? "a fresh network (seed " + std::to_string(source.net_seed) + ")"
@@ -106,8 +107,8 @@ int runTrain(const Args& args) {
   const training::TrainOutcome& plan = run.plan();
   const nn::NetworkConfig& net = learner->networkConfig();
   std::cout << core::versionLine() << "\ntrain: " << net.scenario << " network " << net.blocks
-            << "x" << net.channels << ", " << s.optimizer << " lr "
-            << core::shortText(s.learning_rate) << ", batch " << s.batch << ", " << threads
+            << "x" << net.channels << ", " << s.learner.optimizer << " lr "
+            << core::shortText(s.learner.learning_rate) << ", batch " << s.batch << ", " << threads
             << " thread(s); run folder " << dir << "\ndata: " << plan.shards << " shard(s), "
             << plan.rows << " rows; window " << plan.window_rows << " rows, " << plan.training_rows
             << " for training\n"

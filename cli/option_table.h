@@ -33,7 +33,7 @@ void addOptions(po::options_description& own, std::span<const env::OptionRow<Con
 }
 
 // Reads the options of `rows` from `vm` into `c`; throws ConfigError "COMMAND: --NAME must be
-// RANGE" for a number out of its range.
+// RANGE" for a number out of its range or a text not among its choices.
 template <class Config>
 void readOptions(const std::string& command, const po::variables_map& vm,
                  std::span<const env::OptionRow<Config>> rows, Config& c) {
@@ -46,6 +46,12 @@ void readOptions(const std::string& command, const po::variables_map& vm,
             if (!r.range.contains(static_cast<double>(v))) {
               throw ConfigError(command + ": --" + r.name + " must be " + r.range.text() +
                                 " (got " + core::shortText(static_cast<double>(v)) + ")");
+            }
+          }
+          if constexpr (std::is_same_v<T, std::string>) {
+            if (!r.range.allows(v)) {
+              throw ConfigError(command + ": --" + r.name + " must be " + r.range.choicesText() +
+                                " (got \"" + v + "\")");
             }
           }
           c.*member = v;

@@ -17,6 +17,7 @@
 #include "env/io/text_file.h"
 #include "env/rng.h"
 #include "loop/gate_rule.h"
+#include "loop/generation_record.h"
 #include "loop/run_summary.h"
 #include "nn/network.h"
 
@@ -188,11 +189,11 @@ constexpr int kSprtPairsPerLook = 8;
 // Plays the SPRT gate of `file` (the candidate agent 1) in order of its rounds,
 // kSprtPairsPerLook pairs at a time, until the test of `sprt` decides or the rounds run out
 // (then the candidate is promoted when the ratio leans to H1); the games played go to
-// `games`, the run's lineup to `lineup`. Returns the gate record's rule fields with
-// "promoted", or nullopt when stopped.
-std::optional<json> playSprtGate(const RoleContext& run, const arena::ArenaRunFile& file,
-                                 const SprtConfig& sprt, std::vector<arena::ArenaGame>& games,
-                                 arena::ArenaLineup& lineup) {
+// `games`, the run's lineup to `lineup`. Returns what the test saw and decided, or nullopt
+// when stopped.
+std::optional<SprtRecord> playSprtGate(const RoleContext& run, const arena::ArenaRunFile& file,
+                                       const SprtConfig& sprt, std::vector<arena::ArenaGame>& games,
+                                       arena::ArenaLineup& lineup) {
   std::vector<double> pairs;
   double llr = 0;
   SprtVerdict verdict = SprtVerdict::kContinue;
@@ -216,20 +217,23 @@ std::optional<json> playSprtGate(const RoleContext& run, const arena::ArenaRunFi
     llr = sprtLlr(pairs, sprt);
     verdict = sprtVerdict(llr, sprt);
   }
-  return json{
-      {"rule", "sprt"},
-      {"elo0", sprt.elo0},
-      {"elo1", sprt.elo1},
-      {"alpha", sprt.alpha},
-      {"beta", sprt.beta},
-      {"pairs", pairs.size()},
-      {"llr", llr},
-      {"bounds", {std::log(sprt.beta / (1 - sprt.alpha)), std::log((1 - sprt.beta) / sprt.alpha)}},
-      {"verdict", verdict == SprtVerdict::kAcceptH1   ? "H1"
-                  : verdict == SprtVerdict::kAcceptH0 ? "H0"
-                                                      : "cap"},
-      {"promoted",
-       verdict == SprtVerdict::kAcceptH1 || (verdict == SprtVerdict::kContinue && llr > 0)}};
+  SprtRecord out{sprt.elo0,
+                 sprt.elo1,
+                 sprt.alpha,
+                 sprt.beta,
+                 static_cast<int>(pairs.size()),
+                 llr,
+                 {std::log(sprt.beta / (1 - sprt.alpha)), std::log((1 - sprt.beta) / sprt.alpha)},
+                 verdict == SprtVerdict::kAcceptH1   ? "H1"
+                 : verdict == SprtVerdict::kAcceptH0 ? "H0"
+                                                     : "cap"};
+  return out;
+}
+
+// Whether the SPRT of `r` promotes the candidate: H1 accepted, or the rounds ran out with the
+// ratio leaning to H1.
+bool sprtPromotes(const SprtRecord& r) {
+  return r.verdict == "H1" || (r.verdict == "cap" && r.llr > 0);
 }
 
 }  // namespace
@@ -238,31 +242,30 @@ bool GateRole::gate(int g, double cpu0) {
   const LoopSettings& settings = run_.config.loop;
   const std::string gen = "[" + generationName(g) + "] gate";
   std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
-  json result = {{"generation", g}};
+  GateRecord record;
+  record.generation = g;
   if (settings.average_snapshots > 1) {
     // The moving average of the last candidates, newest first, each older one weighing
     // average_decay of the next: what is gated, and played once promoted.
     std::vector<std::string> paths;
     std::vector<double> weights;
-    json averaged = json::array();
     double weight = 1;
     for (int k = g; k >= 1 && k > g - settings.average_snapshots; --k) {
       const std::string name = "nets/candidate-" + generationName(k) + ".pt";
       paths.push_back(run_.folder.path(name));
       weights.push_back(weight);
-      averaged.push_back({{"network", name}, {"weight", weight}});
+      record.averaged.push_back({name, weight});
       weight *= settings.average_decay;
     }
     candidate = "nets/average-" + generationName(g) + ".pt";
     nn::Network::average(paths, weights)->save(run_.folder.path(candidate));
-    result["averaged"] = averaged;
   }
   bool promoted = true;
   if (state_.best.empty()) {
     run_.say(gen + ": the first network is promoted without a gate");
   } else if (settings.gate == "none" && settings.gate_guard <= 0) {
     run_.say(gen + ": the newest network is promoted (no gate)");
-    result["gate"] = {{"against", state_.best}, {"rule", "none"}, {"promoted", true}};
+    record.match = GateMatch{state_.best, "none", true, std::nullopt, std::nullopt};
   } else {
     const arena::ArenaRunFile file{
         {agents::withModel(settings.gate_agent, run_.folder.path(state_.best)),
@@ -273,15 +276,15 @@ bool GateRole::gate(int g, double cpu0) {
         false};
     std::vector<arena::ArenaGame> games;
     arena::ArenaLineup lineup;
-    json rule;
+    GateMatch match;
+    match.against = state_.best;
     if (settings.gate == "sprt") {
       const SprtConfig sprt{settings.sprt_elo0, settings.sprt_elo1, settings.sprt_alpha,
                             settings.sprt_beta};
-      const std::optional<json> played = playSprtGate(run_, file, sprt, games, lineup);
-      if (!played) return false;
-      rule = *played;
-      promoted = rule["promoted"].get<bool>();
-      rule.erase("promoted");
+      match.sprt = playSprtGate(run_, file, sprt, games, lineup);
+      if (!match.sprt) return false;
+      match.rule = "sprt";
+      promoted = sprtPromotes(*match.sprt);
     } else {
       const std::optional<arena::ArenaRun> played =
           playRoleArena(run_, file, nullptr, "gate games");
@@ -290,37 +293,30 @@ bool GateRole::gate(int g, double cpu0) {
       lineup = played->lineup;
       const double threshold = settings.gate == "none" ? settings.gate_guard : settings.gate_score;
       promoted = gateDecision(candidateResults(games), threshold).promoted;
-      rule = {{"rule", settings.gate == "none"
-                           ? "none, guard: score >= " + core::shortText(threshold)
-                           : "score >= " + core::shortText(threshold)}};
+      match.rule = settings.gate == "none" ? "none, guard: score >= " + core::shortText(threshold)
+                                           : "score >= " + core::shortText(threshold);
     }
     const arena::WinDrawLoss c = candidateResults(games);
     const arena::ArenaStats st = arena::arenaStats(lineup, games, -1);
-    result["gate"] = {{"against", state_.best},
-                      {"wins", c.wins},
-                      {"draws", c.draws},
-                      {"losses", c.losses},
-                      {"score", c.score()},
-                      {"duplicate_mean", -st.pairs.at(0).duplicate.mean},
-                      {"duplicate_margin95", st.pairs.at(0).duplicate.margin95},
-                      {"promoted", promoted}};
-    result["gate"].update(rule);
+    match.games = GateGames{c.wins, c.draws, c.losses, -st.pairs.at(0).duplicate.mean,
+                            st.pairs.at(0).duplicate.margin95};
+    match.promoted = promoted;
     std::string detail;
-    if (settings.gate == "sprt") {
-      detail = ", SPRT " + std::string(result["gate"]["verdict"]) + " after " +
-               std::to_string(result["gate"]["pairs"].get<int>()) + " pairs (LLR " +
-               core::fixedText(result["gate"]["llr"].get<double>(), 2) + ")";
+    if (match.sprt) {
+      detail = ", SPRT " + match.sprt->verdict + " after " + std::to_string(match.sprt->pairs) +
+               " pairs (LLR " + core::fixedText(match.sprt->llr, 2) + ")";
     }
     run_.say(gen + ": candidate " + std::to_string(c.wins) + "-" + std::to_string(c.draws) + "-" +
              std::to_string(c.losses) + " against " + state_.best + ", score " +
              core::fixedText(c.score(), 3) + detail + (promoted ? ": promoted" : ": not promoted"));
+    record.match = match;
   }
-  result["promoted"] = promoted;
+  record.promoted = promoted;
   // The run's CPU time when this generation's best network was decided: every role's saved
   // total, this gate's as it stands now.
   const double saved_gate =
       readJsonFile(run_.folder.path("gates/state.json"), json::object()).value("cpu_seconds", 0.0);
-  result["cpu_hours"] =
+  record.cpu_hours =
       (runCpuSeconds(run_.folder) - saved_gate + state_.cpu_seconds + processCpuSeconds() - cpu0) /
       3600;
   if (promoted) {  // complete under its own name before latest.json names it
@@ -330,8 +326,7 @@ bool GateRole::gate(int g, double cpu0) {
         run_.folder.path(state_.best),
         env::readTextFile(run_.folder.path(candidate), "network file", size_t{1} << 32));
   }
-  env::writeFileDurably(run_.folder.path("gates/" + generationName(g) + ".json"),
-                        result.dump(2) + "\n");
+  writeGenerationRecord(run_.folder, record);
   return true;
 }
 
@@ -353,22 +348,18 @@ bool GateRole::ladder(int g, double cpu0) {
   if (!played) return false;
   const arena::ArenaStats st = arena::arenaStats(played->lineup, played->games, -1);
   const auto n = static_cast<size_t>(net);
-  json e = {{"generation", g}};
-  e["elo"] = st.elo.rating[n];
-  e["elo_low"] = std::isfinite(st.elo.low[n]) ? json(st.elo.low[n]) : json(nullptr);
-  e["elo_high"] = std::isfinite(st.elo.high[n]) ? json(st.elo.high[n]) : json(nullptr);
-  e["anchor"] = file.agents.front();
-  json scores = json::object();
-  for (const arena::PairRecord& p : st.pairs) {
-    const arena::WinDrawLoss t = p.total();
-    scores[file.agents[static_cast<size_t>(p.a)]] = 1.0 - t.score();
-  }
-  e["scores"] = scores;
-  e["rated"] = state_.best;
+  LadderRecord record;
+  record.generation = g;
+  record.elo = st.elo.rating[n];
+  if (std::isfinite(st.elo.low[n])) record.elo_low = st.elo.low[n];
+  if (std::isfinite(st.elo.high[n])) record.elo_high = st.elo.high[n];
+  record.anchor = file.agents.front();
+  for (const arena::PairRecord& p : st.pairs)
+    record.scores[file.agents[static_cast<size_t>(p.a)]] = 1.0 - p.total().score();
+  record.rated = state_.best;
   state_.laddered_generation = state_.best_generation;
-  e["cpu_hours"] = (runCpuSeconds(run_.folder) + processCpuSeconds() - cpu0) / 3600;
-  env::writeFileDurably(run_.folder.path("ladder/" + generationName(g) + ".json"),
-                        e.dump(2) + "\n");
+  record.cpu_hours = (runCpuSeconds(run_.folder) + processCpuSeconds() - cpu0) / 3600;
+  writeGenerationRecord(run_.folder, record);
   run_.say(gen + ": Elo " + core::fixedText(st.elo.rating[n], 0) + " [" +
            core::fixedText(st.elo.low[n], 0) + ", " + core::fixedText(st.elo.high[n], 0) +
            "] against " + file.agents.front() + " = 0");

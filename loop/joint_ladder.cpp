@@ -9,6 +9,7 @@
 #include "core/number_text.h"
 #include "env/error.h"
 #include "env/io/durable_file.h"
+#include "loop/generation_record.h"
 
 namespace morne::loop {
 
@@ -35,9 +36,8 @@ std::vector<LadderEntrant> ladderEntrants(const RunFolder& folder,
     if (!fs::exists(e.network))
       throw ConfigError("loop ladder: generation " + std::to_string(g) + " has no network yet (" +
                         e.network + ")");
-    const json train = readJsonFile(folder.path("train/" + generationName(g) + ".json"), json());
-    if (train.is_object() && train.contains("cpu_hours"))
-      e.cpu_hours = train["cpu_hours"].get<double>();
+    if (const std::optional<TrainRecord> train = readTrainRecord(folder, g))
+      e.cpu_hours = train->cpu_hours;
     out.push_back(e);
   }
   return out;

@@ -13,6 +13,7 @@
 #include "env/error.h"
 #include "env/io/text_file.h"
 #include "env/rng.h"
+#include "loop/generation_record.h"
 #include "loop/run_summary.h"
 #include "training/training_curves.h"
 #include "training/training_data.h"
@@ -158,8 +159,8 @@ bool LearnerRole::train(const std::string& plan_text) {
   if (!c.loop.init.empty()) source.net = run_.folder.path(kInitialNetwork);  // a warm start
   const std::unique_ptr<nn::Learner> learner =
       start != training::TrainStart::kFresh
-          ? nn::Learner::fromFile(train_dir + "/net.pt", t.learnerConfig())
-          : training::makeLearner(source, run_.scenario->name(), t.learnerConfig());
+          ? nn::Learner::fromFile(train_dir + "/net.pt", t.learner)
+          : training::makeLearner(source, run_.scenario->name(), t.learner);
   const json provenance = {
       {"trained_by", core::versionLine()}, {"loop", run_.folder.name()}, {"generation", g}};
   training::TrainingRun training(*learner, t, train_dir, start, provenance.dump(), group_, &known_);
@@ -196,12 +197,13 @@ bool LearnerRole::train(const std::string& plan_text) {
     return false;
   }
   training::writeTrainingCurves(train_dir);
-  json result = {{"generation", g},
-                 {"train_step", out.step},
-                 {"waited_seconds", std::round(state_.waited_seconds * 10) / 10}};
+  TrainRecord record;
+  record.generation = g;
+  record.train_step = out.step;
+  record.waited_seconds = std::round(state_.waited_seconds * 10) / 10;
   if (out.last) {
     const nn::LossReport& v = out.last->validation ? *out.last->validation : out.last->train;
-    for (const nn::LossFigure& f : nn::lossFigures()) result[f.name] = v.*f.member;
+    record.losses = v;
     run_.say(gen + ": step " + std::to_string(out.step) + ", " +
              (out.last->validation ? "validation " : "training ") + training::lossReportText(v));
   }
@@ -212,26 +214,22 @@ bool LearnerRole::train(const std::string& plan_text) {
     const auto floats =
         static_cast<int64_t>(static_cast<double>(now.floats - exchanged_before.floats) / steps);
     const double sent = nn::ringBytesPerRank(floats, group_->size());
-    result["exchange_ms_per_step"] = std::round(ms * 1000) / 1000;
-    result["exchange_floats_per_step"] = floats;
-    result["exchange_bytes_sent_per_rank_step"] = std::round(sent);
+    record.exchange = ExchangeFigures{std::round(ms * 1000) / 1000, floats, std::round(sent)};
     run_.say(gen + ": exchanges between " + std::to_string(group_->size()) + " ranks: " +
              core::fixedText(ms, 2) + " ms a step (waiting for the slowest rank included), " +
              std::to_string(floats) + " floats summed a step, " + core::fixedText(sent / 1000, 0) +
              " kB sent by each rank a step");
   }
   // The candidate is complete before train/gen-NNN.json names it.
-  const std::string candidate = "nets/candidate-" + generationName(g) + ".pt";
-  env::writeFileDurably(run_.folder.path(candidate),
+  record.candidate = "nets/candidate-" + generationName(g) + ".pt";
+  env::writeFileDurably(run_.folder.path(record.candidate),
                         env::readTextFile(train_dir + "/net.pt", "network file", size_t{1} << 32));
-  result["candidate"] = candidate;
   // The run's CPU time when this network was made: every role's saved total, this learner's
   // as it stands now.
   const double saved_learner = readJsonFile(run_.folder.path("train/learner.json"), json::object())
                                    .value("cpu_seconds", 0.0);
-  result["cpu_hours"] = (runCpuSeconds(run_.folder) - saved_learner + state_.cpu_seconds) / 3600;
-  env::writeFileDurably(run_.folder.path("train/" + generationName(g) + ".json"),
-                        result.dump(1) + "\n");
+  record.cpu_hours = (runCpuSeconds(run_.folder) - saved_learner + state_.cpu_seconds) / 3600;
+  writeGenerationRecord(run_.folder, record);
   state_.trained_steps = out.step;
   ++state_.generation;
   state_.train_target = -1;

@@ -28,18 +28,20 @@ constexpr const char* kRecordFormat = "morne-loop/1";
 const env::OptionRow<LoopSettings> kLoopRows[] = {
     {"scenario", &LoopSettings::scenario, env::anyValue(),
      "built-in scenario name or scenario file"},
-    {"mode", &LoopSettings::mode, env::anyValue(),
+    {"mode", &LoopSettings::mode, env::oneOf("alternate|processes"),
      "alternate (self-play, training and gate in turn in one process, each with the whole "
      "machine) or processes (self-play workers, the learner and the gate as processes at once)"},
     {"generations", &LoopSettings::generations, env::atLeast(1), "generations to train"},
     {"max-cpu-hours", &LoopSettings::max_cpu_hours, env::atLeast(0),
      "the alternate mode stops after the first gate at which the run has spent this many "
-     "CPU-hours, all roles counted (0: no limit; runs compared at equal cost)"},
+     "CPU-hours, all roles counted (0: no limit; runs compared at equal cost)",
+     env::kRecorded, env::before("0")},
     {"bootstrap", &LoopSettings::bootstrap, env::anyValue(), "agent spec that plays generation 0"},
     {"init", &LoopSettings::init, env::anyValue(),
      "a network to start from (a warm start; empty: none): copied into the run as "
      "nets/gen-000.pt, it plays generation 0 as the self-play agent instead of the bootstrap "
-     "agent, and generation 1 trains from its weights"},
+     "agent, and generation 1 trains from its weights",
+     env::kRecorded, env::before("\"\"")},
     {"bootstrap-games", &LoopSettings::bootstrap_games, env::atLeast(1), "games of generation 0"},
     {"agent", &LoopSettings::agent, env::anyValue(),
      "self-play agent spec of the best network (model= is added)"},
@@ -54,12 +56,15 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      &LoopSettings::resign_bound,
      {0, 1},
      "a worker suspends resignation (its games all play on, measured) while more than this "
-     "share of its recent checked games would have resigned wrongly (1: never)"},
+     "share of its recent checked games would have resigned wrongly (1: never)",
+     env::kRecorded,
+     env::before("1")},
     {"gate-agent", &LoopSettings::gate_agent, env::anyValue(),
      "agent spec of both networks in the gate (model= is added)"},
-    {"gate", &LoopSettings::gate, env::anyValue(),
+    {"gate", &LoopSettings::gate, env::oneOf("score|sprt|none"),
      "the promotion rule: score (gate-score over gate-rounds), sprt (a sequential test, at "
-     "most gate-rounds pairs) or none (always the newest network, unless below gate-guard)"},
+     "most gate-rounds pairs) or none (always the newest network, unless below gate-guard)",
+     env::kRecorded, env::before("\"score\"")},
     {"gate-rounds", &LoopSettings::gate_rounds, env::atLeast(1),
      "duplicate rounds of the gate (2 games each); the SPRT's cap"},
     {"gate-score",
@@ -67,28 +72,39 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      {0, 1},
      "the candidate is promoted when its gate score is at least this"},
     {"sprt-elo0", &LoopSettings::sprt_elo0, env::anyValue(),
-     "the SPRT's null hypothesis: the candidate is this many Elo stronger"},
+     "the SPRT's null hypothesis: the candidate is this many Elo stronger", env::kRecorded,
+     env::before("0")},
     {"sprt-elo1", &LoopSettings::sprt_elo1, env::anyValue(),
-     "the SPRT's alternative: this many Elo stronger (above sprt-elo0)"},
+     "the SPRT's alternative: this many Elo stronger (above sprt-elo0)", env::kRecorded,
+     env::before("35")},
     {"sprt-alpha",
      &LoopSettings::sprt_alpha,
      {0, 0.5, true, true},
-     "the SPRT's chance of promoting a candidate of sprt-elo0"},
+     "the SPRT's chance of promoting a candidate of sprt-elo0",
+     env::kRecorded,
+     env::before("0.05")},
     {"sprt-beta",
      &LoopSettings::sprt_beta,
      {0, 0.5, true, true},
-     "the SPRT's chance of rejecting a candidate of sprt-elo1"},
+     "the SPRT's chance of rejecting a candidate of sprt-elo1",
+     env::kRecorded,
+     env::before("0.05")},
     {"gate-guard",
      &LoopSettings::gate_guard,
      {0, 1},
-     "the rule none: reject a candidate scoring below this in gate-rounds rounds (0: no games)"},
+     "the rule none: reject a candidate scoring below this in gate-rounds rounds (0: no games)",
+     env::kRecorded,
+     env::before("0")},
     {"average-snapshots", &LoopSettings::average_snapshots, env::atLeast(1),
      "the network gated (and played once promoted) is the moving average of this many latest "
-     "candidates (1: the candidate itself; KataGo: 4)"},
+     "candidates (1: the candidate itself; KataGo: 4)",
+     env::kRecorded, env::before("1")},
     {"average-decay",
      &LoopSettings::average_decay,
      {0, 1, true, false},
-     "weight of each older candidate in the average against the next newer one"},
+     "weight of each older candidate in the average against the next newer one",
+     env::kRecorded,
+     env::before("0.75")},
     {"ladder-every", &LoopSettings::ladder_every, env::atLeast(0),
      "generations between ladders, each of the best network if it changed since the last "
      "(0: the last generation only)"},
@@ -105,10 +121,13 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
 std::span<const env::OptionRow<LoopSettings>> loopSettingRows() { return kLoopRows; }
 
 void checkLoopSettings(const LoopSettings& s) {
-  if (s.mode != "alternate" && s.mode != "processes")
-    throw ConfigError("loop: --mode must be alternate or processes (got " + s.mode + ")");
-  if (s.gate != "score" && s.gate != "sprt" && s.gate != "none")
-    throw ConfigError("loop: --gate must be score, sprt or none (got " + s.gate + ")");
+  for (const env::OptionRow<LoopSettings>& r : kLoopRows) {  // --mode, --gate: their choices
+    const auto* text = std::get_if<std::string LoopSettings::*>(&r.field);
+    if (text && !r.range.allows(s.**text)) {
+      throw ConfigError("loop: --" + std::string(r.name) + " must be " + r.range.choicesText() +
+                        " (got \"" + s.**text + "\")");
+    }
+  }
   if (s.max_cpu_hours > 0 && s.mode != "alternate")
     throw ConfigError("loop: --max-cpu-hours applies to --mode alternate only");
   if (!(s.sprt_elo1 > s.sprt_elo0)) {
@@ -118,15 +137,14 @@ void checkLoopSettings(const LoopSettings& s) {
 }
 
 void writeLoopRecord(const std::string& dir, const LoopConfig& c) {
-  const json record = {
-      {"format", kRecordFormat},
-      {"loop", env::optionsJson<LoopSettings>(kLoopRows, c.loop)},
-      {"selfplay",
-       env::optionsJson<training::SelfPlayConfig>(training::selfplayPlayRows(), c.selfplay)},
-      {"train", env::optionsJson<training::TrainSettings>(training::trainOptionRows(), c.train)},
-      {"network",
-       env::optionsJson<training::NetworkSource>(training::networkOptionRows(), c.network)},
-      {"engine", core::versionLine()}};
+  const json record = {{"format", kRecordFormat},
+                       {"loop", env::optionsJson<LoopSettings>(kLoopRows, c.loop)},
+                       {"selfplay", env::optionsJson<training::SelfPlayConfig>(
+                                        training::selfplayPlayRows(), c.selfplay)},
+                       {"train", training::trainSettingsJson(c.train)},
+                       {"network", env::optionsJson<training::NetworkSource>(
+                                       training::networkOptionRows(), c.network)},
+                       {"engine", core::versionLine()}};
   env::writeFileDurably(dir + "/loop.json", record.dump(2) + "\n");
 }
 
@@ -136,30 +154,13 @@ LoopConfig readLoopRecord(const std::string& dir) {
   if (!j.is_object() || j.value("format", "") != kRecordFormat)
     throw ConfigError(where + ": not the record of a learning loop");
   LoopConfig c;
-  // Settings added since format 1 began, with the values that give the runs made before them
-  // what they did.
-  json loop = {{"gate", "score"},        {"sprt_elo0", 0.0},
-               {"sprt_elo1", 35.0},      {"sprt_alpha", 0.05},
-               {"sprt_beta", 0.05},      {"gate_guard", 0.0},
-               {"average_snapshots", 1}, {"average_decay", 0.75},
-               {"max_cpu_hours", 0.0},   {"init", ""},
-               {"resign_bound", 1.0}};
-  if (j.contains("loop") && j.at("loop").is_object()) loop.update(j.at("loop"));
-  env::readOptionsJson<LoopSettings>(where, loop, kLoopRows, c.loop);
-  json selfplay = {{"archive", false},
-                   {"start_share", 0.0},
-                   {"boost_side", ""},
-                   {"boost_sims", 0},
-                   {"network_batch", 0}};
-  if (j.at("selfplay").is_object()) selfplay.update(j.at("selfplay"));
-  env::readOptionsJson<training::SelfPlayConfig>(where, selfplay, training::selfplayPlayRows(),
-                                                 c.selfplay);
-  env::readOptionsJson<training::TrainSettings>(where,
-                                                training::withLegacyTrainDefaults(j.at("train")),
-                                                training::trainOptionRows(), c.train);
-  env::readOptionsJson<training::NetworkSource>(
-      where, training::withLegacyNetworkDefaults(j.at("network")), training::networkOptionRows(),
-      c.network);
+  // Settings added since format 1 began read as their rows' `before` values.
+  env::readOptionsJson<LoopSettings>(where, j.value("loop", json::object()), kLoopRows, c.loop);
+  env::readOptionsJson<training::SelfPlayConfig>(where, j.at("selfplay"),
+                                                 training::selfplayPlayRows(), c.selfplay);
+  training::readTrainSettingsJson(where, j.at("train"), c.train);
+  env::readOptionsJson<training::NetworkSource>(where, j.at("network"),
+                                                training::networkOptionRows(), c.network);
   return c;
 }
 

@@ -25,23 +25,28 @@ std::string firstWord(const std::string& text) {
 
 }  // namespace
 
-json runHistory(const RunFolder& folder) {
-  json history = json::array();
+std::vector<GenerationRecords> readGenerations(const RunFolder& folder) {
+  std::vector<GenerationRecords> out;
   for (int g = 0;; ++g) {
-    const std::string name = generationName(g);
-    const json train = readJsonFile(folder.path("train/" + name + ".json"), json());
-    const json gate = readJsonFile(folder.path("gates/" + name + ".json"), json());
-    const json ladder = readJsonFile(folder.path("ladder/" + name + ".json"), json());
+    GenerationRecords r{g, std::nullopt, readTrainRecord(folder, g), readGateRecord(folder, g),
+                        readLadderRecord(folder, g)};
     const bool played = fs::exists(folder.dataSet(g));
-    if (g > 0 && !played && train.is_null() && gate.is_null() && ladder.is_null()) break;
-    json e = {{"generation", g}};
-    if (played) e["selfplay_games"] = folder.gamesIn(g, false);  // journals left as they are
-    for (const json* part : {&train, &gate, &ladder}) {
-      if (part->is_null()) continue;
-      for (const auto& [key, value] : part->items()) {
-        if (key != "generation") e[key] = value;
-      }
-    }
+    if (g > 0 && !played && !r.train && !r.gate && !r.ladder) break;
+    if (played) r.selfplay_games = folder.gamesIn(g, false);  // journals left as they are
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+json runHistory(const std::vector<GenerationRecords>& generations) {
+  json history = json::array();
+  for (const GenerationRecords& r : generations) {
+    json e = {{"generation", r.generation}};
+    if (r.selfplay_games) e["selfplay_games"] = *r.selfplay_games;
+    // The records' keys side by side, the later record's where they share one (cpu_hours).
+    if (r.train) e.update(recordJson(*r.train));
+    if (r.gate) e.update(recordJson(*r.gate));
+    if (r.ladder) e.update(recordJson(*r.ladder));
     history.push_back(e);
   }
   return history;
@@ -65,24 +70,24 @@ double runCpuSeconds(const RunFolder& folder) {
 }
 
 void writeRunSummary(const RunFolder& folder, const LoopConfig& config) {
-  const json history = runHistory(folder);
+  const std::vector<GenerationRecords> generations = readGenerations(folder);
   const json gate = readJsonFile(folder.path("gates/state.json"), json::object());
   const json summary = {{"run", folder.dir()},
                         {"generation", gate.value("generation", 1)},
                         {"best", gate.value("best", "")},
                         {"cpu_hours", runCpuSeconds(folder) / 3600},
-                        {"generations", history}};
+                        {"generations", runHistory(generations)}};
   env::writeFileDurably(folder.path("summary.json"), summary.dump(2) + "\n");
   core::ChartSeries by_gen{"Elo of the best network", {}, "#1f77b4", false};
   core::ChartSeries low{"95% interval", {}, "#7f7f7f", true}, high{"", {}, "#7f7f7f", true};
   core::ChartSeries by_cpu{"Elo of the best network", {}, "#d62728", false};
-  for (const json& e : history) {
-    if (!e.contains("elo")) continue;
-    const double g = e["generation"].get<double>(), elo = e["elo"].get<double>();
-    by_gen.points.emplace_back(g, elo);
-    if (!e["elo_low"].is_null()) low.points.emplace_back(g, e["elo_low"].get<double>());
-    if (!e["elo_high"].is_null()) high.points.emplace_back(g, e["elo_high"].get<double>());
-    by_cpu.points.emplace_back(e.value("cpu_hours", 0.0), elo);
+  for (const GenerationRecords& r : generations) {
+    if (!r.ladder) continue;
+    const auto g = static_cast<double>(r.generation);
+    by_gen.points.emplace_back(g, r.ladder->elo);
+    if (r.ladder->elo_low) low.points.emplace_back(g, *r.ladder->elo_low);
+    if (r.ladder->elo_high) high.points.emplace_back(g, *r.ladder->elo_high);
+    by_cpu.points.emplace_back(r.ladder->cpu_hours, r.ladder->elo);
   }
   const std::string anchor = firstWord(config.loop.ladder_references);
   env::writeFileDurably(
@@ -135,38 +140,36 @@ std::string loopStatus(const std::string& run_dir) {
     }
   }
   out << "\ngen  games  step    policy (uniform)  value (0)  gate             Elo [95%]\n";
-  for (const json& e : runHistory(folder)) {
+  for (const GenerationRecords& r : readGenerations(folder)) {
     char line[160];
-    auto number = [&](const char* key, int digits) {
-      return e.contains(key) ? core::fixedText(e[key].get<double>(), digits) : std::string("-");
+    auto number = [](bool known, double value, int digits) {
+      return known ? core::fixedText(value, digits) : std::string("-");
     };
+    const bool losses = r.train && r.train->losses;
+    const nn::LossReport v = losses ? *r.train->losses : nn::LossReport{};
     std::string verdict = "-";
-    if (e.contains("gate") && !e["gate"].contains("wins")) {
+    if (r.gate && r.gate->match && !r.gate->match->games) {
       verdict = "newest";  // promoted without gate games (--gate none)
-    } else if (e.contains("gate")) {
-      verdict = std::to_string(e["gate"]["wins"].get<int>()) + "-" +
-                std::to_string(e["gate"]["draws"].get<int>()) + "-" +
-                std::to_string(e["gate"]["losses"].get<int>()) +
-                (e["gate"]["promoted"].get<bool>() ? " promoted" : " kept");
-    } else if (e.value("promoted", false)) {
+    } else if (r.gate && r.gate->match) {
+      const GateGames& games = *r.gate->match->games;
+      verdict = std::to_string(games.wins) + "-" + std::to_string(games.draws) + "-" +
+                std::to_string(games.losses) + (r.gate->match->promoted ? " promoted" : " kept");
+    } else if (r.gate && r.gate->promoted) {
       verdict = "first";
     }
     std::string elo = "-";
-    if (e.contains("elo")) {
-      elo = number("elo", 0) + " [" +
-            (e["elo_low"].is_null() ? "-inf" : core::fixedText(e["elo_low"].get<double>(), 0)) +
-            ", " +
-            (e["elo_high"].is_null() ? "inf" : core::fixedText(e["elo_high"].get<double>(), 0)) +
-            "]";
+    if (r.ladder) {
+      elo = core::fixedText(r.ladder->elo, 0) + " [" +
+            (r.ladder->elo_low ? core::fixedText(*r.ladder->elo_low, 0) : "-inf") + ", " +
+            (r.ladder->elo_high ? core::fixedText(*r.ladder->elo_high, 0) : "inf") + "]";
     }
-    std::snprintf(
-        line, sizeof line, "%3d  %5s  %6s  %6s (%6s)  %5s (%5s)  %-15s  %s\n",
-        e["generation"].get<int>(),
-        e.contains("selfplay_games") ? std::to_string(e["selfplay_games"].get<int>()).c_str() : "-",
-        e.contains("train_step") ? std::to_string(e["train_step"].get<int64_t>()).c_str() : "-",
-        number("policy_loss", 3).c_str(), number("policy_baseline", 3).c_str(),
-        number("value_loss", 3).c_str(), number("value_baseline", 3).c_str(), verdict.c_str(),
-        elo.c_str());
+    std::snprintf(line, sizeof line, "%3d  %5s  %6s  %6s (%6s)  %5s (%5s)  %-15s  %s\n",
+                  r.generation, r.selfplay_games ? std::to_string(*r.selfplay_games).c_str() : "-",
+                  r.train ? std::to_string(r.train->train_step).c_str() : "-",
+                  number(losses, v.policy_loss, 3).c_str(),
+                  number(losses, v.policy_baseline, 3).c_str(),
+                  number(losses, v.value_loss, 3).c_str(),
+                  number(losses, v.value_baseline, 3).c_str(), verdict.c_str(), elo.c_str());
     out << line;
   }
   return out.str();

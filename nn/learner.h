@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "env/io/field_table.h"
 #include "nn/network.h"
 #include "nn/process_group.h"
 
@@ -63,12 +64,12 @@ struct TrainingBatch {
   }
 };
 
-enum class OptimizerKind { kSgd, kAdamW };
-
+// The learner's settings: one row each below (learnerOptionRows), from which `morne train` and
+// `morne loop` take their options, checks, help and records.
 struct LearnerConfig {
-  OptimizerKind optimizer = OptimizerKind::kSgd;  // SGD with Nesterov momentum, or AdamW
-  double learning_rate = 0.02;                    // after warm-up, before the decay
-  double momentum = 0.9;                          // SGD
+  std::string optimizer = "sgd";  // "sgd": SGD with Nesterov momentum, or "adamw"
+  double learning_rate = 0.02;    // after warm-up, before the decay
+  double momentum = 0.9;          // SGD
   double weight_decay = 1e-4;
   int warmup_steps = 200;  // the rate rises linearly from 0 over these steps
   int decay_steps = 0;     // then it is multiplied by `decay` every decay_steps (0: never)
@@ -84,6 +85,9 @@ struct LearnerConfig {
     return margin_weight > 0 || control_weight > 0 || short_value_weight > 0;
   }
 };
+
+// The rows of LearnerConfig (env/io/field_table.h): names, bounds and choices, help.
+std::span<const env::OptionRow<LearnerConfig>> learnerOptionRows();
 
 // The losses and agreements of a batch, each beside its baseline (a network that knows
 // nothing: uniform over the legal actions, value 0).

@@ -12,7 +12,8 @@ const env::OptionRow<SelfPlayConfig> kPlayRows[] = {
      "depend on --jobs (0: faster, the same data only for the same --jobs)"},
     {"network-batch", &SelfPlayConfig::network_batch, env::atLeast(0),
      "with --batch-invariant: positions in every network batch, the leaves of the lock-step "
-     "games split into such batches, the last padded (0: --games-per-thread)"},
+     "games split into such batches, the last padded (0: --games-per-thread)",
+     env::kRecorded, env::before("0")},
     {"lockstep", &SelfPlayConfig::lockstep, env::anyValue(),
      "play az agents in lock-step (0: one game at a time per worker: the same data, slower)",
      false},
@@ -42,16 +43,21 @@ const env::OptionRow<SelfPlayConfig> kPlayRows[] = {
     {"adjudicate-after", &SelfPlayConfig::adjudicate_decisions, env::atLeast(0),
      "stop a game after this many decisions and score it as it stands (0: never)"},
     {"boost-side", &SelfPlayConfig::boost_side, env::anyValue(),
-     "balancing: the side (blue or orange) whose full searches get --boost-sims simulations"},
+     "balancing: the side (blue or orange) whose full searches get --boost-sims simulations",
+     env::kRecorded, env::before("\"\"")},
     {"boost-sims", &SelfPlayConfig::boost_sims, env::atLeast(0),
-     "balancing: simulations of the boosted side's full searches (0: no boost)"},
+     "balancing: simulations of the boosted side's full searches (0: no boost)", env::kRecorded,
+     env::before("0")},
     {"archive", &SelfPlayConfig::archive, env::anyValue(),
-     "write one position of each game, drawn from its decisions, to PREFIX.positions.json"},
+     "write one position of each game, drawn from its decisions, to PREFIX.positions.json",
+     env::kRecorded, env::before("false")},
     {"start-share",
      &SelfPlayConfig::start_share,
      {0, 1},
      "share of games started from archived positions (selfplay: --starts; loop: the archives "
-     "of the last data sets)"},
+     "of the last data sets)",
+     env::kRecorded,
+     env::before("0")},
 };
 
 }  // namespace

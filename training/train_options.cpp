@@ -17,40 +17,23 @@ const env::OptionRow<TrainSettings> kTrainRows[] = {
     {"checkpoint-every", &TrainSettings::checkpoint_every, env::atLeast(1),
      "steps between checkpoints (and exports of net.pt)"},
     {"seed", &TrainSettings::seed, env::anyValue(), "seed of the data order"},
-    {"optimizer", &TrainSettings::optimizer, env::anyValue(), "sgd (Nesterov momentum) or adamw"},
-    {"lr", &TrainSettings::learning_rate, {0, 10, true, false}, "learning rate after warm-up"},
-    {"momentum", &TrainSettings::momentum, {0, 1, false, true}, "SGD momentum"},
-    {"weight-decay", &TrainSettings::weight_decay, {0, 1}, "L2 (SGD) or decoupled (AdamW)"},
-    {"warmup", &TrainSettings::warmup_steps, env::atLeast(0),
-     "steps over which the learning rate rises from 0"},
-    {"decay-steps", &TrainSettings::decay_steps, env::atLeast(0),
-     "then the rate is multiplied by --decay every this many steps (0: never)"},
-    {"decay", &TrainSettings::decay, {0, 1, true, false}, "factor of each decay"},
-    {"max-grad-norm", &TrainSettings::max_grad_norm, env::atLeast(0),
-     "gradients clipped to this global norm (0: no clipping)"},
-    {"value-weight", &TrainSettings::value_weight, env::atLeast(0), "weight of the value loss"},
     {"q-ratio",
      &TrainSettings::q_ratio,
      {0, 1},
-     "value target: this share of the search's root value, the rest the game's result"},
+     "value target: this share of the search's root value, the rest the game's result",
+     env::kRecorded,
+     env::before("0")},
     {"level-ratio",
      &TrainSettings::level_ratio,
      {0, 1},
      "value target: this share of the victory level (the margin over 4 VP, clamped to +-1), "
-     "the rest the game's result"},
+     "the rest the game's result",
+     env::kRecorded,
+     env::before("0")},
     {"shares", &TrainSettings::shares, env::anyValue(),
      "data of several scenarios (an any-map network): each scenario's weight in the batches, "
-     "NAME=WEIGHT,... (e.g. duel=1,pyramids=3)"},
-    {"margin-weight", &TrainSettings::margin_weight, env::atLeast(0),
-     "weight of the victory-point margin head's loss (0: not trained)"},
-    {"margin-scale",
-     &TrainSettings::margin_scale,
-     {0, 1e6, true, false},
-     "victory points of a margin target of 1"},
-    {"control-weight", &TrainSettings::control_weight, env::atLeast(0),
-     "weight of the final-control head's loss (0: not trained)"},
-    {"short-value-weight", &TrainSettings::short_value_weight, env::atLeast(0),
-     "weight of the short-term value heads' loss (0: not trained)"},
+     "NAME=WEIGHT,... (e.g. duel=1,pyramids=3)",
+     env::kRecorded, env::before("\"\"")},
     {"window-c",
      &TrainSettings::window_c,
      {0, 1e15, true, false},
@@ -84,12 +67,25 @@ const env::OptionRow<NetworkSource> kNetworkRows[] = {
      "fresh network: hidden units of the value head"},
     {"net-seed", &NetworkSource::net_seed, env::anyValue(), "fresh network: seed of its weights"},
     {"any-map", &NetworkSource::any_map, env::anyValue(),
-     "fresh network: one for every map size (nn init --any-scenario), not the scenario's"},
+     "fresh network: one for every map size (nn init --any-scenario), not the scenario's",
+     env::kRecorded, env::before("false")},
 };
 
 }  // namespace
 
 std::span<const env::OptionRow<TrainSettings>> trainOptionRows() { return kTrainRows; }
+
+nlohmann::json trainSettingsJson(const TrainSettings& settings) {
+  nlohmann::json j = env::optionsJson<TrainSettings>(kTrainRows, settings);
+  j.update(env::optionsJson<nn::LearnerConfig>(nn::learnerOptionRows(), settings.learner));
+  return j;
+}
+
+void readTrainSettingsJson(const std::string& where, const nlohmann::json& j,
+                           TrainSettings& settings) {
+  env::readOptionsJson<TrainSettings>(where, j, kTrainRows, settings);
+  env::readOptionsJson<nn::LearnerConfig>(where, j, nn::learnerOptionRows(), settings.learner);
+}
 
 std::span<const env::OptionRow<NetworkSource>> networkOptionRows() { return kNetworkRows; }
 

@@ -20,10 +20,4 @@ void writeTrainRecord(const std::string& dir, const TrainSettings& settings,
 // type or out of range; IoError when it cannot be read.
 void readTrainRecord(const std::string& dir, TrainSettings& settings, NetworkSource& source);
 
-// The recorded training settings `settings` (a JSON object of their rows), with the settings
-// added since the record's format began set to what the runs made before them did.
-nlohmann::json withLegacyTrainDefaults(const nlohmann::json& settings);
-// The same for the recorded network source `network`.
-nlohmann::json withLegacyNetworkDefaults(const nlohmann::json& network);
-
 }  // namespace morne::training

@@ -228,30 +228,6 @@ size_t scenarioOfStep(std::span<const double> weights, uint64_t seed, int64_t st
   return weights.size() - 1;
 }
 
-nn::LearnerConfig TrainSettings::learnerConfig() const {
-  nn::LearnerConfig c;
-  if (optimizer == "sgd") {
-    c.optimizer = nn::OptimizerKind::kSgd;
-  } else if (optimizer == "adamw") {
-    c.optimizer = nn::OptimizerKind::kAdamW;
-  } else {
-    throw ConfigError("unknown optimizer \"" + optimizer + "\" (available: sgd, adamw)");
-  }
-  c.learning_rate = learning_rate;
-  c.momentum = momentum;
-  c.weight_decay = weight_decay;
-  c.warmup_steps = warmup_steps;
-  c.decay_steps = decay_steps;
-  c.decay = decay;
-  c.max_grad_norm = max_grad_norm;
-  c.value_weight = value_weight;
-  c.margin_weight = margin_weight;
-  c.margin_scale = margin_scale;
-  c.control_weight = control_weight;
-  c.short_value_weight = short_value_weight;
-  return c;
-}
-
 DataConfig TrainSettings::dataConfig() const {
   DataConfig c;
   c.window = {window_c, window_a, window_b};

@@ -55,16 +55,8 @@ struct TrainSettings {
   // uses (nn/learner.h), at most (0: the running averages).
   int calibration_rows = 4096;
   int shuffle_rows = DataConfig{}.shuffle_rows;
-  // The learner (nn/learner.h), its defaults.
-  std::string optimizer = "sgd";  // or "adamw"
-  double learning_rate = nn::LearnerConfig{}.learning_rate;
-  double momentum = nn::LearnerConfig{}.momentum;
-  double weight_decay = nn::LearnerConfig{}.weight_decay;
-  int warmup_steps = nn::LearnerConfig{}.warmup_steps;
-  int decay_steps = nn::LearnerConfig{}.decay_steps;
-  double decay = nn::LearnerConfig{}.decay;
-  double max_grad_norm = nn::LearnerConfig{}.max_grad_norm;
-  double value_weight = nn::LearnerConfig{}.value_weight;
+  // The learner's settings (nn/learner.h: its rows, defaults and checks).
+  nn::LearnerConfig learner;
   // The value target of a training row: (1 - q_ratio) x the game's result + q_ratio x the
   // search's root value there (lc0's q_ratio); validation rows keep the result.
   double q_ratio = 0;
@@ -76,11 +68,6 @@ struct TrainSettings {
   // these weights from the seed and the step; each has its own window, validation rows and
   // calibration sample. Empty: the data hold one scenario.
   std::string shares;
-  // The auxiliary heads' loss weights (0: not trained) and the margin's scale (nn/learner.h).
-  double margin_weight = nn::LearnerConfig{}.margin_weight;
-  double margin_scale = nn::LearnerConfig{}.margin_scale;
-  double control_weight = nn::LearnerConfig{}.control_weight;
-  double short_value_weight = nn::LearnerConfig{}.short_value_weight;
   // The run.
   int batch = 256;
   int steps = 0;         // optimizer steps in all (0: as many as max_reuse allows)
@@ -89,8 +76,7 @@ struct TrainSettings {
   int checkpoint_every = 500;
   uint64_t seed = 1;  // of the data order (the weights' seed is the network's)
 
-  // The learner's and the data's settings. Throws ConfigError on an unknown optimizer.
-  nn::LearnerConfig learnerConfig() const;
+  // The data's settings.
   DataConfig dataConfig() const;
 };
 

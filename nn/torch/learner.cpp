@@ -10,6 +10,8 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "env/check.h"
 #include "env/error.h"
@@ -145,7 +147,13 @@ Losses lossesOf(const NetOutputs& o, const BatchTensors& t, const LearnerConfig&
 // The optimizer of `config` over the parameters of `net`.
 std::unique_ptr<torch::optim::Optimizer> makeOptimizer(PolicyValueNet& net,
                                                        const LearnerConfig& config) {
-  if (config.optimizer == OptimizerKind::kSgd) {
+  for (const env::OptionRow<LearnerConfig>& row : learnerOptionRows()) {  // its choices
+    if (std::string_view(row.name) == "optimizer" && !row.range.allows(config.optimizer)) {
+      throw ConfigError("learner: the optimizer must be " + row.range.choicesText() + " (got \"" +
+                        config.optimizer + "\")");
+    }
+  }
+  if (config.optimizer == "sgd") {
     return std::make_unique<torch::optim::SGD>(net->parameters(),
                                                torch::optim::SGDOptions(config.learning_rate)
                                                    .momentum(config.momentum)
@@ -292,12 +300,12 @@ class TorchLearner : public Learner {
            " blocks " + std::to_string(c.blocks) + " channels " + std::to_string(c.channels) +
            " value " + std::to_string(c.value_hidden) + " encoder " +
            std::to_string(c.encoder_version) + (c.aux_heads ? " aux" : "") + " " +
-           (config_.optimizer == OptimizerKind::kSgd ? "sgd" : "adamw");
+           config_.optimizer;
   }
 
   void setLearningRate(double rate) {
     for (auto& group : optimizer_->param_groups()) {
-      if (config_.optimizer == OptimizerKind::kSgd) {
+      if (config_.optimizer == "sgd") {
         static_cast<torch::optim::SGDOptions&>(group.options()).lr(rate);
       } else {
         static_cast<torch::optim::AdamWOptions&>(group.options()).lr(rate);

@@ -31,6 +31,8 @@ struct DemoConfig {
   bool fast = true;
   uint64_t seed = 1;
   std::string out = "here";
+  std::string kind = "fast";  // one of fast, slow
+  double added_later = 2;     // an option younger than the record's format
 };
 
 const env::OptionRow<DemoConfig> kDemoRows[] = {
@@ -39,6 +41,9 @@ const env::OptionRow<DemoConfig> kDemoRows[] = {
     {"fast", &DemoConfig::fast, env::anyValue(), "fast"},
     {"seed", &DemoConfig::seed, env::anyValue(), "seed"},
     {"out-dir", &DemoConfig::out, env::anyValue(), "folder", false},
+    {"kind", &DemoConfig::kind, env::oneOf("fast|slow"), "kind"},
+    {"added-later", &DemoConfig::added_later, env::atLeast(0), "added later", env::kRecorded,
+     env::before("0.5")},
 };
 
 DemoConfig readDemo(const std::vector<std::string>& args) {
@@ -68,8 +73,16 @@ TEST(OptionTable, DefaultsRangesAndTheRecordComeFromTheRows) {
     EXPECT_STREQ(e.what(), "demo: --share must be in (0, 1] (got 0)");
   }
   EXPECT_THROW(readDemo({"--games", "0"}), ConfigError);
+  EXPECT_EQ(readDemo({"--kind", "slow"}).kind, "slow");
+  try {
+    readDemo({"--kind", "fast|slow"});
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "demo: --kind must be one of fast, slow (got \"fast|slow\")");
+  }
   EXPECT_EQ(env::optionsJson<DemoConfig>(kDemoRows, c).dump(),
-            R"({"fast":false,"games":3,"seed":18446744073709551615,"share":1.0})");
+            R"({"added_later":2.0,"fast":false,"games":3,"kind":"fast",)"
+            R"("seed":18446744073709551615,"share":1.0})");
 }
 
 TEST(OptionTable, TheRecordReadsBackWithTheSameChecks) {
@@ -98,6 +111,21 @@ TEST(OptionTable, TheRecordReadsBackWithTheSameChecks) {
   nlohmann::json out_of_range = record;
   out_of_range["share"] = 2;
   EXPECT_EQ(refused(out_of_range), "run.json: \"share\" must be in (0, 1] (got 2)");
+  nlohmann::json other_kind = record;
+  other_kind["kind"] = "medium";
+  EXPECT_EQ(refused(other_kind), "run.json: \"kind\" must be one of fast, slow (got \"medium\")");
+  // A record made before "added_later" existed reads as its `before` value; one made after
+  // keeps its own, which the range still checks.
+  nlohmann::json older = record;
+  older.erase("added_later");
+  EXPECT_EQ(refused(older), "accepted");
+  EXPECT_EQ(back.added_later, 0.5);
+  nlohmann::json newer = record;
+  newer["added_later"] = 3;
+  EXPECT_EQ(refused(newer), "accepted");
+  EXPECT_EQ(back.added_later, 3.0);
+  newer["added_later"] = -1;
+  EXPECT_EQ(refused(newer), "run.json: \"added_later\" must be at least 0 (got -1)");
 }
 
 TEST(Options, PrecedenceSetOverFlagsOverFileOverDefaults) {

@@ -330,9 +330,9 @@ TEST(LoopRoles, TwoGenerationsWithEveryLearningOption) {
   c.loop.average_snapshots = 2;
   c.loop.max_cpu_hours = 10;
   c.train.q_ratio = 0.5;
-  c.train.margin_weight = 1;
-  c.train.control_weight = 1;
-  c.train.short_value_weight = 1;
+  c.train.learner.margin_weight = 1;
+  c.train.learner.control_weight = 1;
+  c.train.learner.short_value_weight = 1;
   loop::writeLoopRecord(dir.string(), c);
   const loop::RoleContext run = loop::openRun(c, dir.string(), true, &stop);
   ASSERT_TRUE(loop::runRolesInTurn(run));

@@ -173,7 +173,7 @@ TEST(Learner, ATinyNetworkOverfitsATinyDataSet) {
   const Data d;
   const nn::TrainingBatch b = d.batch(16, 7);
   nn::LearnerConfig c;
-  c.optimizer = nn::OptimizerKind::kAdamW;
+  c.optimizer = "adamw";
   c.learning_rate = 0.01;
   c.warmup_steps = 10;
   c.weight_decay = 0;
@@ -251,7 +251,7 @@ TEST(Learner, LearningRateWarmsUpThenDecays) {
 TEST(Learner, ResumedFromACheckpointEqualsUninterrupted) {
   const Data d;
   const nn::TrainingBatch a = d.batch(8, 11), b = d.batch(8, 12);
-  for (nn::OptimizerKind kind : {nn::OptimizerKind::kSgd, nn::OptimizerKind::kAdamW}) {
+  for (const char* kind : {"sgd", "adamw"}) {
     nn::LearnerConfig c;
     c.optimizer = kind;
     c.warmup_steps = 3;
@@ -283,9 +283,21 @@ TEST(Learner, CheckpointsOfAnotherNetworkAreRefused) {
   wider.channels = 16;
   EXPECT_THROW(nn::Learner::create(wider, 1, {})->loadCheckpoint(path), ConfigError);
   nn::LearnerConfig adam;
-  adam.optimizer = nn::OptimizerKind::kAdamW;
+  adam.optimizer = "adamw";
   EXPECT_THROW(nn::Learner::create(d.tinyNetwork(), 1, adam)->loadCheckpoint(path), ConfigError);
   EXPECT_THROW(learner->loadCheckpoint(tempPath("missing.ckpt")), IoError);
+}
+
+TEST(Learner, AnOptimizerNotAmongTheRowsChoicesIsRefused) {
+  const Data d;
+  nn::LearnerConfig c;
+  c.optimizer = "adam";
+  try {
+    nn::Learner::create(d.tinyNetwork(), 1, c);
+    FAIL() << "an unknown optimizer was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "learner: the optimizer must be one of sgd, adamw (got \"adam\")");
+  }
 }
 
 TEST(Learner, BatchesOfAnotherShapeAreRefused) {

@@ -15,6 +15,7 @@
 #include "env/rng.h"
 #include "tests/training/temp_dir.h"
 #include "training/shard_writer.h"
+#include "training/train_options.h"
 #include "training/train_run.h"
 
 namespace morne::training {
@@ -312,8 +313,10 @@ TEST(TrainSettings, ReuseCapsTheSteps) {
   EXPECT_EQ(targetSteps(s, 1000), 40);
   s.max_reuse = 0;
   EXPECT_EQ(targetSteps(s, 1000), 100);
-  s.optimizer = "adam";
-  EXPECT_THROW(s.learnerConfig(), ConfigError);
+  // A record naming an optimizer that is not one of the learner's choices is refused.
+  nlohmann::json settings = training::trainSettingsJson(s);
+  settings["optimizer"] = "adam";
+  EXPECT_THROW(training::readTrainSettingsJson("train.json", settings, s), ConfigError);
 }
 
 // A learner that learns nothing: TrainingRun's checks come before any training.
