@@ -198,8 +198,6 @@ int runRole(const std::string& role, const std::string& dir_arg, const po::varia
 }  // namespace
 
 int runLoop(const Args& args) {
-  if (!args.empty() && args[0] == "ladder")
-    return runLoopLadder(Args(args.begin() + 1, args.end()));
   loop::LoopConfig c;
   c.train.steps = 2000;  // per generation
   RoleOptions role;

@@ -4,6 +4,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "agents/agent_kinds.h"
@@ -18,7 +19,7 @@ namespace {
 using morne::cli::Args;
 
 struct Command {
-  const char* name;
+  const char* name;  // one word, or two ("loop ladder")
   const char* summary;
   int (*run)(const Args&);
 };
@@ -40,6 +41,8 @@ constexpr Command kCommands[] = {
      morne::cli::runTrain},
     {"loop", "the generation loop: self-play, training, gate and Elo ladder, resumable",
      morne::cli::runLoop},
+    {"loop ladder", "the networks of a run's generations rated together against references",
+     morne::cli::runLoopLadder},
     {"data",
      "describe and check self-play shards: `morne data inspect [--check] FILE...`, `morne data "
      "schema`",
@@ -59,7 +62,7 @@ void printCommands() {
   std::cout << "morne: computer opponents for the Morne Plaine wargame\n\n"
                "usage: morne <command> [options]   (morne <command> --help for its options)\n\n"
                "commands:\n";
-  for (const Command& c : kCommands) std::printf("  %-10s %s\n", c.name, c.summary);
+  for (const Command& c : kCommands) std::printf("  %-12s %s\n", c.name, c.summary);
   std::cout << "\nagents (NAME or NAME:key=value,...; `morne help play` lists their parameters):\n";
   for (const morne::agents::AgentKind& k : morne::agents::agentKinds()) {
     const std::string_view summary = k.summary.substr(0, k.summary.find(" ("));
@@ -75,12 +78,21 @@ const Command* findCommand(const std::string& name) {
   return nullptr;
 }
 
+// The command `args` name (two words before one: "loop ladder", then "loop"), and how many of
+// the arguments name it; none when there is no such command.
+std::pair<const Command*, size_t> commandOf(const Args& args) {
+  if (args.size() >= 2) {
+    if (const Command* c = findCommand(args[0] + " " + args[1])) return {c, 2};
+  }
+  return {args.empty() ? nullptr : findCommand(args[0]), 1};
+}
+
 int runHelp(const Args& args) {
   if (args.empty()) {
     printCommands();
     return 0;
   }
-  const Command* c = findCommand(args[0]);
+  const Command* c = commandOf(args).first;
   if (!c) {
     std::cerr << "morne help: unknown command \"" << args[0] << "\"\n\n";
     printCommands();
@@ -110,14 +122,14 @@ int main(int argc, char** argv) {
     printCommands();
     return 0;
   }
-  const Command* command = findCommand(all[0]);
+  const auto [command, words] = commandOf(all);
   if (!command) {
     std::cerr << "morne: unknown command \"" << all[0] << "\"\n\n";
     printCommands();
     return 1;
   }
   try {
-    return command->run(Args(all.begin() + 1, all.end()));
+    return command->run(Args(all.begin() + static_cast<std::ptrdiff_t>(words), all.end()));
   } catch (const morne::InternalError& e) {
     std::cerr << "morne " << command->name << ": internal error: " << e.what() << "\n";
     return 3;
