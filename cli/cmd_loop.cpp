@@ -237,9 +237,9 @@ int runLoop(const Args& args) {
   for (const auto& [name, value] : vm) {
     if (value.defaulted() || name == "quiet") continue;
     const std::string role_of = name == "allow-programs" ? "worker" : roleOf(name);
-    const bool overrides =
-        std::any_of(std::begin(kRoleOverrides), std::end(kRoleOverrides),
-                    [&](const auto& o) { return name == o.first && action == o.second; });
+    const bool overrides = std::any_of(
+        std::begin(kRoleOverrides), std::end(kRoleOverrides),
+        [&, &key = name](const auto& o) { return key == o.first && action == o.second; });
     if (is_role && role_of != action && !overrides) {
       throw ConfigError("loop " + action + ": the run's own settings apply (RUN/loop.json); --" +
                         name + " cannot be given here");

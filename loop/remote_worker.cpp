@@ -148,9 +148,9 @@ class Remote {
                             std::to_string(max_upload_bytes_) + " the server takes");
         continue;
       }
-      const std::string crc = crcText(env::crc32OfFile(path.string()));
+      const std::string file = path.string(), crc = crcText(env::crc32OfFile(file));
       const http::HttpAnswer a = call("PUT " + target, [&] {
-        return client_.putFile(target, path.string(), {{"X-Morne-Crc32", crc}});
+        return client_.putFile(target, file, {{"X-Morne-Crc32", crc}});
       });
       if (a.status == 0) return false;
       if (a.status == 409) {

@@ -17,9 +17,9 @@
 #include "env/rules.h"
 #include "env/types.h"
 #include "python/bound_game.h"
-#include "python/network_loader_capsule.h"
 #include "python/object_lock.h"
 #include "python/signal_wait.h"
+#include "training/network_loader.h"
 
 namespace py = pybind11;
 
@@ -114,6 +114,8 @@ py::dict analysisOf(const env::GameState& s, const agents::Decision& d) {
 }  // namespace
 
 void bindAgents(py::module_& m) {
+  // "az" specs load their networks through LibTorch, loaded then (nn/torch_library.h).
+  agents::setNetworkLoader(training::loadNetworkEvaluator);
   py::class_<BoundAgent>(m, "Agent",
                          "A built-in agent made from its spec (\"rule\", \"mcts:sims=300\", "
                          "\"az:model=crossing\"): the specs of `morne arena` and the protocol.")
@@ -142,17 +144,6 @@ void bindAgents(py::module_& m) {
         "Adds a folder of shipped models (az:model=NAME); called by morne itself.");
   m.def("agent_catalog", &agents::agentCatalog,
         "The agent kinds with their parameters, defaults and help.");
-  m.def(
-      "_use_network_loader",
-      [](const py::capsule& capsule) {
-        static std::once_flag once;
-        const auto* table = capsule.get_pointer<const NetworkLoaderTable>();
-        if (std::string(capsule.name()) != kNetworkLoaderCapsule || table == nullptr) {
-          throw py::value_error("not morne's network loader");
-        }
-        std::call_once(once, [table] { agents::setNetworkLoader(table->load); });
-      },
-      "Lets \"az\" specs load networks (morne._torch's loader); called by morne itself.");
 }
 
 }  // namespace morne::python

@@ -6,7 +6,7 @@
 
 namespace morne::python {
 
-// Adds Agent, agent_catalog and _use_network_loader to `m`.
+// Adds Agent and agent_catalog to `m`, and lets "az" specs load their networks.
 void bindAgents(pybind11::module_& m);
 
 }  // namespace morne::python

@@ -189,11 +189,14 @@ int benchScale(const BenchConfig& bench) {
     int round = 0;
     const std::vector<std::pair<int, int>> workers = {{1, threads}, {1, 1}, {2, 1}, {4, 1}};
     std::vector<std::function<double()>> configs;
-    for (const auto& [p, t] : workers)
-      configs.push_back([&, p, t] { return selfplayRate(run, p, t, bench.seconds, ++round); });
+    for (const auto& [processes, threads_each] : workers)
+      configs.push_back([&, p = processes, t = threads_each] {
+        return selfplayRate(run, p, t, bench.seconds, ++round);
+      });
     const std::vector<std::pair<int, int>> learners = {{1, threads}, {1, 1}, {2, 1}};
-    for (const auto& [r, t] : learners)
-      configs.push_back([&, r, t] { return learnerRate(run, r, t, ++round); });
+    for (const auto& [ranks, threads_each] : learners)
+      configs.push_back(
+          [&, r = ranks, t = threads_each] { return learnerRate(run, r, t, ++round); });
     const auto m = measureInterleaved(bench.repeats, configs);
 
     std::cout << "\n" << spreadHeader("self-play, positions/s") << "\n";

@@ -13,6 +13,7 @@
 
 #include "env/error.h"
 #include "nn/process_group.h"
+#include "nn/torch/entry_points.h"
 
 namespace morne::nn {
 
@@ -110,7 +111,7 @@ class GlooGroup : public ProcessGroup {
 
 }  // namespace
 
-std::unique_ptr<ProcessGroup> ProcessGroup::connect(const GroupAddress& a) {
+std::unique_ptr<ProcessGroup> connectGlooGroup(const GroupAddress& a) {
   if (a.size < 1 || a.rank < 0 || a.rank >= a.size) {
     throw ConfigError("data-parallel learner: rank " + std::to_string(a.rank) + " of " +
                       std::to_string(a.size) + " ranks (a rank is 0 to ranks - 1)");

@@ -16,6 +16,7 @@
 #include "env/check.h"
 #include "env/error.h"
 #include "nn/archive_check.h"
+#include "nn/torch/entry_points.h"
 #include "nn/torch/policy_value_net.h"
 
 namespace morne::nn {
@@ -433,13 +434,13 @@ class TorchLearner : public Learner {
 
 }  // namespace
 
-std::unique_ptr<Learner> Learner::create(const NetworkConfig& net, uint64_t seed,
-                                         const LearnerConfig& config) {
+std::unique_ptr<Learner> createTorchLearner(const NetworkConfig& net, uint64_t seed,
+                                            const LearnerConfig& config) {
   return std::make_unique<TorchLearner>(net, makePolicyValueNet(net, seed), config);
 }
 
-double rawTrainingRate(const NetworkConfig& net_config, const TrainingBatch& batch,
-                       const LearnerConfig& config, double seconds) {
+double torchTrainingRate(const NetworkConfig& net_config, const TrainingBatch& batch,
+                         const LearnerConfig& config, double seconds) {
   PolicyValueNet net = makePolicyValueNet(net_config, 1);
   net->train();
   const auto optimizer = makeOptimizer(net, config);
@@ -466,7 +467,8 @@ double rawTrainingRate(const NetworkConfig& net_config, const TrainingBatch& bat
   return static_cast<double>(rows) / elapsed;
 }
 
-std::unique_ptr<Learner> Learner::fromFile(const std::string& path, const LearnerConfig& config) {
+std::unique_ptr<Learner> torchLearnerFromFile(const std::string& path,
+                                              const LearnerConfig& config) {
   auto [net_config, net] = loadPolicyValueNet(path);
   if (config.auxiliary() && !net_config.aux_heads) {
     throw ConfigError(path +

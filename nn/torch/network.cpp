@@ -3,7 +3,6 @@
 
 #include <ATen/autocast_mode.h>
 #include <dlfcn.h>
-#include <malloc.h>
 #include <torch/torch.h>
 #include <torch/version.h>
 
@@ -16,6 +15,7 @@
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "nn/archive_check.h"
+#include "nn/torch/entry_points.h"
 #include "nn/torch/policy_value_net.h"
 
 namespace morne::nn {
@@ -380,16 +380,16 @@ std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& p
   return {config, net};
 }
 
-std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t seed) {
+std::unique_ptr<Network> createTorchNetwork(const NetworkConfig& config, uint64_t seed) {
   return wrapNetwork(config, makePolicyValueNet(config, seed));
 }
 
-std::unique_ptr<Network> Network::load(const std::string& path) {
+std::unique_ptr<Network> loadTorchNetwork(const std::string& path) {
   auto [config, net] = loadPolicyValueNet(path);
   return wrapNetwork(config, std::move(net));
 }
 
-std::unique_ptr<Network> Network::loadAsAnyMap(const std::string& path) {
+std::unique_ptr<Network> loadTorchNetworkAsAnyMap(const std::string& path) {
   auto [config, net] = loadPolicyValueNet(path);
   if (config.anyMap()) throw ConfigError(path + ": already an any-map network");
   nlohmann::json provenance = nlohmann::json::parse(config.provenance, nullptr, false);
@@ -405,8 +405,8 @@ std::unique_ptr<Network> Network::loadAsAnyMap(const std::string& path) {
   return wrapNetwork(config, std::move(net));
 }
 
-std::unique_ptr<Network> Network::average(std::span<const std::string> paths,
-                                          std::span<const double> weights) {
+std::unique_ptr<Network> averageTorchNetworks(std::span<const std::string> paths,
+                                              std::span<const double> weights) {
   if (paths.empty() || paths.size() != weights.size())
     throw ConfigError("an average of networks needs one weight per network, at least one");
   double total = 0;
@@ -437,20 +437,13 @@ std::unique_ptr<Network> Network::average(std::span<const std::string> paths,
   return wrapNetwork(config, std::move(sum));
 }
 
-void configureTorchRuntime(int threads) {
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+void setTorchThreads(int threads) {
   if (auto f = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     f(1);
   at::set_num_threads(std::max(1, threads));
 }
 
-bool cpuHasBFloat16() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512bf16") != 0;
-}
-
-std::string torchRuntimeText() {
+std::string describeTorchRuntime() {
   return std::string("LibTorch ") + TORCH_VERSION + ", " +
          (torch::cuda::is_available() ? "CUDA available" : "CPU") + ", " +
          std::to_string(at::get_num_threads()) + " intra-op thread(s)";

@@ -16,12 +16,11 @@
 import os as _os
 
 from . import _core
-from ._core import (BLUE, CHANCE, ENCODER_VERSION, ORANGE, TERMINAL, Rng, Scenario, ShardStream,
-                    State, VectorGame, agent_catalog, builtin_scenarios, data_schema, derive_seed,
-                    load_scenario, scenario_from_json)
+from ._core import (BLUE, CHANCE, ENCODER_VERSION, ORANGE, TERMINAL, Agent, Rng, Scenario,
+                    ShardStream, State, VectorGame, agent_catalog, builtin_scenarios, data_schema,
+                    derive_seed, load_scenario, scenario_from_json)
 from .arena import arena
 from .data import read_shards
-from .networks import Agent
 
 __all__ = ["BLUE", "CHANCE", "ENCODER_VERSION", "ORANGE", "TERMINAL", "Agent", "Rng", "Scenario",
            "ShardStream", "State", "VectorGame", "agent_catalog", "arena", "builtin_scenarios",

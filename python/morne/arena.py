@@ -7,7 +7,6 @@ import os
 import tempfile
 
 from . import _core
-from .networks import load_networks_for
 
 
 def _name_of(agent):
@@ -38,7 +37,6 @@ def arena(agents, scenarios=("crossing",), rounds=10, seed=1, jobs=1, out=None, 
         if isinstance(agent, _core.Agent):  # a built-in agent plays as its spec, one per game
             agent = agent.spec
         if isinstance(agent, str):
-            load_networks_for(agent)
             specs.append(agent)
             makers.append(None)
         else:

@@ -19,7 +19,7 @@ import operator
 import numpy as np
 
 from . import _core
-from .networks import Agent
+from ._core import Agent
 
 SIDES = ("blue", "orange")
 

@@ -196,5 +196,28 @@ TEST(MorneBinary, PerftAndBenchRun) {
   EXPECT_NE(train.output.find("learner / plain"), std::string::npos) << train.output;
 }
 
+// LibTorch loads with the first network only (nn/torch_library.h): a game of rule agents never
+// loads it, `version` (which prints its runtime) does, and without the library beside the
+// binary a network command says which library it could not load, while the rest still works.
+TEST(MorneBinary, OnlyACommandWithANetworkLoadsLibTorch) {
+  const auto loads = [](const std::string& args) {
+    const ProcessResult r = runShell("LD_DEBUG=files MORNE " + args + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.output.substr(0, 2000);
+    return r.output.find("libtorch_cpu") != std::string::npos;
+  };
+  EXPECT_FALSE(loads("play --scenario duel --blue rule --orange random --seed 4"));
+  EXPECT_FALSE(loads("help"));
+  EXPECT_TRUE(loads("version"));
+
+  const std::string dir = freshTestDir("no-torch");
+  const ProcessResult alone = runShell("cp MORNE " + dir + "/morne && cd " + dir +
+                                       " && ./morne perft --depth 2 && ./morne nn init --scenario "
+                                       "duel --out net.pt; echo \"exit $?\"");
+  EXPECT_NE(alone.output.find("depth  2"), std::string::npos) << alone.output;
+  EXPECT_NE(alone.output.find("cannot load libmorne_torch.so"), std::string::npos) << alone.output;
+  EXPECT_NE(alone.output.find("exit 2"), std::string::npos) << alone.output;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace morne::test
