@@ -51,8 +51,8 @@ phase "the sanitizers' build"
 # too. The fuzz targets are libFuzzer binaries (their tests replay the corpora) that
 # scripts/fuzz.sh then runs. libmorne_torch.so is the Release build's, found on
 # LD_LIBRARY_PATH: clang cannot compile Debian's LibTorch headers, so the network's four sources
-# (nn/torch/) run uninstrumented, as LibTorch itself does. Against gcc -O0 plus a clang build
-# for the fuzzers alone, this pass took N s fewer on a fresh clone (docs/reliability.md).
+# (nn/torch/) run uninstrumented, as LibTorch itself does. It replaces a gcc -O0 build and a
+# clang build for the fuzzers alone (docs/reliability.md, "CI's time").
 if [ ! -f build-asan/build.ninja ]; then
   CC=clang-14 CXX=clang++-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
@@ -91,7 +91,7 @@ fi
 cmake --build build-tsan -j"$(nproc)" --target "${tsan_tests[@]}"
 # Two tests repeat, for their statistics, the parallel work that others run under the race
 # detector too (the training stream's reader thread; parallel self-play): 375 of training_tests'
-# 941 s under ThreadSanitizer here. They run in the Release and AddressSanitizer passes.
+# 941 s under ThreadSanitizer here (beside another run). They run in the other passes.
 tsan_skipped='TrainingDataTest.StreamSamplesTheWindowUniformlyAndNeverValidationRows'
 tsan_skipped+=':SelfPlayTest.ABoostedSideSearchesMoreAndWinsMore'
 export tsan_skipped
