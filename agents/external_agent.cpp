@@ -16,7 +16,7 @@ using json = nlohmann::json;
 
 constexpr size_t kMaxReplyBytes = 16 << 20;  // the engine protocol's largest line, and more
 
-const std::vector<SpecParam<ExternalAgentParams>>& rows() {
+const std::vector<SpecParam<ExternalAgentParams>>& externalRows() {
   static const std::vector<SpecParam<ExternalAgentParams>> table = {
       textParam("cmd", &ExternalAgentParams::cmd,
                 "the program and its arguments, separated by spaces (no shell, no commas)",
@@ -86,7 +86,7 @@ ExternalAgent::ExternalAgent(ExternalAgentParams params, uint64_t seed)
 }
 
 std::string ExternalAgent::spec() const {
-  return "ext:" + specParamsText<ExternalAgentParams>(rows(), params_);
+  return "ext:" + specParamsText<ExternalAgentParams>(externalRows(), params_);
 }
 
 json ExternalAgent::ask(json request) {
@@ -140,12 +140,12 @@ Decision ExternalAgent::decide(const env::GameState& s) {
 }
 
 std::vector<SpecParamInfo> externalAgentParameters() {
-  return describeRows<ExternalAgentParams>(rows());
+  return describeRows<ExternalAgentParams>(externalRows());
 }
 
 std::unique_ptr<Agent> makeExternalAgent(const AgentSpec& spec, uint64_t seed) {
   ExternalAgentParams p;
-  readSpecParams<ExternalAgentParams>("ext", rows(), spec.params, p);
+  readSpecParams<ExternalAgentParams>("ext", externalRows(), spec.params, p);
   return std::make_unique<ExternalAgent>(std::move(p), seed);
 }
 

@@ -13,22 +13,24 @@ struct GreedyParams {
   bool dice = true;
 };
 
-const std::vector<SpecParam<GreedyParams>> kRows = {
+const std::vector<SpecParam<GreedyParams>> kGreedyRows = {
     wholeParam("dice", &GreedyParams::dice, 0, 1,
                "1: average over the dice that follow an action; 0: evaluate before them")};
 
 }  // namespace
 
-std::vector<SpecParamInfo> greedyAgentParameters() { return describeRows<GreedyParams>(kRows); }
+std::vector<SpecParamInfo> greedyAgentParameters() {
+  return describeRows<GreedyParams>(kGreedyRows);
+}
 
 std::unique_ptr<Agent> makeGreedyAgent(const AgentSpec& spec, uint64_t /*seed*/) {
   GreedyParams p;
-  readSpecParams<GreedyParams>("greedy", kRows, spec.params, p);
+  readSpecParams<GreedyParams>("greedy", kGreedyRows, spec.params, p);
   return std::make_unique<GreedyAgent>(p.dice);
 }
 
 std::string GreedyAgent::spec() const {
-  const std::string params = specParamsText<GreedyParams>(kRows, GreedyParams{dice_});
+  const std::string params = specParamsText<GreedyParams>(kGreedyRows, GreedyParams{dice_});
   return params.empty() ? "greedy" : "greedy:" + params;
 }
 

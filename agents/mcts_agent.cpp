@@ -89,7 +89,7 @@ namespace {
 
 using Row = SpecParam<MctsAgentParams>;
 
-const std::vector<Row>& rows() {
+const std::vector<Row>& mctsRows() {
   static const std::vector<Row> table = [] {
     std::vector<Row> r = liftRows(searchParamRows(), &MctsAgentParams::search);
     r.push_back({"temperature",
@@ -133,12 +133,14 @@ const std::vector<Row>& rows() {
 
 MctsAgentParams parseMctsParams(const std::map<std::string, std::string>& params) {
   MctsAgentParams p;
-  readSpecParams<MctsAgentParams>("mcts", rows(), params, p);
+  readSpecParams<MctsAgentParams>("mcts", mctsRows(), params, p);
   checkSearchParams("mcts", p.search);
   return p;
 }
 
-std::vector<SpecParamInfo> mctsAgentParameters() { return describeRows<MctsAgentParams>(rows()); }
+std::vector<SpecParamInfo> mctsAgentParameters() {
+  return describeRows<MctsAgentParams>(mctsRows());
+}
 
 std::unique_ptr<Agent> makeMctsAgent(const AgentSpec& spec, uint64_t seed) {
   return makeMctsSearchAgent(parseMctsParams(spec.params), seed);
@@ -147,7 +149,7 @@ std::unique_ptr<Agent> makeMctsAgent(const AgentSpec& spec, uint64_t seed) {
 std::unique_ptr<Agent> makeMctsSearchAgent(const MctsAgentParams& params, uint64_t seed) {
   return std::make_unique<SearchAgent>(
       params.search, [params](uint64_t s) { return makeHeuristicEvaluator(params, s); }, seed,
-      searchAgentText("mcts", params, rows()));
+      searchAgentText("mcts", params, mctsRows()));
 }
 
 }  // namespace morne::agents

@@ -8,7 +8,7 @@ namespace morne::agents {
 
 namespace {
 
-const std::vector<SpecParam<NetworkAgentParams>>& rows() {
+const std::vector<SpecParam<NetworkAgentParams>>& networkRows() {
   static const std::vector<SpecParam<NetworkAgentParams>> table = [] {
     std::vector<SpecParam<NetworkAgentParams>> r = {
         {"model",
@@ -56,7 +56,7 @@ void setNetworkLoader(NetworkLoader load) { loader() = std::move(load); }
 
 NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::string>& params) {
   NetworkAgentParams p;
-  readSpecParams<NetworkAgentParams>("az", rows(), params, p);
+  readSpecParams<NetworkAgentParams>("az", networkRows(), params, p);
   checkSearchParams("az", p.search);
   if (p.model.empty()) throw ConfigError("az: give the network file, az:model=FILE");
   p.model = modelFile(p.model);
@@ -64,7 +64,7 @@ NetworkAgentParams parseNetworkAgentParams(const std::map<std::string, std::stri
 }
 
 std::vector<SpecParamInfo> networkAgentParameters() {
-  return describeRows<NetworkAgentParams>(rows());
+  return describeRows<NetworkAgentParams>(networkRows());
 }
 
 std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed) {
@@ -75,7 +75,7 @@ std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed) {
       [load, what = NetworkLoad{params.model, 0, params.precision}](uint64_t) {
         return mcts::evaluateOneByOne(load(what));
       },
-      seed, searchAgentText("az", params, rows()));
+      seed, searchAgentText("az", params, networkRows()));
 }
 
 BatchedSearch networkLockstepSearch(const AgentSpec& spec) {

@@ -7,7 +7,7 @@ namespace morne::agents {
 
 namespace {
 struct NoParameters {};
-const std::vector<SpecParam<NoParameters>> kRows;
+const std::vector<SpecParam<NoParameters>> kRandomRows;
 }  // namespace
 
 Decision RandomAgent::decide(const env::GameState& s) {
@@ -17,11 +17,13 @@ Decision RandomAgent::decide(const env::GameState& s) {
   return {legal[rng_.below(static_cast<uint32_t>(legal.size()))], {}};
 }
 
-std::vector<SpecParamInfo> randomAgentParameters() { return describeRows<NoParameters>(kRows); }
+std::vector<SpecParamInfo> randomAgentParameters() {
+  return describeRows<NoParameters>(kRandomRows);
+}
 
 std::unique_ptr<Agent> makeRandomAgent(const AgentSpec& spec, uint64_t seed) {
   NoParameters p;
-  readSpecParams<NoParameters>("random", kRows, spec.params, p);
+  readSpecParams<NoParameters>("random", kRandomRows, spec.params, p);
   return std::make_unique<RandomAgent>(seed);
 }
 

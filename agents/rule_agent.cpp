@@ -12,22 +12,24 @@ struct RuleAgentParams {
   bool prune = true;
 };
 
-const std::vector<SpecParam<RuleAgentParams>> kRows = {
+const std::vector<SpecParam<RuleAgentParams>> kRuleRows = {
     wholeParam("prune", &RuleAgentParams::prune, 0, 1,
                "1: no step back into a hex just left (docs/actions.md); 0: every legal action")};
 
 }  // namespace
 
-std::vector<SpecParamInfo> ruleAgentParameters() { return describeRows<RuleAgentParams>(kRows); }
+std::vector<SpecParamInfo> ruleAgentParameters() {
+  return describeRows<RuleAgentParams>(kRuleRows);
+}
 
 std::unique_ptr<Agent> makeRuleAgent(const AgentSpec& spec, uint64_t /*seed*/) {
   RuleAgentParams p;
-  readSpecParams<RuleAgentParams>("rule", kRows, spec.params, p);
+  readSpecParams<RuleAgentParams>("rule", kRuleRows, spec.params, p);
   return std::make_unique<RuleAgent>(HeuristicWeights{}, p.prune);
 }
 
 std::string RuleAgent::spec() const {
-  const std::string params = specParamsText<RuleAgentParams>(kRows, RuleAgentParams{prune_});
+  const std::string params = specParamsText<RuleAgentParams>(kRuleRows, RuleAgentParams{prune_});
   return params.empty() ? "rule" : "rule:" + params;
 }
 

@@ -54,12 +54,13 @@ json modifiersJson(const env::FireModifiers& m) {
 
 // The legal action of `kind` between the hexes of units `from` and `to`, or the rules' refusal.
 env::Action legalAction(const env::GameState& s, const char* kind, int from, int to) {
-  using R = env::RefusalReason;
+  using Refusal = env::RefusalReason;
   const env::Scenario& sc = s.sc();
   for (int u : {from, to}) {
     if (!s.onMap(u)) {
       throw RequestError::refused(
-          {R::kNotOnMap, "", sc.unit(u).id + " is not on the map (eliminated or not placed)"});
+          {Refusal::kNotOnMap, "",
+           sc.unit(u).id + " is not on the map (eliminated or not placed)"});
     }
   }
   std::string error;

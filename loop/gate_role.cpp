@@ -28,7 +28,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr const char* kStateFormat = "morne-gate/1";
+constexpr const char* kGateStateFormat = "morne-gate/1";
 
 std::vector<std::string> words(const std::string& text) {
   std::istringstream in(text);
@@ -91,7 +91,7 @@ GateRole::GateRole(const RoleContext& run) : run_(run) {
     state_.best = kInitialNetwork;
     state_.best_generation = 0;
   }
-  readRecord<State>(run_.folder.path("gates/state.json"), kStateFormat, "the state of a gate",
+  readRecord<State>(run_.folder.path("gates/state.json"), kGateStateFormat, "the state of a gate",
                     kStateRows, state_);
   // latest.json follows from the gate's state: one left behind (a gate killed between its
   // two writes), damaged, or naming the network with another size or CRC-32 is published
@@ -113,7 +113,7 @@ GateRole::GateRole(const RoleContext& run) : run_(run) {
 }
 
 void GateRole::saveState() {
-  writeRecord<State>(run_.folder.path("gates/state.json"), kStateFormat, kStateRows, state_);
+  writeRecord<State>(run_.folder.path("gates/state.json"), kGateStateFormat, kStateRows, state_);
 }
 
 // latest.json from the state: the data set of the last gated generation, the best network.

@@ -25,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr const char* kStateFormat = "morne-learner/1";
+constexpr const char* kLearnerStateFormat = "morne-learner/1";
 
 const char* startName(training::TrainStart s) {
   switch (s) {
@@ -75,7 +75,7 @@ LearnerRole::LearnerRole(const RoleContext& run, nn::ProcessGroup* group)
       group_(measured_ ? &*measured_ : nullptr) {
   if (!leads()) return;
   const std::string path = run_.folder.path("train/learner.json");
-  readRecordFile(path, kStateFormat, "the state of a learner", [&](const json& j) {
+  readRecordFile(path, kLearnerStateFormat, "the state of a learner", [&](const json& j) {
     json whole = kStateFieldsSince;
     whole.update(j);
     env::readOptionsJson<State>(path, whole, kStateRows, state_);
@@ -83,7 +83,8 @@ LearnerRole::LearnerRole(const RoleContext& run, nn::ProcessGroup* group)
 }
 
 void LearnerRole::saveState() {
-  writeRecord<State>(run_.folder.path("train/learner.json"), kStateFormat, kStateRows, state_);
+  writeRecord<State>(run_.folder.path("train/learner.json"), kLearnerStateFormat, kStateRows,
+                     state_);
 }
 
 int64_t LearnerRole::gamesPlayed() const {

@@ -158,9 +158,6 @@ class Network {
 // instead of mapping and unmapping them on every forward pass. Call once at start-up.
 void configureTorchRuntime(int threads);
 
-// Whether this CPU has the AVX-512 BF16 instructions that Network::useBFloat16 needs.
-bool cpuHasBFloat16();
-
 // The LibTorch library in use: "LibTorch 1.13.0, CPU, 1 intra-op thread(s)".
 std::string torchRuntimeText();
 

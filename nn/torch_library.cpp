@@ -73,11 +73,6 @@ void configureTorchRuntime(int threads) {
     threads_asked = threads;
 }
 
-bool cpuHasBFloat16() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512bf16") != 0;
-}
-
 std::string torchRuntimeText() { return torchEntryPoints().runtime_text(); }
 
 std::unique_ptr<Network> Network::create(const NetworkConfig& config, uint64_t seed) {

@@ -18,6 +18,8 @@
 
 namespace morne::training {
 
+using nlohmann::json;
+
 void mixValueTargets(nn::TrainingBatch& batch, double q_ratio) {
   if (q_ratio <= 0 || batch.search_value.size() != batch.value.size()) return;
   for (size_t i = 0; i < batch.value.size(); ++i) {
@@ -35,17 +37,7 @@ void mixVictoryLevels(nn::TrainingBatch& batch, double level_ratio) {
   }
 }
 
-namespace {
-
-using nlohmann::json;
-
-constexpr const char* kCheckpointFormat = "morne-train/1";
-// The seed stream of the batch-norm calibration sample (the data stream's fills use 0, 1, ...
-// through deriveSeed(seed, fill); this one lies far beyond any fill number).
-constexpr uint64_t kCalibrationStream = uint64_t{1} << 62;
-// The seed stream of the scenario of each step's batch (TrainSettings::shares).
-constexpr uint64_t kShareStream = (uint64_t{1} << 62) + (uint64_t{1} << 61);
-
+// (Outside the anonymous namespace: TrainingRun::State holds one.)
 // Sums of reports weighted by their rows, for the means of a stretch of steps: the rows, then
 // each figure of nn::lossFigures() times its rows.
 struct ReportSum {
@@ -76,6 +68,15 @@ struct ReportSum {
     return s;
   }
 };
+
+namespace {
+
+constexpr const char* kCheckpointFormat = "morne-train/1";
+// The seed stream of the batch-norm calibration sample (the data stream's fills use 0, 1, ...
+// through deriveSeed(seed, fill); this one lies far beyond any fill number).
+constexpr uint64_t kCalibrationStream = uint64_t{1} << 62;
+// The seed stream of the scenario of each step's batch (TrainSettings::shares).
+constexpr uint64_t kShareStream = (uint64_t{1} << 62) + (uint64_t{1} << 61);
 
 json reportJson(const nn::LossReport& r) {
   json j = json::object();

@@ -15,6 +15,7 @@
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
+#include "nn/cpu_features.h"
 #include "nn/network.h"
 #include "nn/observation.h"
 

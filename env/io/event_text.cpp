@@ -18,7 +18,7 @@ constexpr std::array<std::string_view, 4> kRoutEndNames = {"on_map", "left_map",
                                                            "captured"};
 
 using F = EventField;
-using R = FieldReading;
+using Reading = FieldReading;
 
 // Every event type, in the order of EventType. A pattern's {unit}, {other}, {from} and {to}
 // name the event's units and hexes; {a}, {b}, {c} its numbers as their reading writes them
@@ -28,20 +28,21 @@ const EventFormat kEvents[] = {
     {EventType::kTurnBegins,
      "turn_begins",
      "== game turn {a}, {b} ({b:title}) ==",
-     {F{"turn", R::kNumber, "the game turn"}, F{"side", R::kSide, "the phasing side"}, F{}}},
+     {F{"turn", Reading::kNumber, "the game turn"}, F{"side", Reading::kSide, "the phasing side"},
+      F{}}},
     {EventType::kPhaseBegins,
      "phase_begins",
      "{a} phase",
-     {F{"phase", R::kPhase, "the phase"}, F{}, F{}}},
+     {F{"phase", Reading::kPhase, "the phase"}, F{}, F{}}},
     {EventType::kPhaseSkipped,
      "phase_skipped",
      "{a} phase: nothing to do",
-     {F{"phase", R::kPhase, "the phase, which offered no decision"}, F{}, F{}}},
+     {F{"phase", Reading::kPhase, "the phase, which offered no decision"}, F{}, F{}}},
     {EventType::kPhaseEnds,
      "phase_ends",
      "{a} phase ends{b? (no decision left)|}",
-     {F{"phase", R::kPhase, "the phase"},
-      F{"automatic", R::kFlag, "it ended because no decision was left"}, F{}}},
+     {F{"phase", Reading::kPhase, "the phase"},
+      F{"automatic", Reading::kFlag, "it ended because no decision was left"}, F{}}},
     {EventType::kOutOfCommand,
      "out_of_command",
      "{unit} at {from} is out of command (MA halved)",
@@ -50,105 +51,112 @@ const EventFormat kEvents[] = {
     {EventType::kStep,
      "step",
      "{unit} {from}>{to} ({a} MP{c?, road|}, {b} left)",
-     {F{"cost", R::kNumber, "movement points spent"},
-      F{"mp_left", R::kNumber, "movement points left"},
-      F{"road", R::kFlag, "a step along a road"}}},
+     {F{"cost", Reading::kNumber, "movement points spent"},
+      F{"mp_left", Reading::kNumber, "movement points left"},
+      F{"road", Reading::kFlag, "a step along a road"}}},
     {EventType::kZocStop, "zoc_stop", "{unit} stops in the enemy zone of control at {to}", {}},
     {EventType::kMarshTest,
      "marsh_test",
      "{unit} marsh test: d4={a}{c? <= | > }{b}{c?, stuck|, not stuck}",
-     {F{"die", R::kNumber, "the d4"}, F{"threshold", R::kNumber, "stuck at or below it"},
-      F{"stuck", R::kFlag, "the unit is stuck"}}},
+     {F{"die", Reading::kNumber, "the d4"},
+      F{"threshold", Reading::kNumber, "stuck at or below it"},
+      F{"stuck", Reading::kFlag, "the unit is stuck"}}},
     {EventType::kCharge, "charge", "{unit} charges {other} at {to}", {}},
     {EventType::kChargeTest,
      "charge_test",
      "{unit} charge test: d9={a} {b}{c?, fails|, holds}",
-     {F{"die", R::kNumber, "the d9"}, F{"modifier", R::kSigned, "the modifier"},
-      F{"failed", R::kFlag, "the test failed"}}},
+     {F{"die", Reading::kNumber, "the d9"}, F{"modifier", Reading::kSigned, "the modifier"},
+      F{"failed", Reading::kFlag, "the test failed"}}},
     {EventType::kRetreat,
      "retreat",
      "{unit} retreats {from}>{to}{a? into {a} enemy zone(s) of control|}",
-     {F{"enemy_zocs", R::kNumber, "enemy zones of control entered"}, F{}, F{}}},
+     {F{"enemy_zocs", Reading::kNumber, "enemy zones of control entered"}, F{}, F{}}},
     {EventType::kNoRetreat, "no_retreat", "{unit} cannot retreat from {from}", {}},
     {EventType::kMoraleChange,
      "morale_change",
      "{unit} MO {a} -> {b}",
-     {F{"change", R::kSigned, "the change"}, F{"value", R::kNumber, "the new MO"}, F{}}},
+     {F{"change", Reading::kSigned, "the change"}, F{"value", Reading::kNumber, "the new MO"},
+      F{}}},
     {EventType::kVcChange,
      "vc_change",
      "{unit} VC {a} -> {b}",
-     {F{"change", R::kSigned, "the change"}, F{"value", R::kNumber, "the new VC"}, F{}}},
+     {F{"change", Reading::kSigned, "the change"}, F{"value", Reading::kNumber, "the new VC"},
+      F{}}},
     {EventType::kEliminated, "eliminated", "{unit} eliminated at {from}", {}},
     {EventType::kOwnerChange,
      "owner_change",
      "{to} now held by {a}",
-     {F{"side", R::kSide, "the new owner"}, F{}, F{}}},
+     {F{"side", Reading::kSide, "the new owner"}, F{}, F{}}},
     {EventType::kFortControl,
      "fort_control",
      "fort {to} now controlled by {a}",
-     {F{"side", R::kSide, "the side now controlling it"}, F{}, F{}}},
+     {F{"side", Reading::kSide, "the side now controlling it"}, F{}, F{}}},
     {EventType::kFire,
      "fire",
      "{unit}{a? reaction fire at | fires at }{other} ({from}>{to})",
-     {F{"reaction", R::kFlag, "reaction fire"}, F{}, F{}}},
+     {F{"reaction", Reading::kFlag, "reaction fire"}, F{}, F{}}},
     {EventType::kFireResult,
      "fire_result",
      "{unit} fire: d4={a} {b}, {c} loss point(s)",
-     {F{"die", R::kNumber, "the d4"}, F{"modifier", R::kSigned, "the modifiers"},
-      F{"losses", R::kNumber, "loss points"}}},
+     {F{"die", Reading::kNumber, "the d4"}, F{"modifier", Reading::kSigned, "the modifiers"},
+      F{"losses", Reading::kNumber, "loss points"}}},
     {EventType::kFireCoin,
      "fire_coin",
      "{unit} loss coin: {b} point(s) to {a}",
-     {F{"points_to", R::kLossTrack, "the track the points go to"},
-      F{"points", R::kNumber, "the points decided"}, F{}}},
+     {F{"points_to", Reading::kLossTrack, "the track the points go to"},
+      F{"points", Reading::kNumber, "the points decided"}, F{}}},
     {EventType::kLossIgnored, "loss_ignored", "{unit} is a general: the MO point is lost", {}},
     {EventType::kHold, "hold", "{unit} does not charge", {}},
     {EventType::kAttack,
      "attack",
      "{unit} attacks {other} ({from}>{to}): {a} against {b}, {c}",
-     {F{"attack", R::kNumber, "attack strength"}, F{"defence", R::kNumber, "defence strength"},
-      F{"odds", R::kOdds, "the odds column"}}},
+     {F{"attack", Reading::kNumber, "attack strength"},
+      F{"defence", Reading::kNumber, "defence strength"},
+      F{"odds", Reading::kOdds, "the odds column"}}},
     {EventType::kCombatResult,
      "combat_result",
      "combat: d6={a}, modified die {b}: {c}",
-     {F{"die", R::kNumber, "the d6"}, F{"modified_die", R::kNumber, "the modified die, 0..7"},
-      F{"result", R::kCrtCell, "the CRT cell"}}},
+     {F{"die", Reading::kNumber, "the d6"},
+      F{"modified_die", Reading::kNumber, "the modified die, 0..7"},
+      F{"result", Reading::kCrtCell, "the CRT cell"}}},
     {EventType::kMoraleTest,
      "morale_test",
      "{unit} morale test: {a?d9={a}|certain} against MO {b}{c?, fails|, holds}",
-     {F{"die", R::kDieOrCertain, "the d9, null when the result was certain"},
-      F{"mo", R::kNumber, "the unit's MO"}, F{"failed", R::kFlag, "the test failed"}}},
+     {F{"die", Reading::kDieOrCertain, "the d9, null when the result was certain"},
+      F{"mo", Reading::kNumber, "the unit's MO"}, F{"failed", Reading::kFlag, "the test failed"}}},
     {EventType::kVictorious, "victorious", "{unit} is victorious", {}},
     {EventType::kAdvance, "advance", "{unit} advances {from}>{to}", {}},
     {EventType::kRally,
      "rally",
      "{unit} rallies: MO +{a} -> {b}",
-     {F{"change", R::kNumber, "MO regained"}, F{"value", R::kNumber, "the new MO"}, F{}}},
+     {F{"change", Reading::kNumber, "MO regained"}, F{"value", Reading::kNumber, "the new MO"},
+      F{}}},
     {EventType::kGameOver,
      "game_over",
      "game over: blue {a} VP, orange {b} VP",
-     {F{"vp.blue", R::kNumber, "blue's victory points"},
-      F{"vp.orange", R::kNumber, "orange's victory points"}, F{}}},
+     {F{"vp.blue", Reading::kNumber, "blue's victory points"},
+      F{"vp.orange", Reading::kNumber, "orange's victory points"}, F{}}},
     {EventType::kMoraleResult,
      "morale_result",
      "{unit} morale: die {a}, factor {b}: {c}",
-     {F{"die", R::kNumber, "the die"},
-      F{"factor", R::kNumber, "2d6 factor, d6 score before the die, or MO"},
-      F{"result", R::kMoraleOutcome, "the outcome"}}},
+     {F{"die", Reading::kNumber, "the die"},
+      F{"factor", Reading::kNumber, "2d6 factor, d6 score before the die, or MO"},
+      F{"result", Reading::kMoraleOutcome, "the outcome"}}},
     {EventType::kRout,
      "rout",
      "{unit} routs {a,b?{from}>{to} ({a} hexes){b}|in place at {from}}",
-     {F{"hexes", R::kNumber, "hexes run"}, F{"end", R::kRoutEnd, "where the rout ended"}, F{}}},
+     {F{"hexes", Reading::kNumber, "hexes run"},
+      F{"end", Reading::kRoutEnd, "where the rout ended"}, F{}}},
     {EventType::kPursuit, "pursuit", "{unit} pursues {other} {from}>{to}", {}},
     {EventType::kFreeAttack,
      "free_attack",
      "{unit} free attack on {other}: d6={a}, {b}, {c} VC lost",
-     {F{"die", R::kNumber, "the d6"}, F{"odds", R::kOdds, "the odds column"},
-      F{"vc_lost", R::kNumber, "VC lost"}}},
+     {F{"die", Reading::kNumber, "the d6"}, F{"odds", Reading::kOdds, "the odds column"},
+      F{"vc_lost", Reading::kNumber, "VC lost"}}},
     {EventType::kBackInOrder,
      "back_in_order",
      "{unit}{a? stops its pursuit| rallies from its rout}",
-     {F{"what", R::kBackInOrder, "rallied, or pursuit_stopped"}, F{}, F{}}},
+     {F{"what", Reading::kBackInOrder, "rallied, or pursuit_stopped"}, F{}, F{}}},
     {EventType::kHalt, "halt", "{unit} halts: no move in its next movement phase", {}},
     {EventType::kAttackRefused,
      "attack_refused",
@@ -180,49 +188,49 @@ int16_t number(const Event& e, char letter) {
 }
 
 // One of the event's numbers as a line of text reads it.
-std::string fieldText(R reading, int16_t v) {
+std::string fieldText(Reading reading, int16_t v) {
   switch (reading) {
-    case R::kNumber:
-    case R::kFlag:
-    case R::kDieOrCertain:
+    case Reading::kNumber:
+    case Reading::kFlag:
+    case Reading::kDieOrCertain:
       return std::to_string(v);
-    case R::kSigned:
+    case Reading::kSigned:
       return (v > 0 ? "+" : "") + std::to_string(v);
-    case R::kPhase:
+    case Reading::kPhase:
       return std::string(phaseName(static_cast<Phase>(v)));
-    case R::kSide:
+    case Reading::kSide:
       return sideText(v);
-    case R::kLossTrack:
+    case Reading::kLossTrack:
       return v == 1 ? "MO" : "VC";
-    case R::kOdds:
+    case Reading::kOdds:
       return oddsName(v);
-    case R::kCrtCell:
+    case Reading::kCrtCell:
       return crtText(v);
-    case R::kMoraleOutcome:
+    case Reading::kMoraleOutcome:
       return std::string(moraleOutcomeName(static_cast<MoraleOutcome>(v)));
-    case R::kRoutEnd:
+    case Reading::kRoutEnd:
       return std::string(kRoutEnds[static_cast<size_t>(v & 3)]);
-    case R::kBackInOrder:
+    case Reading::kBackInOrder:
       return v ? "pursuit_stopped" : "rallied";
   }
   return std::to_string(v);
 }
 
 // One of the event's numbers as its JSON field holds it.
-json fieldJson(R reading, int16_t v) {
+json fieldJson(Reading reading, int16_t v) {
   switch (reading) {
-    case R::kFlag:
+    case Reading::kFlag:
       return v != 0;
-    case R::kSide:
+    case Reading::kSide:
       return v == kNoSide ? json(nullptr) : json(sideColor(v));
-    case R::kLossTrack:
+    case Reading::kLossTrack:
       return v == 1 ? "mo" : "vc";
-    case R::kDieOrCertain:
+    case Reading::kDieOrCertain:
       return v == 0 ? json(nullptr) : json(v);
-    case R::kRoutEnd:
+    case Reading::kRoutEnd:
       return kRoutEndNames[static_cast<size_t>(v & 3)];
-    case R::kNumber:
-    case R::kSigned:
+    case Reading::kNumber:
+    case Reading::kSigned:
       return v;
     default:
       return fieldText(reading, v);

@@ -15,6 +15,7 @@
 #include "env/error.h"
 #include "env/io/durable_file.h"
 #include "nn/archive_check.h"
+#include "nn/cpu_features.h"
 #include "nn/torch/entry_points.h"
 #include "nn/torch/policy_value_net.h"
 

@@ -49,7 +49,7 @@ TEST(EngineRecords, UndoTakesBackTheLastActionWithItsDice) {
   EXPECT_EQ(c.ok({{"cmd", "state"}})["state"], states[17]);
   EXPECT_EQ(c.ok({{"cmd", "undo"}, {"plies", 5}})["ply"], 12);
   EXPECT_EQ(c.ok({{"cmd", "state"}})["state"], states[12]);
-  EXPECT_EQ(SessionClient::errorCode(c.send({{"cmd", "undo"}, {"to", 13}})), "bad_request")
+  EXPECT_EQ(errorCode(c.send({{"cmd", "undo"}, {"to", 13}})), "bad_request")
       << "undo does not go forward";
   EXPECT_EQ(c.ok({{"cmd", "save"}})["record"]["plies"].size(), 12u) << "undone plies are gone";
 }
@@ -94,7 +94,7 @@ TEST(EngineRecords, RecordsThatCannotBeReplayedAreRefusedWithThePly) {
   json bad = record;
   bad["plies"][action] = "move 0101>0909";
   json r = c.send({{"cmd", "load_game"}, {"record", bad}});
-  ASSERT_EQ(SessionClient::errorCode(r), "invalid_input") << r.dump();
+  ASSERT_EQ(errorCode(r), "invalid_input") << r.dump();
   EXPECT_EQ(r["error"]["details"][0]["path"], "/plies/" + std::to_string(action)) << r.dump();
 
   bad = record;
@@ -107,7 +107,7 @@ TEST(EngineRecords, RecordsThatCannotBeReplayedAreRefusedWithThePly) {
   bad["plies"].push_back("end");
   bad["result"] = {{"vp", {{"blue", 9}, {"orange", 0}}}};
   r = c.send({{"cmd", "load_game"}, {"record", bad}});
-  EXPECT_EQ(SessionClient::errorCode(r), "invalid_input") << r.dump();
+  EXPECT_EQ(errorCode(r), "invalid_input") << r.dump();
 
   // The failed loads left the game as it was.
   EXPECT_EQ(c.ok({{"cmd", "save"}})["record"], record);

@@ -41,8 +41,7 @@ TEST(HiddenSetup, TheSecondPlayerDoesNotSeeTheFirstPlayersPlacements_S_4) {
   SessionClient orange;
   orange.ok({{"cmd", "load"}, {"json", hiddenSetupScenario()}, {"seed", 3}});
   EXPECT_EQ(orange.ok({{"cmd", "bind"}, {"side", "orange"}})["side"], "orange");
-  EXPECT_EQ(SessionClient::errorCode(orange.send({{"cmd", "bind"}, {"side", "blue"}})),
-            "bad_request")
+  EXPECT_EQ(errorCode(orange.send({{"cmd", "bind"}, {"side", "blue"}})), "bad_request")
       << "a session serves one side for good";
   // Blue's decisions, made by an agent in the same session, are played but not shown.
   const json analysed = orange.send({{"cmd", "genmove"}, {"agent", "rule"}});

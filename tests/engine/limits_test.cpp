@@ -14,6 +14,7 @@
 #include "env/io/state_json.h"
 #include "env/rng.h"
 #include "env/rules.h"
+#include "tests/engine/session_client.h"
 #include "tests/training/temp_dir.h"
 
 namespace morne::test {
@@ -21,23 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-class Session {
- public:
-  json send(const json& request) { return sendRaw(request.dump()); }
-  json sendRaw(const std::string& line) {
-    const std::string reply = session_.handle(line, &quit);
-    last_reply_bytes = reply.size();
-    return json::parse(reply);
-  }
-  bool alive() { return send({{"cmd", "protocol"}})["ok"].get<bool>(); }
-  bool quit = false;
-  size_t last_reply_bytes = 0;
-  engine::EngineSession session_{1};
-};
-
-std::string errorCode(const json& reply) {
-  return reply.value("ok", true) ? "" : reply["error"]["code"].get<std::string>();
-}
+using Session = SessionClient;
 
 std::string message(const json& reply) {
   return reply.value("ok", true) ? "" : reply["error"]["message"].get<std::string>();

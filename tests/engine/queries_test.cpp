@@ -103,15 +103,13 @@ TEST(EngineQueries, WhatIfQueriesLeaveTheGameAlone) {
   const json timed = c.ok({{"cmd", "genmove"}, {"agent", "mcts:sims=100000"}, {"ms", 50}});
   EXPECT_EQ(timed["agent"].get<std::string>().rfind("mcts:ms=50,", 0), 0u) << timed["agent"];
   EXPECT_LT(timed["seconds"].get<double>(), 5.0);
-  EXPECT_EQ(SessionClient::errorCode(c.send({{"cmd", "genmove"}, {"agent", "mcts"}, {"ms", 0}})),
-            "bad_request");
-  EXPECT_EQ(SessionClient::errorCode(
-                c.send({{"cmd", "genmove"}, {"agent", "rule"}, {"state", start}, {"play", true}})),
-            "bad_request");
+  EXPECT_EQ(errorCode(c.send({{"cmd", "genmove"}, {"agent", "mcts"}, {"ms", 0}})), "bad_request");
+  EXPECT_EQ(
+      errorCode(c.send({{"cmd", "genmove"}, {"agent", "rule"}, {"state", start}, {"play", true}})),
+      "bad_request");
   json broken = start;
   broken["units"][0]["vc"] = 99;
-  EXPECT_EQ(SessionClient::errorCode(c.send({{"cmd", "legal"}, {"state", broken}})),
-            "invalid_input");
+  EXPECT_EQ(errorCode(c.send({{"cmd", "legal"}, {"state", broken}})), "invalid_input");
 }
 
 // Plays crossing with the rule agent until a step would draw reaction fire; the preview's gun

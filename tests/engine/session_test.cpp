@@ -8,25 +8,14 @@
 #include <fstream>
 
 #include "env/io/scenario_library.h"
+#include "tests/engine/session_client.h"
 
 namespace morne::test {
 namespace {
 
 using nlohmann::json;
 
-class Session {
- public:
-  json send(const json& request) { return json::parse(session_.handle(request.dump(), &quit)); }
-  json sendRaw(const std::string& line) { return json::parse(session_.handle(line, &quit)); }
-  bool quit = false;
-
- private:
-  engine::EngineSession session_{1};
-};
-
-std::string errorCode(const json& reply) {
-  return reply.value("ok", true) ? "" : reply["error"]["code"].get<std::string>();
-}
+using Session = SessionClient;
 
 TEST(EngineSession, LoadLegalApplyState) {
   Session s;

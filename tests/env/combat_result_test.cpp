@@ -9,6 +9,7 @@
 #include "env/error.h"
 #include "env/io/scenario_json.h"
 #include "env/rules.h"
+#include "tests/env/find_event.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {
@@ -24,13 +25,6 @@ void attack(env::GameState& s, const std::string& attacker, const std::string& d
   const env::CellId to = s.unit(unitOf(sc, defender)).cell;
   const int dir = *env::directionBetween(sc.hexOf(from), sc.hexOf(to));
   env::applyAction(s, env::Action::attack(from, dir), log);
-}
-
-const env::Event* findEvent(const env::EventLog& log, env::EventType type, int unit = -1) {
-  for (const env::Event& e : log) {
-    if (e.type == type && (unit < 0 || e.unit == unit)) return &e;
-  }
-  return nullptr;
 }
 
 TEST(CombatResultsTable, AppendixBFollowsItsGenerator_C_CRT_1_C_CRT_2) {

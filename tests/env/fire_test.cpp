@@ -6,19 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "env/rules.h"
+#include "tests/env/find_event.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {
 namespace {
 
 using env::Hex;
-
-const env::Event* findEvent(const env::EventLog& log, env::EventType type) {
-  for (const env::Event& e : log) {
-    if (e.type == type) return &e;
-  }
-  return nullptr;
-}
 
 struct LossCase {
   const char* id;

@@ -10,6 +10,7 @@
 #include "env/io/scenario_json.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
+#include "tests/env/problem_lines.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {
@@ -19,22 +20,7 @@ using nlohmann::json;
 
 // The problems reported for a scenario document, as "PATH: MESSAGE" lines.
 std::vector<std::string> problemsOf(const json& doc) {
-  try {
-    env::parseScenario(doc.dump(), "t.json");
-  } catch (const ValidationError& e) {
-    std::vector<std::string> out;
-    for (const Problem& p : e.problems()) out.push_back(p.path + ": " + p.message);
-    return out;
-  }
-  return {};
-}
-
-bool mentions(const std::vector<std::string>& problems, const std::string& a,
-              const std::string& b = "") {
-  for (const std::string& p : problems) {
-    if (p.find(a) != std::string::npos && p.find(b) != std::string::npos) return true;
-  }
-  return false;
+  return problemLines([&] { env::parseScenario(doc.dump(), "t.json"); });
 }
 
 json baseDoc() {

@@ -11,6 +11,7 @@
 #include "env/io/notation.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
+#include "tests/env/problem_lines.h"
 #include "tests/env/test_map.h"
 
 namespace morne::test {
@@ -19,21 +20,7 @@ namespace {
 using nlohmann::json;
 
 std::vector<std::string> stateProblems(const env::Scenario& sc, const json& j) {
-  try {
-    env::stateFromJson(sc, j, "state");
-  } catch (const ValidationError& e) {
-    std::vector<std::string> out;
-    for (const Problem& p : e.problems()) out.push_back(p.path + ": " + p.message);
-    return out;
-  }
-  return {};
-}
-
-bool mentions(const std::vector<std::string>& problems, const std::string& text) {
-  for (const std::string& p : problems) {
-    if (p.find(text) != std::string::npos) return true;
-  }
-  return false;
+  return problemLines([&] { env::stateFromJson(sc, j, "state"); });
 }
 
 TEST(StateJson, RoundTripIsExact) {

@@ -16,6 +16,7 @@
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
 #include "nn/random_rows.h"
+#include "tests/nn/temp_path.h"
 
 namespace morne::test {
 namespace {
@@ -39,13 +40,6 @@ struct Data {
 
   nn::ObservationShape shape() const { return encoder.shape(); }
 };
-
-std::string tempPath(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("morne_learner_tests_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 TEST(Learner, MaskedPolicyLossIsTheHandComputedCrossEntropy) {
   const Data d;

@@ -13,6 +13,7 @@
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
 #include "mcts/evaluator.h"
+#include "nn/cpu_features.h"
 #include "nn/network_evaluator.h"
 #include "tests/agents/legality_checker.h"
 #include "training/network_loader.h"

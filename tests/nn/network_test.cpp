@@ -19,19 +19,14 @@
 #include "env/io/scenario_library.h"
 #include "env/rng.h"
 #include "env/rules.h"
+#include "nn/cpu_features.h"
 #include "nn/observation.h"
 #include "nn/policy_layout.h"
 #include "tests/file_bytes.h"
+#include "tests/nn/temp_path.h"
 
 namespace morne::test {
 namespace {
-
-std::string tempPath(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("morne_nn_tests_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 struct Fixture {
   std::shared_ptr<const env::Scenario> sc = env::loadScenario("duel");

@@ -26,7 +26,7 @@
 namespace morne::training {
 namespace {
 
-const RowShape kShape{3, 2, 4, 5, 11};
+const RowShape kDamageShape{3, 2, 4, 5, 11};
 
 // A game that keeps every promise of the format.
 GameData validGame(uint64_t id, int rows, env::Rng& rng) {
@@ -41,12 +41,12 @@ GameData validGame(uint64_t id, int rows, env::Rng& rng) {
   g.plies = 2 * g.decisions;
   g.rows = rows;
   for (int r = 0; r < rows; ++r) {
-    for (int i = 0; i < kShape.planeSize(); ++i)
+    for (int i = 0; i < kDamageShape.planeSize(); ++i)
       g.planes.push_back(static_cast<float>(rng.uniform()));
-    for (int i = 0; i < kShape.globals; ++i)
+    for (int i = 0; i < kDamageShape.globals; ++i)
       g.globals.push_back(static_cast<float>(rng.uniform() - 0.5));
-    const int legal = 1 + static_cast<int>(rng.below(static_cast<uint64_t>(kShape.policy)));
-    for (int i = 0; i < kShape.policy; ++i) {
+    const int legal = 1 + static_cast<int>(rng.below(static_cast<uint64_t>(kDamageShape.policy)));
+    for (int i = 0; i < kDamageShape.policy; ++i) {
       g.legal.push_back(i < legal ? 1 : 0);
       g.policy.push_back(i < legal ? 1.0f / static_cast<float>(legal) : 0.0f);
     }
@@ -57,7 +57,7 @@ GameData validGame(uint64_t id, int rows, env::Rng& rng) {
     g.phase.push_back(static_cast<uint8_t>(rng.below(5)));
     const float mine = side == 0 ? 1.0f : -1.0f;
     g.margin.push_back(mine * static_cast<float>(g.vp_blue - g.vp_orange));
-    for (int i = 0; i < kShape.area(); ++i)
+    for (int i = 0; i < kDamageShape.area(); ++i)
       g.control.push_back(static_cast<float>(static_cast<int>(rng.below(3)) - 1));
     for (size_t h = 0; h < kShortValueHorizons.size(); ++h)
       g.short_value.push_back(static_cast<float>(rng.uniform() * 2 - 1));
@@ -75,7 +75,7 @@ class ShardDamageTest : public test::TempDirTest {
     info.config = "{}";
     info.engine = "morne test";
     info.encoder_version = nn::kEncoderVersion;
-    info.shape = kShape;
+    info.shape = kDamageShape;
     env::Rng rng(5);
     ShardWriter writer(dir_.string(), "good", info, 1000);
     for (uint64_t id = 0; id < 4; ++id) writer.write(validGame(id, 3, rng));
@@ -150,7 +150,7 @@ TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
       if (version == 1) {
         EXPECT_EQ(g.search_value, g.value);
       }
-      ASSERT_EQ(g.control.size(), static_cast<size_t>(g.rows * kShape.area()));
+      ASSERT_EQ(g.control.size(), static_cast<size_t>(g.rows * kDamageShape.area()));
       ASSERT_EQ(g.short_value.size(), static_cast<size_t>(g.rows) * kShortValueHorizons.size());
       ASSERT_EQ(g.margin.size(), static_cast<size_t>(g.rows));
       for (float m : g.margin) EXPECT_TRUE(std::isnan(m));
@@ -158,9 +158,9 @@ TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
     }
     EXPECT_EQ(checkShard(c).problem_count, 0);
     nn::TrainingBatch rows, today;
-    readShardRows(good_, 2, 5, kShape, today);
+    readShardRows(good_, 2, 5, kDamageShape, today);
     for (float m : today.margin) EXPECT_FALSE(std::isnan(m));
-    readShardRows(old, 2, 5, kShape, rows);
+    readShardRows(old, 2, 5, kDamageShape, rows);
     if (version == 1) {
       EXPECT_EQ(rows.search_value, rows.value);
     }

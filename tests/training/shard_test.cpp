@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const RowShape kShape{3, 2, 4, 5, 11};
+const RowShape kShardShape{3, 2, 4, 5, 11};
 
 // A game of `rows` rows filled with seeded random values.
 GameData randomGame(uint64_t id, int rows, env::Rng& rng) {
@@ -35,11 +35,11 @@ GameData randomGame(uint64_t id, int rows, env::Rng& rng) {
   g.decisions = rows + 2;
   g.rows = rows;
   for (int r = 0; r < rows; ++r) {
-    for (int i = 0; i < kShape.planeSize(); ++i)
+    for (int i = 0; i < kShardShape.planeSize(); ++i)
       g.planes.push_back(static_cast<float>(rng.uniform()));
-    for (int i = 0; i < kShape.globals; ++i)
+    for (int i = 0; i < kShardShape.globals; ++i)
       g.globals.push_back(static_cast<float>(rng.uniform() - 0.5));
-    for (int i = 0; i < kShape.policy; ++i) {
+    for (int i = 0; i < kShardShape.policy; ++i) {
       g.policy.push_back(static_cast<float>(rng.uniform()));
       g.legal.push_back(static_cast<uint8_t>(rng.below(2)));
     }
@@ -60,7 +60,7 @@ ShardInfo testInfo() {
   info.config = R"({"games":3})";
   info.engine = "morne test";
   info.encoder_version = 7;
-  info.shape = kShape;
+  info.shape = kShardShape;
   return info;
 }
 
@@ -128,8 +128,8 @@ TEST_F(ShardTest, WhatIsWrittenReadsBackIdentically) {
     EXPECT_EQ(c.orange_agent, "rule");
     EXPECT_EQ(c.config, R"({"games":3})");
     EXPECT_EQ(c.engine, "morne test");
-    EXPECT_EQ(c.shape.planes, kShape.planes);
-    EXPECT_EQ(c.shape.policy, kShape.policy);
+    EXPECT_EQ(c.shape.planes, kShardShape.planes);
+    EXPECT_EQ(c.shape.policy, kShardShape.policy);
     int64_t rows = 0;
     for (const GameData& g : c.games) {
       ASSERT_LT(next, games.size());
@@ -158,7 +158,7 @@ TEST_F(ShardTest, SearchValuesStandInAndRowsMustAgree) {
   ASSERT_EQ(c.games.size(), 1u);
   EXPECT_EQ(c.games[0].search_value, plain.value);
   nn::TrainingBatch batch;
-  readShardRows(writer.shards().at(0), 1, 2, kShape, batch);
+  readShardRows(writer.shards().at(0), 1, 2, kShardShape, batch);
   EXPECT_EQ(batch.search_value, (std::vector<float>{plain.value[1], plain.value[2]}));
 }
 

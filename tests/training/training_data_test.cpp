@@ -21,9 +21,9 @@
 namespace morne::training {
 namespace {
 
-const RowShape kShape{1, 1, 2, 1, 3};
+const RowShape kDataShape{1, 1, 2, 1, 3};
 
-// Game `id` of `rows` rows of kShape, whose rows carry first_global, first_global + 1, ... in
+// Game `id` of `rows` rows of kDataShape, whose rows carry first_global, first_global + 1, ... in
 // globals[0].
 GameData numberedGame(int id, int rows, int64_t first_global) {
   GameData game;
@@ -52,7 +52,7 @@ class TrainingDataTest : public test::TempDirTest {
     ShardInfo info;
     info.scenario = "duel";
     info.encoder_version = encoder_version;
-    info.shape = kShape;
+    info.shape = kDataShape;
     const std::string dir = (dir_ / name).string();
     ShardWriter writer(dir, "t", info, rows_per_shard);
     for (int g = 0; g < games; ++g) {
@@ -103,7 +103,7 @@ TEST_F(TrainingDataTest, TheOrderInWhichGamesEndedDoesNotChangeTheStream) {
     ShardInfo info;
     info.scenario = "duel";
     info.encoder_version = 1;
-    info.shape = kShape;
+    info.shape = kDataShape;
     const std::string dir = (dir_ / name).string();
     ShardWriter writer(dir, "w", info, 25);
     for (int g : order) writer.write(numberedGame(g, 3 + g % 7, 100 * g));
@@ -342,7 +342,7 @@ TEST_F(TrainingDataTest, DataThatDoNotFitTheNetworkAreRefused) {
   TrainSettings s;
   s.data_dirs = {writeShards("a", 4, 5, 100, 1)};
   nn::NetworkConfig c;
-  c.input = {kShape.planes, kShape.height, kShape.width, kShape.globals};
+  c.input = {kDataShape.planes, kDataShape.height, kDataShape.width, kDataShape.globals};
   c.policy_planes = 1;  // policy 1 x 1 x 2 + 2 = 4 entries; the data have 3
   c.encoder_version = 1;
   c.scenario = "duel";
