@@ -3,6 +3,7 @@
 #include "env/io/ascii_map.h"
 #include "env/io/event_text.h"
 #include "env/io/notation.h"
+#include "env/victory.h"
 
 namespace morne::agents {
 
@@ -40,8 +41,14 @@ void TextGameLog::printEvents(const env::GameState& s, const env::EventLog& even
 }
 
 std::string resultText(const env::Scenario& sc, const env::GameResult& r) {
-  std::string text =
-      "blue " + std::to_string(r.vp[0]) + " VP, orange " + std::to_string(r.vp[1]) + " VP: ";
+  std::string text;
+  for (int side = 0; side < env::kNumSides; ++side) {
+    const int handicap = r.handicap_half[static_cast<size_t>(side)];
+    text += std::string(side == 0 ? "" : ", ") + env::sideColor(side) + " " +
+            std::to_string(r.vp[static_cast<size_t>(side)]) + " VP" +
+            (handicap == 0 ? "" : " + " + env::halfVpText(handicap) + " handicap");
+  }
+  text += ": ";
   if (r.winner == env::kNoSide) return text + "draw";
   return text + env::victoryLevelName(r.level) + " for " + std::string(env::sideColor(r.winner)) +
          " (" + sc.sideNames()[static_cast<size_t>(r.winner)] + ")";

@@ -139,7 +139,7 @@ double Heuristics::evaluate(const GameState& s) {
   // The same units as the action scores: strength (VC by unit worth, a quarter point of MO),
   // position values, and the victory points held now.
   const env::GameResult r = env::gameResult(s);
-  double score = w_.objective * (r.vp[0] - r.vp[1]);
+  double score = w_.objective * r.marginHalf() / 2.0;
   for (int u = 0; u < s.num_units; ++u) {
     if (!s.onMap(u)) continue;
     const double sign = s.sideOf(u) == 0 ? 1.0 : -1.0;

@@ -69,6 +69,8 @@ json resultJson(const env::GameState& s) {
           {"objectives", objectives},
           {"zones", zones},
           {"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},
+          {"handicap", {{"blue", r.handicap_half[0] / 2.0}, {"orange", r.handicap_half[1] / 2.0}}},
+          {"score", {{"blue", r.scoreHalf(0) / 2.0}, {"orange", r.scoreHalf(1) / 2.0}}},
           {"winner", r.winner == env::kNoSide ? json(nullptr) : json(env::sideColor(r.winner))},
           {"level", r.level},
           {"level_name", env::victoryLevelName(r.level)}};

@@ -93,6 +93,14 @@ struct Zone {
   std::array<int, kNumSides> vp = {};
 };
 
+// A victory-point handicap (the scenario's `balance`): half points added to one side's score at
+// the end of the game (V-LEVEL-1), so that a one-sided scenario is even between equal players.
+// Half points break ties (docs/scenario-format.md).
+struct VpHandicap {
+  int side = kNoSide;  // the side that receives it; kNoSide when the scenario has none
+  int half_vp = 0;     // in half victory points, >= 0
+};
+
 std::string_view zoneCriterionName(ZoneCriterion c);
 std::optional<ZoneCriterion> parseZoneCriterion(std::string_view name);
 
@@ -166,6 +174,8 @@ class Scenario {
   // Objective index of a cell, or -1.
   int objectiveIndex(CellId c) const { return objective_index_[static_cast<size_t>(c)]; }
   const std::vector<Zone>& zones() const { return zones_; }
+  // The victory-point handicap counted in gameResult (none by default).
+  const VpHandicap& balance() const { return balance_; }
   // Hexes whose owner (side of the last non-general unit to enter) the state tracks: passing
   // objectives and the hexes of passing zones (V-HEX-2, V-ZONE-1).
   const std::vector<CellId>& trackedCells() const { return tracked_cells_; }
@@ -219,6 +229,7 @@ class Scenario {
   std::vector<Objective> objectives_;
   std::vector<int> objective_index_;
   std::vector<Zone> zones_;
+  VpHandicap balance_;
   std::vector<CellId> tracked_cells_;
   std::vector<int> tracked_index_;
   std::vector<int> tracked_initial_owner_;

@@ -64,10 +64,24 @@ GameResult gameResult(const GameState& s) {
       if (scores[side]) r.vp[side] += z.vp[side];
     }
   }
-  const int delta = r.vp[0] - r.vp[1];  // V-LEVEL-1
+  const VpHandicap& h = sc.balance();
+  if (h.side != kNoSide) r.handicap_half[static_cast<size_t>(h.side)] = h.half_vp;
+  const int delta = r.marginHalf();  // V-LEVEL-1
   r.winner = delta > 0 ? 0 : (delta < 0 ? 1 : kNoSide);
-  r.level = std::min(4, delta < 0 ? -delta : delta);
+  r.level = victoryLevel(delta);
   return r;
+}
+
+int victoryLevel(int margin_half) {
+  const int whole = (margin_half < 0 ? -margin_half : margin_half) / 2;
+  return margin_half == 0 ? 0 : std::clamp(whole, 1, 4);
+}
+
+std::string halfVpText(int half_vp) {
+  const int whole = half_vp / 2;  // rounds towards zero
+  std::string text = std::to_string(whole);
+  if (half_vp % 2 == 0) return text;
+  return (half_vp < 0 && whole == 0 ? "-" : "") + text + ".5";
 }
 
 const char* victoryLevelName(int level) {

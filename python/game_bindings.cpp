@@ -58,6 +58,7 @@ py::dict resultDict(const env::GameState& s) {
   const env::GameResult r = env::gameResult(s);
   py::dict d;
   d["vp"] = py::make_tuple(r.vp[0], r.vp[1]);
+  d["handicap"] = py::make_tuple(r.handicap_half[0] / 2.0, r.handicap_half[1] / 2.0);
   d["winner"] = r.winner;
   d["level"] = r.level;
   d["level_name"] = env::victoryLevelName(r.level);
@@ -412,7 +413,8 @@ void bindGame(py::module_& m) {
           "[blue, orange]: +1 for the winner, -1 for the loser, 0 on a draw or before the end.")
       .def(
           "result", [](const BoundState& b) { return resultDict(b.state); },
-          "Victory points, winner (-1: none), victory level; final once the game is over.")
+          "Victory points, the scenario's handicap (blue, orange), winner (-1: none), victory "
+          "level; final once the game is over.")
       .def(
           "observation",
           [](const py::object& self, const py::object& player) {

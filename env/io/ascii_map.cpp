@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "env/victory.h"
+
 namespace morne::env {
 
 namespace {
@@ -74,6 +76,10 @@ void legend(const GameState& s, std::ostringstream& out) {
   for (const Objective& o : sc.objectives()) {
     out << "objective " << sc.label(o.cell) << (o.passing ? " passing" : " occupied") << " VP blue "
         << o.vp[0] << " orange " << o.vp[1] << "\n";
+  }
+  if (sc.balance().half_vp > 0) {
+    out << "handicap " << halfVpText(sc.balance().half_vp) << " VP to "
+        << sideColor(sc.balance().side) << "\n";
   }
   for (int u = 0; u < s.num_units; ++u) {
     const UnitInfo& info = sc.unit(u);

@@ -1,6 +1,7 @@
 #pragma once
 // The texts of the scenarios built into the binary (configs/scenarios/*.json, embedded at build
-// time by cmake/embed_scenarios.cmake). env/io/scenario_library.h loads them by name.
+// time by cmake/embed_scenarios.cmake, and their un-handicapped twins). env/io/scenario_library.h
+// loads them by name.
 
 #include <vector>
 
@@ -11,7 +12,15 @@ struct BuiltinScenario {
   const char* json;
 };
 
-// All built-in scenarios, sorted by name.
+// The suffix of the built-in scenarios played without their handicap: "crossing-unbalanced" is
+// "crossing" as it was before it was balanced, so that earlier results can be reproduced.
+inline constexpr const char* kUnbalancedSuffix = "-unbalanced";
+
+// All built-in scenarios, sorted by name: the files of configs/scenarios, and for each of them
+// with a handicap, its "-unbalanced" twin (the same document with a handicap of 0).
 const std::vector<BuiltinScenario>& builtinScenarios();
+
+// The files of configs/scenarios as embedded at build time (cmake/embed_scenarios.cmake).
+const std::vector<BuiltinScenario>& embeddedScenarioFiles();
 
 }  // namespace morne::env

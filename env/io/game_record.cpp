@@ -18,11 +18,17 @@ using nlohmann::json;
 
 namespace {
 
+// The result of a record; "handicap" only where the scenario gives one, so that records of
+// scenarios without one read as before.
 json resultJson(const GameResult& r) {
-  return {{"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},
-          {"winner", r.winner == kNoSide ? json(nullptr) : json(sideColor(r.winner))},
-          {"level", r.level},
-          {"level_name", victoryLevelName(r.level)}};
+  json j = {{"vp", {{"blue", r.vp[0]}, {"orange", r.vp[1]}}},
+            {"winner", r.winner == kNoSide ? json(nullptr) : json(sideColor(r.winner))},
+            {"level", r.level},
+            {"level_name", victoryLevelName(r.level)}};
+  if (r.handicap_half[0] != 0 || r.handicap_half[1] != 0) {
+    j["handicap"] = {{"blue", r.handicap_half[0] / 2.0}, {"orange", r.handicap_half[1] / 2.0}};
+  }
+  return j;
 }
 
 // The built-in scenario named `name` when its text is that of `sc`, so that the record can name

@@ -54,7 +54,7 @@ std::shared_ptr<Scenario> ScenarioLoader::load(const json& doc, std::string_view
   sc_->source_text_ = std::string(text);
   if (!in_.expectObject(doc, "",
                         {"format", "name", "title", "description", "turns", "map", "sides",
-                         "objectives", "zones", "forts", "rules"})) {
+                         "objectives", "zones", "forts", "balance", "rules"})) {
     return nullptr;
   }
   readHeader(doc);
@@ -64,6 +64,7 @@ std::shared_ptr<Scenario> ScenarioLoader::load(const json& doc, std::string_view
   if (const json* sides = in_.required(doc, "", "sides")) readSides(*sides, "/sides");
   if (const json* v = JsonReader::optional(doc, "objectives")) readObjectives(*v, "/objectives");
   if (const json* v = JsonReader::optional(doc, "zones")) readZones(*v, "/zones");
+  if (const json* v = JsonReader::optional(doc, "balance")) readBalance(*v, "/balance");
   if (!in_.ok()) return nullptr;
   sc_->finalize();
   if (static_cast<int>(sc_->tracked_cells_.size()) > kMaxTracked) {
@@ -226,6 +227,28 @@ void ScenarioLoader::readObjectives(const json& v, const Path& path) {
     }
     if (o.cell != kNoCell) sc_->objectives_.push_back(o);
   }
+}
+
+void ScenarioLoader::readBalance(const json& v, const Path& path) {
+  if (!in_.expectObject(v, path, {"vp_to", "vp"})) return;
+  const json* to = in_.required(v, path, "vp_to");
+  const json* vp = in_.required(v, path, "vp");
+  if (!to || !vp) return;
+  const int side = readSideColor(*to, path + "/vp_to");
+  if (to->is_null()) in_.fail(path + "/vp_to", "name the side that receives the handicap");
+  constexpr double kMaxHandicap = 20;
+  if (!vp->is_number()) {
+    in_.fail(path + "/vp", "expected a number of victory points, found " +
+                               std::string(vp->type_name()));
+    return;
+  }
+  const double points = vp->get<double>();
+  if (!(points >= 0 && points <= kMaxHandicap) || points * 2 != static_cast<int>(points * 2)) {
+    in_.fail(path + "/vp", "must be a whole or half number of victory points from 0 to 20, not " +
+                               vp->dump());
+    return;
+  }
+  sc_->balance_ = {side, static_cast<int>(points * 2)};
 }
 
 void ScenarioLoader::readZones(const json& v, const Path& path) {

@@ -30,8 +30,8 @@ std::optional<json> expandScenarioVariant(const json& doc, std::vector<Problem>&
   JsonReader in(problems);
   const size_t before = in.count();
   if (!in.expectObject(doc, "",
-                       {"format", "variant_of", "name", "title", "description", "turns", "rules",
-                        "home_edges", "units"})) {
+                       {"format", "variant_of", "name", "title", "description", "turns",
+                        "balance", "rules", "home_edges", "units"})) {
     return std::nullopt;
   }
   auto base_name = in.string(doc["variant_of"], "/variant_of");
@@ -52,7 +52,7 @@ std::optional<json> expandScenarioVariant(const json& doc, std::vector<Problem>&
     in.fail("/variant_of", "\"" + *base_name + "\" is itself a variant; name its base scenario");
     return std::nullopt;
   }
-  for (const char* key : {"format", "name", "title", "description", "turns"}) {
+  for (const char* key : {"format", "name", "title", "description", "turns", "balance"}) {
     if (doc.contains(key)) full[key] = doc[key];  // checked by the scenario loader
   }
   if (const json* rules = JsonReader::optional(doc, "rules")) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "env/error.h"
 #include "env/io/scenario_json.h"
 #include "env/rules.h"
 #include "tests/env/test_map.h"
@@ -86,6 +87,89 @@ TEST(Victory, ZonesCountHexesByCriterion_V_ZONE_1) {
   const env::GameResult r = env::gameResult(stateIn(*sc, env::Phase::kMovement, 0));
   EXPECT_EQ(r.vp[0], 3 + 1);  // majority (2 of 3) and any (2 > 1)
   EXPECT_EQ(r.vp[1], 0);
+}
+
+// The result of resultOf's position with a handicap of `half_vp` half points to `side`.
+env::GameResult handicappedResult(int vp_blue, int vp_orange, const char* side, double vp) {
+  TestMap m;
+  m.unit({.id = "B", .at = {0, 0}}).unit({.id = "O", .side = 1, .at = {3, 0}});
+  if (vp_blue) m.objective({0, 0}, false, vp_blue, 0);
+  if (vp_orange) m.objective({3, 0}, false, 0, vp_orange);
+  nlohmann::json doc = m.toJson();
+  doc["balance"] = {{"vp_to", side}, {"vp", vp}};
+  const auto sc = env::parseScenario(doc.dump(), "handicap");
+  return env::gameResult(stateIn(*sc, env::Phase::kMovement, 0));
+}
+
+TEST(Victory, AHandicapCountsInTheScoreAndItsHalfPointBreaksTies_V_LEVEL_1) {
+  struct Case {
+    int blue, orange;
+    const char* to;
+    double vp;
+    int winner, level;
+  };
+  const Case cases[] = {
+      {3, 3, "blue", 0.5, 0, 1},       // Δ = 0.5: a minor victory
+      {1, 3, "blue", 1.5, 1, 1},       // Δ = -0.5
+      {2, 3, "blue", 1, env::kNoSide, 0},  // Δ = 0: a draw
+      {4, 1, "blue", 2, 0, 4},         // Δ = 5: total
+      {4, 1, "orange", 2.5, 0, 1},     // Δ = 0.5
+      {1, 4, "orange", 0, 1, 3},       // no handicap
+      {0, 0, "orange", 3.5, 1, 3},     // Δ = -3.5: major
+  };
+  for (const Case& c : cases) {
+    const env::GameResult r = handicappedResult(c.blue, c.orange, c.to, c.vp);
+    SCOPED_TRACE(std::to_string(c.blue) + "-" + std::to_string(c.orange) + " +" +
+                 std::to_string(c.vp) + " " + c.to);
+    EXPECT_EQ(r.vp[0], c.blue) << "the map's VP stay apart from the handicap";
+    EXPECT_EQ(r.vp[1], c.orange);
+    const int to = std::string(c.to) == "blue" ? 0 : 1;
+    EXPECT_EQ(r.handicap_half[static_cast<size_t>(to)], static_cast<int>(2 * c.vp));
+    EXPECT_EQ(r.handicap_half[static_cast<size_t>(1 - to)], 0);
+    EXPECT_EQ(r.winner, c.winner);
+    EXPECT_EQ(r.level, c.level);
+  }
+}
+
+TEST(Victory, HalfPointsReadAsText) {
+  EXPECT_EQ(env::halfVpText(0), "0");
+  EXPECT_EQ(env::halfVpText(3), "1.5");
+  EXPECT_EQ(env::halfVpText(4), "2");
+  EXPECT_EQ(env::halfVpText(-1), "-0.5");
+  EXPECT_EQ(env::halfVpText(-5), "-2.5");
+  EXPECT_EQ(env::victoryLevel(1), 1);
+  EXPECT_EQ(env::victoryLevel(-3), 1);
+  EXPECT_EQ(env::victoryLevel(5), 2);
+  EXPECT_EQ(env::victoryLevel(-20), 4);
+}
+
+TEST(Victory, AHandicapMustBeAWholeOrHalfPointToOneSide) {
+  struct Bad {
+    nlohmann::json balance;
+    const char* path;
+    const char* says;
+  };
+  const Bad bad[] = {
+      {{{"vp_to", "blue"}, {"vp", 1.25}}, "/balance/vp", "whole or half"},
+      {{{"vp_to", "blue"}, {"vp", -1}}, "/balance/vp", "from 0 to 20"},
+      {{{"vp_to", "blue"}, {"vp", "2"}}, "/balance/vp", "expected a number"},
+      {{{"vp_to", "green"}, {"vp", 1}}, "/balance/vp_to", "unknown side"},
+      {{{"vp_to", nullptr}, {"vp", 1}}, "/balance/vp_to", "name the side"},
+      {{{"vp", 1}}, "/balance", "vp_to"},
+      {{{"vp_to", "blue"}, {"vp", 1}, {"komi", 1}}, "/balance/komi", "unknown key"},
+  };
+  for (const Bad& b : bad) {
+    nlohmann::json doc = TestMap().unit({.id = "B", .at = {0, 0}}).toJson();
+    doc["balance"] = b.balance;
+    try {
+      env::parseScenario(doc.dump(), "bad");
+      ADD_FAILURE() << "accepted " << b.balance.dump();
+    } catch (const ValidationError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(b.path) + ": "), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(b.says), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
