@@ -44,7 +44,7 @@ std::string resultText(const env::Scenario& sc, const env::GameResult& r) {
   std::string text;
   for (int side = 0; side < env::kNumSides; ++side) {
     const int handicap = r.handicap_half[static_cast<size_t>(side)];
-    text += std::string(side == 0 ? "" : ", ") + env::sideColor(side) + " " +
+    text += std::string(side == 0 ? "" : ", ") + std::string(env::sideColor(side)) + " " +
             std::to_string(r.vp[static_cast<size_t>(side)]) + " VP" +
             (handicap == 0 ? "" : " + " + env::halfVpText(handicap) + " handicap");
   }

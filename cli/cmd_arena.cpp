@@ -33,31 +33,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Splits on whitespace, and also on commas when `commas` is set, but not inside single or
-// double quotes, which are dropped ("rule 'ext:cmd=python3 bot.py'" is two items).
-std::vector<std::string> splitList(const std::string& text, bool commas) {
-  std::vector<std::string> out;
-  std::string item;
-  char quote = 0;
-  for (char c : text + " ") {
-    if (quote) {
-      if (c == quote)
-        quote = 0;
-      else
-        item += c;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-    } else if (c == ' ' || c == '\t' || (commas && c == ',')) {
-      if (!item.empty()) out.push_back(item);
-      item.clear();
-    } else {
-      item += c;
-    }
-  }
-  if (quote) throw ConfigError(std::string("a quote (") + quote + ") is not closed in: " + text);
-  return out;
-}
-
 int runArenaRate(const Args& args) {
   po::options_description own("Options of `morne arena rate`");
   // clang-format off

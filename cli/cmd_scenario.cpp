@@ -1,12 +1,20 @@
-// `morne scenario`: validate, show and list scenarios; list the rule switches.
+// `morne scenario`: validate, show and list scenarios; list the rule switches; find the
+// handicap that balances a scenario (arena/scenario_balance.h).
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
+#include "arena/scenario_balance.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/interrupt.h"
+#include "core/number_text.h"
+#include "core/progress.h"
 #include "env/error.h"
 #include "env/io/ascii_map.h"
+#include "env/io/scenario_handicap.h"
 #include "env/io/scenario_library.h"
 #include "env/rule_switches.h"
 #include "env/rules.h"
@@ -19,7 +27,9 @@ constexpr const char* kSynopsis =
     "morne scenario validate FILE...   check scenario files, report every problem\n"
     "       morne scenario show NAME|FILE    print the map and orders of battle\n"
     "       morne scenario list              list the built-in scenarios\n"
-    "       morne scenario switches [--markdown]  list the rule switches and their defaults";
+    "       morne scenario switches [--markdown]  list the rule switches and their defaults\n"
+    "       morne scenario balance NAME|FILE [options]  find the VP handicap that makes the\n"
+    "                                        sides even between equal agents";
 
 std::string summary(const env::Scenario& sc) {
   int units[2] = {0, 0};
@@ -96,11 +106,63 @@ int switches(bool markdown) {
   return 0;
 }
 
+int balance(const std::string& scenario, const po::variables_map& vm) {
+  arena::BalanceRequest r;
+  r.scenario = scenario;
+  r.agents = splitList(vm["agents"].as<std::string>(), false);
+  r.games = vm["games"].as<int>();
+  r.max_games = std::max(r.games, vm["max-games"].as<int>());
+  r.max_tries = vm["max-tries"].as<int>();
+  r.seed = vm["seed"].as<uint64_t>();
+  r.jobs = vm["jobs"].as<int>();
+  r.out = vm["out"].as<std::string>();
+  r.force = vm["force"].as<bool>();
+  const bool quiet = vm["quiet"].as<bool>();
+  const core::InterruptFlag interrupt;
+  std::optional<core::Progress> bar;
+  const arena::BalanceOutcome out = arena::balanceScenario(
+      r,
+      [&](const arena::BalanceProgress& p) {
+        if (!p.line.empty()) {
+          std::cerr << (quiet ? "" : "\n") << p.line << "\n";
+          if (p.line[0] != ' ') bar.emplace(p.total, "games", !quiet);
+          return;
+        }
+        if (bar) bar->update(p.done);
+      },
+      interrupt.flag());
+  std::cout << "\n" << out.verdict << "\n";
+  if (!out.scenario_file.empty()) {
+    std::cout << "scenario with handicap "
+              << env::handicapText(out.trials[static_cast<size_t>(out.chosen)].handicap) << ": "
+              << out.scenario_file << "\n";
+  }
+  return out.interrupted ? 130 : (out.balanced ? 0 : 3);
+}
+
 }  // namespace
 
 int runScenario(const Args& args) {
   po::options_description own("Options of `morne scenario`");
-  own.add_options()("markdown", po::bool_switch(), "switches: print a Markdown table");
+  // clang-format off
+  own.add_options()
+      ("markdown", po::bool_switch(), "switches: print a Markdown table")
+      ("agents", po::value<std::string>()->default_value("mcts:sims=64"),
+       "balance: one agent spec (it plays itself) or two (each seed played twice, sides "
+       "swapped)")
+      ("games", po::value<int>()->default_value(200), "balance: games per handicap tried")
+      ("max-games", po::value<int>()->default_value(800),
+       "balance: games at most for a handicap whose interval is too wide to decide")
+      ("max-tries", po::value<int>()->default_value(8), "balance: handicaps tried at most")
+      ("seed", po::value<uint64_t>()->default_value(1),
+       "balance: base seed (game i of every handicap plays the same dice)")
+      ("jobs", po::value<int>()->default_value(2), "balance: games played at once")
+      ("out", po::value<std::string>()->default_value("balance-results"),
+       "balance: the run's folder (balance.json, games.csv, summary.json and the scenario "
+       "with its handicap); the same command continues a stopped run")
+      ("force", po::bool_switch(), "balance: start over in an --out that holds another run")
+      ("quiet", po::bool_switch(), "balance: no progress bar");
+  // clang-format on
   const ParsedCommand cmd = parseCommand("scenario", args, own, -1);
   if (cmd.help || cmd.positional.empty()) {
     std::cout << usageText(kSynopsis, own);
@@ -122,7 +184,12 @@ int runScenario(const Args& args) {
     return 0;
   }
   if (verb == "switches") return switches(cmd.vm["markdown"].as<bool>());
-  throw ConfigError("scenario: unknown action \"" + verb + "\" (validate, show, list or switches)");
+  if (verb == "balance") {
+    if (rest.size() != 1) throw ConfigError("scenario balance: name exactly one scenario");
+    return balance(rest[0], cmd.vm);
+  }
+  throw ConfigError("scenario: unknown action \"" + verb +
+                    "\" (validate, show, list, switches or balance)");
 }
 
 }  // namespace morne::cli

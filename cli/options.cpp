@@ -240,4 +240,27 @@ void refuseSettingsOnResume(const std::string& command, const po::variables_map&
   }
 }
 
+std::vector<std::string> splitList(const std::string& text, bool commas) {
+  std::vector<std::string> out;
+  std::string item;
+  char quote = 0;
+  for (char c : text + " ") {
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else
+        item += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == ' ' || c == '\t' || (commas && c == ',')) {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else {
+      item += c;
+    }
+  }
+  if (quote) throw ConfigError(std::string("a quote (") + quote + ") is not closed in: " + text);
+  return out;
+}
+
 }  // namespace morne::cli

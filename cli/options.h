@@ -58,4 +58,8 @@ std::vector<ConfigEntry> readConfigFile(const std::string& path);
 // The same for the text of a config file; `path` names it in the origins.
 std::vector<ConfigEntry> parseConfigText(const std::string& text, const std::string& path);
 
+// Splits on whitespace, and also on commas when `commas` is set, but not inside single or
+// double quotes, which are dropped ("rule 'ext:cmd=python3 bot.py'" is two items).
+std::vector<std::string> splitList(const std::string& text, bool commas);
+
 }  // namespace morne::cli

@@ -15,8 +15,8 @@ namespace morne::env {
 struct GameResult {
   std::array<int, kNumSides> vp = {};             // from objectives, zones and forts
   std::array<int, kNumSides> handicap_half = {};  // the scenario's handicap, in half VP
-  int winner = kNoSide;  // side ahead, kNoSide on a draw
-  int level = 0;         // 0 draw, 1 minor, 2 tactical, 3 major, 4 total victory
+  int winner = kNoSide;                           // side ahead, kNoSide on a draw
+  int level = 0;  // 0 draw, 1 minor, 2 tactical, 3 major, 4 total victory
 
   // A side's score in half victory points: 2 x VP + handicap.
   int scoreHalf(int side) const {

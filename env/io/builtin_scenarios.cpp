@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <deque>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace morne::env {
 

@@ -238,14 +238,14 @@ void ScenarioLoader::readBalance(const json& v, const Path& path) {
   if (to->is_null()) in_.fail(path + "/vp_to", "name the side that receives the handicap");
   constexpr double kMaxHandicap = 20;
   if (!vp->is_number()) {
-    in_.fail(path + "/vp", "expected a number of victory points, found " +
-                               std::string(vp->type_name()));
+    in_.fail(path + "/vp",
+             "expected a number of victory points, found " + std::string(vp->type_name()));
     return;
   }
   const double points = vp->get<double>();
   if (!(points >= 0 && points <= kMaxHandicap) || points * 2 != static_cast<int>(points * 2)) {
-    in_.fail(path + "/vp", "must be a whole or half number of victory points from 0 to 20, not " +
-                               vp->dump());
+    in_.fail(path + "/vp",
+             "must be a whole or half number of victory points from 0 to 20, not " + vp->dump());
     return;
   }
   sc_->balance_ = {side, static_cast<int>(points * 2)};

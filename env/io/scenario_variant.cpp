@@ -30,8 +30,8 @@ std::optional<json> expandScenarioVariant(const json& doc, std::vector<Problem>&
   JsonReader in(problems);
   const size_t before = in.count();
   if (!in.expectObject(doc, "",
-                       {"format", "variant_of", "name", "title", "description", "turns",
-                        "balance", "rules", "home_edges", "units"})) {
+                       {"format", "variant_of", "name", "title", "description", "turns", "balance",
+                        "rules", "home_edges", "units"})) {
     return std::nullopt;
   }
   auto base_name = in.string(doc["variant_of"], "/variant_of");

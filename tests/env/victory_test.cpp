@@ -109,13 +109,13 @@ TEST(Victory, AHandicapCountsInTheScoreAndItsHalfPointBreaksTies_V_LEVEL_1) {
     int winner, level;
   };
   const Case cases[] = {
-      {3, 3, "blue", 0.5, 0, 1},       // Δ = 0.5: a minor victory
-      {1, 3, "blue", 1.5, 1, 1},       // Δ = -0.5
+      {3, 3, "blue", 0.5, 0, 1},           // Δ = 0.5: a minor victory
+      {1, 3, "blue", 1.5, 1, 1},           // Δ = -0.5
       {2, 3, "blue", 1, env::kNoSide, 0},  // Δ = 0: a draw
-      {4, 1, "blue", 2, 0, 4},         // Δ = 5: total
-      {4, 1, "orange", 2.5, 0, 1},     // Δ = 0.5
-      {1, 4, "orange", 0, 1, 3},       // no handicap
-      {0, 0, "orange", 3.5, 1, 3},     // Δ = -3.5: major
+      {4, 1, "blue", 2, 0, 4},             // Δ = 5: total
+      {4, 1, "orange", 2.5, 0, 1},         // Δ = 0.5
+      {1, 4, "orange", 0, 1, 3},           // no handicap
+      {0, 0, "orange", 3.5, 1, 3},         // Δ = -3.5: major
   };
   for (const Case& c : cases) {
     const env::GameResult r = handicappedResult(c.blue, c.orange, c.to, c.vp);
