@@ -313,10 +313,19 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
       games = std::min(2 * games, r.max_games);
       continue;
     }
-    const int next = evenHandicap(t.margins, handicap);
-    const bool tried = std::any_of(out.trials.begin(), out.trials.end(),
-                                   [&](const HandicapTrial& x) { return x.handicap == next; });
-    if (next == handicap || tried) break;
+    const auto tried = [&](int h) {
+      return std::any_of(out.trials.begin(), out.trials.end(),
+                         [&](const HandicapTrial& x) { return x.handicap == h; });
+    };
+    int next = evenHandicap(t.margins, handicap);
+    if (tried(next)) {  // the last try's margins point back: ask all the games played so far
+      std::map<int, int> pooled;
+      for (const HandicapTrial& x : out.trials) {
+        for (const auto& [margin, n] : x.margins) pooled[margin] += n;
+      }
+      next = evenHandicap(pooled, handicap);
+    }
+    if (tried(next)) break;
     handicap = next;
     games = r.games;
   }
