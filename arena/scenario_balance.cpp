@@ -249,6 +249,7 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
   std::mutex lock;
   int handicap = env::signedHandicap(base->balance());
   int games = r.games;
+  bool settled = false;  // the search ended by itself, not by running out of tries
   for (int tries = 0; tries < r.max_tries && !out.interrupted;) {
     // Play game 0..games-1 at this handicap, keeping those the folder has.
     const auto sc = env::withHandicap(*base, handicap);
@@ -307,9 +308,11 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
                   "] of " + std::to_string(t.blue + t.orange) + " decisive games, " +
                   std::to_string(t.draws) + " draws"});
     ++tries;
+    settled = true;
     if (isBalanced(t)) break;
     if (t.low <= 0.5 && t.high >= 0.5) {  // even, but not measured closely enough
       if (games >= r.max_games) break;
+      settled = false;
       games = std::min(2 * games, r.max_games);
       continue;
     }
@@ -326,6 +329,7 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
       next = evenHandicap(pooled, handicap);
     }
     if (tried(next)) break;
+    settled = false;
     handicap = next;
     games = r.games;
   }
@@ -355,6 +359,10 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
     out.verdict = "stopped before the search ended; the same command continues it";
   } else {
     out.verdict = unbalancedVerdict(base->name(), against, out.trials, best);
+    if (!settled) {
+      out.verdict = "the " + std::to_string(r.max_tries) + " tries (--max-tries) ran out before " +
+                    "the search ended. So far, " + out.verdict;
+    }
   }
   games_csv.sync();
   games_csv.close();
