@@ -194,8 +194,7 @@ void generateAttackActions(const GameState& s, ActionList& out) {
 
 bool testsBeforeAttacking(const GameState& s, int attacker, int defender, int column) {
   if (s.sc().rules().morale_model != MoraleModel::kAncient2d6) return false;
-  const UnitType type = s.typeOf(attacker);
-  if (type != UnitType::kInfantry && type != UnitType::kLightInfantry) return false;
+  if (!isInfantry(s.typeOf(attacker))) return false;  // dromedaries too (U-TYPE-3, U-TYPE-4)
   // « Notez qu'il n'est pas nécessaire de tester son moral pour attaquer un ennemi en déroute
   // ou de flanc. »
   return column <= -1 && !s.routed(defender) && !attackFromFlankOrRear(s, attacker, defender);

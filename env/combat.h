@@ -20,8 +20,9 @@ void generateAttackActions(const GameState& s, ActionList& out);
 void declareAttack(GameState& s, int attacker, int defender, EventLog* log);
 
 // V-MOR-7, seed 001: « Toute unité d'infanterie souhaitant attaquer un ennemi à 1/2 ou moins »
-// tests first under ancient_2d6: infantry attacking on the CRT's 1:2 column or worse, unless
-// the defender is routed or taken in flank or rear.
+// tests first under ancient_2d6: infantry (line, light and dromedaries, which fight as
+// infantry: U-TYPE-3) attacking on the CRT's 1:2 column or worse, unless the defender is routed
+// or taken in flank or rear.
 bool testsBeforeAttacking(const GameState& s, int attacker, int defender, int column);
 
 // Starts the combat of a declared attack at `odds` (combatOdds of the two): the defender is
@@ -45,7 +46,9 @@ int oddsColumn(int attack, int defence);
 int meleeFactorModifier(const GameState& s, int attacker, int defender);
 
 // V-MEL-2 flank or rear: the defender is in contact with another enemy unit in order (the one
-// it faces), and the attacker's hexside is not next to that unit's.
+// it faces), and the attacker's hexside is not next to that unit's. With two or more such
+// units, the flank_outside switch says whether the attacker must be outside every one's front
+// (default) or any one's.
 bool attackFromFlankOrRear(const GameState& s, int attacker, int defender);
 
 // Morale used by the combat morale modifier: MO, or VC + radius for a general (C-DRM-3).

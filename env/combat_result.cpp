@@ -93,11 +93,15 @@ void addFatigue(GameState& s, int u) {
 
 // Step 5 for `winner`, whose enemy `loser` left `loser_cell` (along `loser_path` when it
 // `routed`): under the ancient pursuit a routed loser is pursued or left alone, never advanced
-// into (V-PUR-1; seed 001: « Si la phalange (trop rigide) ne poursuit jamais »); otherwise
-// the advance after combat.
+// into (V-PUR-1; seed 001: « Si la phalange (trop rigide) ne poursuit jamais »), and a winner
+// that is itself routed or pursuing stays where it is: a router moves only « en direction de
+// son bord de table », a pursuer only after its router (V-PUR-3); otherwise the advance after
+// combat.
 void followUp(GameState& s, int winner, int loser, bool routed, CellId loser_cell,
               const RoutPath& loser_path, EventLog* log) {
-  if (s.sc().rules().pursuit != Pursuit::kAncient || !routed) {
+  const bool ancient = s.sc().rules().pursuit == Pursuit::kAncient;
+  if (ancient && s.outOfControl(winner)) return;
+  if (!ancient || !routed) {
     advance(s, winner, loser_cell, log);
   } else if (pursues(s, winner, loser)) {
     pursue(s, winner, loser, loser_cell, loser_path, log);
@@ -124,8 +128,13 @@ void finishCombat(GameState& s, EventLog* log) {
     d_routed = moved && s.routed(d);
   }
   if (s.onMap(a)) {
+    // C-RES-1: the defender has retreated first; the attacker retreats away from the hex it
+    // left, or from where it went (the attacker_retreat_from switch).
+    const bool from_new_hex =
+        d_retreated && s.sc().rules().attacker_retreat_from == RetreatFrom::kDefenderHex;
+    const CellId responsible_cell = from_new_hex ? s.unit(d).cell : c.defender_cell;
     const bool moved =
-        applyMoraleOutcome(s, a, outcomeOf(c, false), d, c.defender_cell, &a_path, log);
+        applyMoraleOutcome(s, a, outcomeOf(c, false), d, responsible_cell, &a_path, log);
     a_retreated = moved && s.onMap(a);
     a_routed = moved && s.routed(a);
   }

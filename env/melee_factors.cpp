@@ -11,17 +11,19 @@ bool attackFromFlankOrRear(const GameState& s, int attacker, int defender) {
   const CellId at = s.unit(defender).cell;
   const auto attack_dir = directionBetween(sc.hexOf(at), sc.hexOf(s.unit(attacker).cell));
   if (!attack_dir) return false;
-  bool faced = false;
+  int fronts = 0;   // the engaged enemies: other units in order in contact with the defender
+  int outside = 0;  // those whose front the attacker is outside
   for (int d = 0; d < kNumDirections; ++d) {
     const Hexside& h = sc.side(at, d);
     const int v = h.neighbor == kNoCell ? -1 : s.unitAt(h.neighbor);
     if (v < 0 || v == attacker || s.sideOf(v) == s.sideOf(defender) || !h.contact) continue;
     if (s.outOfControl(v) || isGeneral(s.typeOf(v))) continue;
     const int apart = (d - *attack_dir + kNumDirections) % kNumDirections;
-    if (apart == 0 || apart == 1 || apart == kNumDirections - 1) return false;  // same front
-    faced = true;
+    ++fronts;
+    if (apart != 0 && apart != 1 && apart != kNumDirections - 1) ++outside;  // another front
   }
-  return faced;
+  if (sc.rules().flank_outside == FlankOutside::kAnyFront) return outside > 0;
+  return fronts > 0 && outside == fronts;
 }
 
 namespace {

@@ -29,11 +29,13 @@ constexpr std::array<const char*, 2> kAdvanceObjectives = {"either_side", "own_s
 constexpr std::array<const char*, 2> kGeneralAdvance = {"as_mounted", "never"};
 constexpr std::array<const char*, 2> kDromedaryRanks = {"infantry", "mounted"};
 constexpr std::array<const char*, 2> kRallySides = {"phasing", "both"};
+constexpr std::array<const char*, 2> kRetreatFrom = {"defender_old_hex", "defender_hex"};
 constexpr std::array<const char*, 3> kMoraleModel = {"mp", "ancient_2d6", "graded_d6"};
 constexpr std::array<const char*, 3> kFailedTest = {"mp", "ancient_rout", "graded"};
 constexpr std::array<const char*, 2> kPursuit = {"none", "ancient"};
 constexpr std::array<const char*, 2> kMeleeFactors = {"none", "seed003"};
 constexpr std::array<const char*, 2> kAncientTests = {"crt_asterisk", "every_fire_and_combat"};
+constexpr std::array<const char*, 2> kFlankOutside = {"every_front", "any_front"};
 
 constexpr std::span<const char* const> kNoChoices{};
 
@@ -183,6 +185,11 @@ const std::array kTable = {
                    "When both combatants retreat both are victorious (neither advances); "
                    "false: neither is victorious.",
                    Kind::kBool, 0, 1, kNoChoices, MORNE_FIELD(both_retreat_both_victorious)},
+    RuleSwitchInfo{"attacker_retreat_from", "C-RES-1, C-RET-4", "combat",
+                   "When both combatants fail their tests the defender retreats first; the "
+                   "attacker's retreat is then measured from the hex the defender left, or from "
+                   "the hex it retreated to.",
+                   Kind::kChoice, 0, 0, kRetreatFrom, MORNE_FIELD(attacker_retreat_from)},
     RuleSwitchInfo{"advance_rank_counts_elevation", "C-ADV-3, Q-C-5", "combat",
                    "A higher hex adds one to its terrain rank for the advance test.", Kind::kBool,
                    0, 1, kNoChoices, MORNE_FIELD(advance_rank_counts_elevation)},
@@ -260,6 +267,10 @@ const std::array kTable = {
     RuleSwitchInfo{"fatigue_cap", "V-MEL-3", "variants",
                    "seed003: most fatigue points a unit carries.", Kind::kInt, 1, 7, kNoChoices,
                    MORNE_FIELD(fatigue_cap)},
+    RuleSwitchInfo{"flank_outside", "V-MEL-2, V-MOR-7", "variants",
+                   "A defender engaged by two enemies is attacked in flank or rear from outside "
+                   "the front of every one of them, or from outside the front of any one.",
+                   Kind::kChoice, 0, 0, kFlankOutside, MORNE_FIELD(flank_outside)},
 };
 
 #undef MORNE_FIELD

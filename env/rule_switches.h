@@ -32,6 +32,7 @@ enum class AdvanceObjectives : uint8_t { kEitherSide, kOwnSide };
 enum class GeneralAdvance : uint8_t { kAsMounted, kNever };
 enum class DromedaryRanks : uint8_t { kInfantry, kMounted };
 enum class RallySides : uint8_t { kPhasing, kBoth };
+enum class RetreatFrom : uint8_t { kDefenderOldHex, kDefenderHex };
 // Variant modules (docs/variants.md): how a morale test is decided, what a failed one does,
 // whether winners pursue, and the seed 003 melee die modifiers.
 enum class MoraleModel : uint8_t { kMp, kAncient2d6, kGradedD6 };
@@ -39,6 +40,7 @@ enum class FailedTest : uint8_t { kMp, kAncientRout, kGraded };
 enum class Pursuit : uint8_t { kNone, kAncient };
 enum class MeleeFactors : uint8_t { kNone, kSeed003 };
 enum class AncientTests : uint8_t { kCrtAsterisk, kEveryFireAndCombat };
+enum class FlankOutside : uint8_t { kEveryFront, kAnyFront };
 
 // The values of all switches. Defaults are the specification's choices.
 struct RuleSwitches {
@@ -87,6 +89,7 @@ struct RuleSwitches {
   VcModifierOrder vc_modifier_order = VcModifierOrder::kDoubleHalveStream;
   ZeroStrengthAttack zero_strength_attack = ZeroStrengthAttack::kOneToEight;
   bool both_retreat_both_victorious = true;
+  RetreatFrom attacker_retreat_from = RetreatFrom::kDefenderOldHex;
   bool advance_rank_counts_elevation = false;
   AdvanceObjectives advance_objective_hexes = AdvanceObjectives::kEitherSide;
   GeneralAdvance general_advances = GeneralAdvance::kAsMounted;
@@ -109,6 +112,7 @@ struct RuleSwitches {
   bool pursuers_follow_off_map = true;
   MeleeFactors melee_factors = MeleeFactors::kNone;
   int fatigue_cap = 3;
+  FlankOutside flank_outside = FlankOutside::kEveryFront;
 
   // Whether any variant module is on (the state then tracks routs, pursuits and fatigue).
   bool anyVariant() const {

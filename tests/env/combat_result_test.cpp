@@ -276,6 +276,36 @@ TEST(CombatResult, BothRetreatBothVictoriousNeitherAdvances_C_VIC_4) {
   EXPECT_EQ(s.unit(1).cell, cellOf(*both, {2, 0}));
 }
 
+TEST(CombatResult, AttackerRetreatAfterTheDefendersBySwitch_C_RES_1_C_RET_4) {
+  // Both fail their tests. D retreats first, to (2,-1) (its straight retreat is blocked by a
+  // friend at (2,0); orange prefers the north). A is hemmed in by its friends: it can go back
+  // into (1,0), the hex D left, or to (1,-1). Measured from (1,0), (1,-1) is the farther; from
+  // (2,-1) both are adjacent and equally far, and blue's tie-break (the south) picks (1,0).
+  for (const char* reading : {"defender_old_hex", "defender_hex"}) {
+    TestMap m;
+    m.unit({.id = "A", .at = {0, 0}, .vc = 6, .mo = 4})
+        .unit({.id = "D", .side = 1, .at = {1, 0}, .vc = 6, .mo = 4})
+        .unit({.id = "F", .side = 1, .at = {2, 0}});
+    for (const Hex h : {Hex{-1, 0}, Hex{-1, 1}, Hex{0, -1}, Hex{0, 1}}) {
+      m.unit({.id = "B" + TestMap::label(h), .at = h});
+    }
+    m.rule("attacker_retreat_from", reading);
+    nlohmann::json doc = m.toJson();
+    nlohmann::json rows = nlohmann::json::array();
+    for (int r = 0; r < 8; ++r) rows.push_back(std::vector<std::string>(15, "0*/0*"));
+    doc["rules"]["combat_results_table"] = rows;
+    const auto sc = env::parseScenario(doc.dump(), "both fail");
+    env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
+    attack(s, "A", "D");
+    env::applyChance(s, 3);
+    env::applyChance(s, 9);  // the defender fails
+    env::applyChance(s, 9);  // the attacker fails
+    EXPECT_EQ(s.unit(unitOf(*sc, "D")).cell, cellOf(*sc, {2, -1})) << reading;
+    const Hex a_to = std::string(reading) == "defender_old_hex" ? Hex{1, -1} : Hex{1, 0};
+    EXPECT_EQ(s.unit(unitOf(*sc, "A")).cell, cellOf(*sc, a_to)) << reading;
+  }
+}
+
 struct AdvanceCase {
   const char* id;
   std::string type;

@@ -128,6 +128,43 @@ TEST(SeedPursuit, APursuerFollowsItsRouterOffTheMapUnlessSwitched_V_PUR_3) {
   }
 }
 
+TEST(SeedPursuit, ARouterOrPursuerWhoseAttackerFellBackDoesNotAdvance_V_PUR_1_V_PUR_3) {
+  // Seed 001 moves a router only « en direction de son bord de table », and a pursuer follows
+  // its router: neither advances into the hex its attacker left. Orange's A attacks blue's D,
+  // attacks at 1:3, fails its test and retreats one hex (the one-hex retreat of failed_test
+  // mp, so that D is not pursuing it either).
+  enum class Order { kInOrder, kRouted, kPursuing };
+  for (Order order : {Order::kInOrder, Order::kRouted, Order::kPursuing}) {
+    TestMap m;
+    m.rule("pursuit", "ancient").homeEdge(0, "west").homeEdge(1, "east");
+    m.unit({.id = "D", .at = {0, 0}, .vc = 6, .mo = 4});
+    m.unit({.id = "A", .side = 1, .at = {1, 0}, .vc = 2, .mo = 4});
+    m.unit({.id = "R", .side = 1, .at = {-4, 3}, .vc = 2});  // a router D may be pursuing
+    const auto sc = m.build();
+    env::GameState s = stateIn(*sc, env::Phase::kCombat, 1);
+    const int a = unitOf(*sc, "A");
+    const int d = unitOf(*sc, "D");
+    if (order == Order::kRouted) env::addMoraleBits(s, d, env::morale_bit::kRouted);
+    if (order == Order::kPursuing) {
+      env::addMoraleBits(s, unitOf(*sc, "R"), env::morale_bit::kRouted);
+      env::MoraleStatus pursuing;
+      pursuing.bits = env::morale_bit::kPursuing;
+      pursuing.pursued = static_cast<int8_t>(unitOf(*sc, "R") + 1);
+      env::setMoraleStatus(s, d, pursuing);
+    }
+    const env::CombatOdds odds = env::combatOdds(s, a, d);
+    const int die = dieWithOneTest(*sc, odds.column, odds.dieModifier(), 2, false);
+    ASSERT_GT(die, 0);
+    env::applyAction(s, env::Action::attack(cellOf(*sc, {1, 0}), 3));
+    env::applyChance(s, die);
+    ASSERT_EQ(s.pending.kind, env::ChanceKind::kMoraleTest);
+    env::applyChance(s, 9);  // d9 above A's MO 4: A retreats
+    EXPECT_NE(s.unit(a).cell, cellOf(*sc, {1, 0})) << "A fell back";
+    const env::Hex expected = order == Order::kInOrder ? env::Hex{1, 0} : env::Hex{0, 0};
+    EXPECT_EQ(s.unit(d).cell, cellOf(*sc, expected)) << static_cast<int>(order);
+  }
+}
+
 // --- melee factors (V-MEL-2) ---
 
 TEST(SeedMeleeFactors, FreshTroopsAreInfantryAndCavalryThatNeverFought_V_MEL_2) {
@@ -357,6 +394,14 @@ TEST(SeedMoraleTests, InfantryTestsBeforeAttackingAtOneToTwoOrWorse_V_MOR_6) {
       for (const env::Event& e : log) refused |= e.type == env::EventType::kAttackRefused;
       EXPECT_TRUE(refused);
     }
+  }
+  // Dromedaries fight as infantry (U-TYPE-3, U-TYPE-4), so they test too; the seed names no
+  // other arm.
+  {
+    const auto sc = poorOdds("dromedary").build();
+    env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
+    env::applyAction(s, env::Action::attack(cellOf(*sc, {-1, 0}), 0));
+    EXPECT_EQ(s.pending.kind, env::ChanceKind::kMoraleCheck) << "a dromedary unit tests";
   }
   // The preview says how likely the attack is refused: 2d6 above A's factor 6 (MO 4 + 2).
   const auto sc = poorOdds("infantry").build();

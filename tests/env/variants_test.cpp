@@ -591,6 +591,37 @@ TEST(MeleeFactors, NoFlankBonusFromTheSameFront_V_MEL_2) {
   EXPECT_EQ(env::combatOdds(s, unitOf(*sc, "C"), unitOf(*sc, "D")).melee, 0);
 }
 
+TEST(MeleeFactors, FlankOfADefenderEngagedTwiceBySwitch_V_MEL_2) {
+  // D is engaged by B1 (east) and B2 (west); A attacks from the north-east, on B1's front and
+  // outside B2's. Outside every front (default): no flank; outside any one: cavalry's +3.
+  for (const char* reading : {"every_front", "any_front"}) {
+    TestMap m;
+    m.rule("melee_factors", "seed003").rule("flank_outside", reading);
+    m.unit({.id = "A", .type = "cavalry", .at = {1, -1}});
+    m.unit({.id = "B1", .at = {1, 0}});
+    m.unit({.id = "B2", .at = {-1, 0}});
+    m.unit({.id = "D", .side = 1, .at = {0, 0}});
+    const auto sc = m.build();
+    const env::GameState s = stateIn(*sc, env::Phase::kCombat, 0);
+    const int a = unitOf(*sc, "A");
+    const int d = unitOf(*sc, "D");
+    EXPECT_EQ(env::attackFromFlankOrRear(s, a, d), std::string(reading) == "any_front") << reading;
+    EXPECT_EQ(env::combatOdds(s, a, d).melee, std::string(reading) == "any_front" ? 3 : 0)
+        << reading << ": both fresh, +1 each";
+    // With D engaged from the east and the north-east, C attacks from the west, outside both
+    // fronts: a flank under either reading.
+    TestMap both;
+    both.rule("melee_factors", "seed003").rule("flank_outside", reading);
+    both.unit({.id = "C", .type = "cavalry", .at = {-1, 0}});
+    both.unit({.id = "B1", .at = {1, 0}});
+    both.unit({.id = "B2", .at = {1, -1}});
+    both.unit({.id = "D", .side = 1, .at = {0, 0}});
+    const auto sc2 = both.build();
+    const env::GameState s2 = stateIn(*sc2, env::Phase::kCombat, 0);
+    EXPECT_TRUE(env::attackFromFlankOrRear(s2, unitOf(*sc2, "C"), unitOf(*sc2, "D"))) << reading;
+  }
+}
+
 TEST(MeleeFactors, EachCombatAddsFatigueUpToTheCap_V_MEL_3) {
   TestMap m;
   m.rule("melee_factors", "seed003").rule("fatigue_cap", 1);
