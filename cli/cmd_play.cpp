@@ -25,9 +25,11 @@ int runPlay(const Args& args) {
   own.add_options()
       ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
        "built-in scenario name or scenario file")
-      ("blue", po::value<std::string>()->default_value("mcts:sims=300"),
-       "agent spec of the first player")
-      ("orange", po::value<std::string>()->default_value("rule"), "agent spec of the second player")
+      ("blue", po::value<std::string>()->default_value("mcts:sims=64"),
+       "agent spec of the first player (the default: the budget the built-in scenarios' "
+       "handicaps were measured at, configs/scenarios/README.md)")
+      ("orange", po::value<std::string>()->default_value("mcts:sims=64"),
+       "agent spec of the second player")
       ("seed", po::value<uint64_t>()->default_value(1), "game seed (dice and agents)")
       ("quiet", po::bool_switch(), "print only the result")
       ("show-map", po::bool_switch(), "print the map at the start of every player-turn")

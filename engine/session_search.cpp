@@ -147,13 +147,15 @@ json attackJson(const env::GameState& s, env::Action a) {
 }
 
 // A decision as the protocol reports it: the action, the search's statistics, the `top` most
-// visited candidates (an attack with its odds and chances) and the principal variation.
+// visited candidates (an attack with its odds and chances), ties in the order the search
+// breaks them (the higher prior first, mcts/search_result.cpp), so that the first is the move
+// played, and the principal variation.
 json decisionJson(const env::GameState& s, const agents::Decision& d, size_t top,
                   const std::string& spec) {
   std::vector<mcts::RootChild> children = d.info.children;
   std::stable_sort(children.begin(), children.end(),
                    [](const mcts::RootChild& a, const mcts::RootChild& b) {
-                     return a.visits != b.visits ? a.visits > b.visits : a.value > b.value;
+                     return a.visits != b.visits ? a.visits > b.visits : a.prior > b.prior;
                    });
   json list = json::array();
   for (size_t i = 0; i < std::min(top, children.size()); ++i) {

@@ -201,14 +201,26 @@ function vpBreakdown(r) {
   return list;
 }
 
+// The scenario's handicap (its "balance") as text, "+1.5 VP to blue", or "" when it has none.
+function handicapText(r) {
+  const h = r.handicap || {};
+  const side = h.blue ? "blue" : h.orange ? "orange" : null;
+  return side ? `+${h[side]} VP to ${side}` : "";
+}
+
 export function renderResult(box, r, info) {
   box.innerHTML = "";
   const winner = r.winner === null ? "a draw" :
     `${r.level_name} for ${r.winner} (${info.sides[r.winner === "blue" ? 0 : 1]})`;
-  const delta = Math.abs(r.vp.blue - r.vp.orange);
+  const handicap = handicapText(r);
+  const score = handicap ? r.score : r.vp;
+  const delta = Math.abs(score.blue - score.orange);
   box.append(node("h2", {}, `Result: ${winner}`),
-    node("p", {}, `victory points: blue ${r.vp.blue}, orange ${r.vp.orange}: a difference of ` +
-      `${delta} gives the level (V-LEVEL-1: 0 draw, 1 minor, 2 tactical, 3 major, 4+ total)`),
+    node("p", {}, `victory points: blue ${r.vp.blue}, orange ${r.vp.orange}` +
+      (handicap ? `; the scenario's handicap ${handicap} makes the score blue ${score.blue}, ` +
+        `orange ${score.orange}` : "") + `: a difference of ${delta} gives the level ` +
+      "(V-LEVEL-1: 0 draw, 1 minor, 2 tactical, 3 major, 4+ total" +
+      (handicap ? "; a half point, minor)" : ")")),
     vpBreakdown(r),
     node("p", { class: "hint" }, "Victory comes from objectives only (V-GEN-1): units destroyed " +
       "count through the hexes they can no longer hold."));
@@ -220,7 +232,10 @@ export function renderResult(box, r, info) {
 export function renderScore(box, r, state, info) {
   box.innerHTML = "";
   if (!r || !state || r.terminal) return;
+  const handicap = handicapText(r);
   box.append(node("h3", {}, `VP now: blue ${r.vp.blue} · orange ${r.vp.orange}`),
+    ...(handicap ? [node("p", { class: "handicap" }, `handicap ${handicap}: score blue ` +
+      `${r.score.blue} · orange ${r.score.orange}`)] : []),
     node("p", { class: "hint" }, r.winner === null ? "a draw if the game ended now" :
       `${r.level_name} for ${r.winner} if the game ended now`), vpBreakdown(r));
   const losses = node("table", { class: "losses" });

@@ -4,6 +4,7 @@
 #include <deque>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -11,15 +12,23 @@ namespace morne::env {
 
 namespace {
 
-// The document of a scenario file with its handicap set to 0 and its name suffixed; nullopt
-// when the file has no handicap.
-std::optional<nlohmann::json> unbalancedTwin(const BuiltinScenario& file) {
-  nlohmann::json doc = nlohmann::json::parse(file.json);
+bool hasOwnHandicap(const nlohmann::json& doc) {
   const auto balance = doc.find("balance");
-  if (balance == doc.end() || !balance->is_object() || balance->value("vp", 0.0) == 0.0) {
-    return std::nullopt;
-  }
-  (*balance)["vp"] = 0;
+  return balance != doc.end() && balance->is_object() && balance->value("vp", 0.0) != 0.0;
+}
+
+// The twin of `file` generated from its own document: its handicap set to 0, its name
+// suffixed, and a variant of a scenario that has a twin made a variant of that twin; nullopt
+// when the file has no handicap of its own and is no variant of a scenario with a twin
+// (`twinned`: the names of the files that have one, bases before variants).
+std::optional<nlohmann::json> unbalancedTwin(const BuiltinScenario& file,
+                                             const std::set<std::string>& twinned) {
+  nlohmann::json doc = nlohmann::json::parse(file.json);
+  const std::string base = doc.value("variant_of", "");
+  const bool base_twinned = !base.empty() && twinned.count(base) > 0;
+  if (!hasOwnHandicap(doc) && !base_twinned) return std::nullopt;
+  if (base_twinned) doc["variant_of"] = base + kUnbalancedSuffix;
+  doc["balance"] = {{"vp_to", "blue"}, {"vp", 0}};
   doc["name"] = std::string(file.name) + kUnbalancedSuffix;
   doc["title"] = doc.value("title", std::string(file.name)) + ", without its handicap";
   return doc;
@@ -31,9 +40,22 @@ const std::vector<BuiltinScenario>& builtinScenarios() {
   static const std::vector<BuiltinScenario> kAll = [] {
     static std::deque<std::string> texts;  // stable storage for the twins' names and documents
     std::vector<BuiltinScenario> all = embeddedScenarioFiles();
-    for (const BuiltinScenario& file : embeddedScenarioFiles()) {
-      const auto twin = unbalancedTwin(file);
+    std::set<std::string> twinned;  // files with a twin: a file of the twin's name, or generated
+    for (const BuiltinScenario& file : all) {
+      const std::string_view name = file.name;
+      if (name.ends_with(kUnbalancedSuffix))
+        twinned.emplace(name.substr(0, name.size() - std::string_view(kUnbalancedSuffix).size()));
+    }
+    // Bases first, so that a variant knows whether its base has a twin.
+    std::vector<BuiltinScenario> files = embeddedScenarioFiles();
+    std::stable_partition(files.begin(), files.end(), [](const BuiltinScenario& f) {
+      return !nlohmann::json::parse(f.json).contains("variant_of");
+    });
+    for (const BuiltinScenario& file : files) {
+      if (twinned.count(file.name) > 0) continue;  // its twin is a file of its own
+      const auto twin = unbalancedTwin(file, twinned);
       if (!twin) continue;
+      twinned.emplace(file.name);
       const char* name = texts.emplace_back(std::string(file.name) + kUnbalancedSuffix).c_str();
       all.push_back({name, texts.emplace_back(twin->dump(2)).c_str()});
     }

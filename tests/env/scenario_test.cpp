@@ -7,6 +7,7 @@
 #include <set>
 
 #include "env/error.h"
+#include "env/io/builtin_scenarios.h"
 #include "env/io/scenario_json.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
@@ -30,7 +31,8 @@ json baseDoc() {
 }
 
 TEST(Scenario, BuiltinsLoadAndStart) {
-  ASSERT_EQ(env::builtinScenarios().size(), 6u);
+  // The eight files of configs/scenarios and four generated twins (below).
+  ASSERT_EQ(env::builtinScenarios().size(), 12u);
   for (const env::BuiltinScenario& b : env::builtinScenarios()) {
     const auto sc = env::loadScenario(b.name);
     EXPECT_EQ(sc->name(), b.name);
@@ -41,6 +43,38 @@ TEST(Scenario, BuiltinsLoadAndStart) {
   const auto crossing = env::loadScenario("crossing");
   EXPECT_EQ(crossing->width(), 20);
   EXPECT_EQ(crossing->height(), 14);
+}
+
+// Every built-in scenario with a handicap, or a variant of one that has a twin, exists without
+// it as NAME-unbalanced: a file of its own when the balancing changed the map's objectives
+// (crossing, duel), else generated (the same document, handicap 0; a variant of the base's
+// twin).
+TEST(Scenario, EachBalancedBuiltinHasAnUnbalancedTwin) {
+  std::set<std::string> names;
+  for (const env::BuiltinScenario& b : env::builtinScenarios()) names.insert(b.name);
+  int twins = 0;
+  for (const std::string& name : names) {
+    if (name.ends_with(env::kUnbalancedSuffix)) continue;
+    const auto sc = env::loadScenario(name);
+    const std::string twin_name = name + env::kUnbalancedSuffix;
+    if (sc->balance().half_vp == 0 && !names.contains(twin_name)) continue;
+    ASSERT_TRUE(names.contains(twin_name)) << name << " has a handicap and no twin";
+    const auto twin = env::loadScenario(twin_name);
+    ++twins;
+    EXPECT_EQ(twin->name(), twin_name);
+    EXPECT_EQ(twin->balance().half_vp, 0) << twin_name;
+    EXPECT_EQ(twin->width(), sc->width()) << twin_name;
+    EXPECT_EQ(twin->rules(), sc->rules()) << twin_name;
+  }
+  EXPECT_EQ(twins, 6) << "crossing, its three variants, duel and pyramids";
+  // crossing-unbalanced is crossing as it was: without the bridge's passing objective, and its
+  // variants' twins are variants of it.
+  const auto crossing = env::loadScenario("crossing");
+  const auto before = env::loadScenario("crossing-unbalanced");
+  EXPECT_EQ(before->objectives().size() + 1, crossing->objectives().size());
+  const auto ancient = env::loadScenario("crossing-ancient-unbalanced");
+  EXPECT_EQ(ancient->objectives().size(), before->objectives().size());
+  EXPECT_EQ(ancient->rules().pursuit, env::Pursuit::kAncient);
 }
 
 TEST(Scenario, CrossingHasEveryRequiredFeature) {

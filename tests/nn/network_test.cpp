@@ -361,7 +361,7 @@ TEST(AnyMapNetwork, PlaysEveryBuiltInScenarioWithItsOwnPolicyShape) {
   }
   EXPECT_EQ(nn::builtinScenariosPlayed(net->config()).size(), env::builtinScenarios().size());
   const Fixture f;
-  const std::vector<std::string> duel_only{"duel"};
+  const std::vector<std::string> duel_only{"duel", "duel-unbalanced"};  // the 8x8 map
   EXPECT_EQ(nn::builtinScenariosPlayed(f.config()), duel_only);
   try {
     nn::checkNetworkFits(f.config(), *env::loadScenario("crossing"));

@@ -367,6 +367,12 @@ def test_ai_panel_and_move_now(c):
 def test_vp_track(c):
     c.begin("crossing", "two")
     check("VP now" in c.text("score"), f"no VP track: {c.text('score')!r}")
+    handicap = engine_session(c.port, "crossing")
+    given = handicap.call({"cmd": "result"})["handicap"]
+    handicap.close()
+    side = "blue" if given["blue"] else "orange"
+    check(f"handicap +{given[side]:g} VP to {side}" in c.text("score"),
+          f"the score panel does not show crossing's handicap {given}: {c.text('score')!r}")
     holders = {e.get_attribute("data-objective"): e.get_attribute("data-holder")
                for e in c.d.find_elements(By.CSS_SELECTOR, "#map g.objective")}
     probe = engine_session(c.port, "crossing")
