@@ -14,12 +14,12 @@ import sys
 import h5py
 import numpy as np
 
-FORMAT, VERSIONS = "morne-selfplay", (1, 2, 3)
+FORMAT, VERSIONS = "morne-selfplay", (1, 2, 3, 4)
 
 # Every dataset: its element type and its number of dimensions (rows first), and the format
 # version that added it (older files lack it).
 SINCE = {"positions/search_value": 2, "positions/margin": 3, "positions/control": 3,
-         "positions/short_value": 3}
+         "positions/short_value": 3, "games/handicap_half": 4}
 DATASETS = {
     "positions/planes": ("float32", 4),   # [rows, planes, height, width]
     "positions/globals": ("float32", 2),  # [rows, globals]
@@ -27,7 +27,7 @@ DATASETS = {
     "positions/legal": ("uint8", 2),      # [rows, policy size]
     "positions/value": ("float32", 1),    # [rows]: final result for the side to move
     "positions/search_value": ("float32", 1),  # [rows]: the search's root value (version 2)
-    "positions/margin": ("float32", 1),   # [rows]: final VP difference, side to move's (version 3)
+    "positions/margin": ("float32", 1),   # [rows]: final score difference, side to move's (version 3)
     "positions/control": ("float32", 3),  # [rows, height, width]: final control (version 3)
     "positions/short_value": ("float32", 2),  # [rows, 3]: short-term values (version 3)
     "positions/game": ("uint64", 1),      # [rows]: game id of each row
@@ -39,6 +39,7 @@ DATASETS = {
     "games/winner": ("int8", 1),
     "games/vp_blue": ("int16", 1),
     "games/vp_orange": ("int16", 1),
+    "games/handicap_half": ("int8", 1),  # the scenario's handicap, half VP (version 4)
     "games/level": ("int8", 1),
     "games/end": ("uint8", 1),
     "games/plies": ("int32", 1),

@@ -53,7 +53,7 @@ void fillFinalTargets(const env::GameState& end, std::span<const DecisionValue> 
   g.short_value.clear();
   for (size_t r = 0; r < rows; ++r) {
     const float mine = g.side[r] == 0 ? 1.0f : -1.0f;
-    g.margin.push_back(mine * static_cast<float>(g.vp_blue - g.vp_orange));
+    g.margin.push_back(mine * finalMargin(g));
     for (float c : blue_control) g.control.push_back(mine * c);
     const auto t = static_cast<size_t>(g.move[r]);
     for (const std::vector<float>& values : blue_short)

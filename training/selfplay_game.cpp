@@ -141,6 +141,7 @@ void SelfPlayGame::finish(uint8_t end, int resigner) {
   data_.winner = static_cast<int8_t>(resigner == env::kNoSide ? r.winner : 1 - resigner);
   data_.vp_blue = static_cast<int16_t>(r.vp[0]);
   data_.vp_orange = static_cast<int16_t>(r.vp[1]);
+  data_.handicap_half = static_cast<int8_t>(r.handicap_half[0] - r.handicap_half[1]);
   data_.level = static_cast<int8_t>(resigner == env::kNoSide ? r.level : 0);
   for (uint8_t side : data_.side) {
     data_.value.push_back(data_.winner == env::kNoSide ? 0.0f

@@ -92,17 +92,17 @@ void checkGame(const ShardContents& c, size_t index, Checker& check) {
 namespace {
 
 // The auxiliary targets of row `r` of `g` (NaN, unknown, passes): the margin is the game's
-// victory-point difference for the side to move, control is -1, 0 or +1 on every square, the
+// score difference (victory points and handicap) for the side to move, control is -1, 0 or +1 on every square, the
 // short-term values lie in [-1, 1].
 void checkAuxiliaryTargets(const ShardContents& c, const GameData& g, size_t r,
                            const std::string& where, Checker& check) {
   if (r < g.margin.size() && !std::isnan(g.margin[r])) {
-    const float blue = static_cast<float>(g.vp_blue - g.vp_orange);
+    const float blue = finalMargin(g);
     const float expected = g.side[r] == 0 ? blue : -blue;
     if (g.margin[r] != expected) {
       check.problem(where, "margin " + std::to_string(g.margin[r]) +
-                               " does not match the victory points (" + std::to_string(expected) +
-                               ")");
+                               " does not match the victory points and handicap (" +
+                               std::to_string(expected) + ")");
     }
   }
   const auto area = static_cast<size_t>(c.shape.area());

@@ -12,7 +12,7 @@ inline constexpr const char* kShardFormat = "morne-selfplay";
 // Version 2 added positions/search_value, version 3 positions/margin, control and short_value;
 // version 1 and 2 shards and journals are still read (their search values are their values,
 // their auxiliary targets unknown: NaN).
-inline constexpr int kShardFormatVersion = 3;
+inline constexpr int kShardFormatVersion = 4;
 inline constexpr int kOldestShardFormatVersion = 1;
 
 struct ShardInfo {

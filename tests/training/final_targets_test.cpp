@@ -35,7 +35,8 @@ TEST(FinalTargets, ShortTermValuesAreTheHandComputedAverages) {
 }
 
 // At the end of random games: +1 on the squares of blue units, -1 on orange's, owned hexes and
-// forts their owner's sign, every other square 0; each row's targets from its side's view.
+// forts their owner's sign, every other square 0; the margin counts duel's handicap (1.5 VP to
+// orange); each row's targets from its side's view.
 TEST(FinalTargets, ControlAndMarginAreTheFinalPositionsFromEachRowsSide) {
   const auto sc = env::loadScenario("duel");
   const nn::ObservationEncoder encoder(*sc);
@@ -58,6 +59,8 @@ TEST(FinalTargets, ControlAndMarginAreTheFinalPositionsFromEachRowsSide) {
     g.winner = static_cast<int8_t>(r.winner);
     g.vp_blue = static_cast<int16_t>(r.vp[0]);
     g.vp_orange = static_cast<int16_t>(r.vp[1]);
+    g.handicap_half = static_cast<int8_t>(r.handicap_half[0] - r.handicap_half[1]);
+    ASSERT_EQ(g.handicap_half, -3);
     fillFinalTargets(s, decisions, encoder, g);
 
     const size_t area = static_cast<size_t>(encoder.shape().height * encoder.shape().width);
@@ -84,7 +87,7 @@ TEST(FinalTargets, ControlAndMarginAreTheFinalPositionsFromEachRowsSide) {
     ASSERT_EQ(g.short_value.size(), static_cast<size_t>(g.rows) * kShortValueHorizons.size());
     for (size_t row = 0; row < static_cast<size_t>(g.rows); ++row) {
       const float mine = g.side[row] == 0 ? 1.0f : -1.0f;
-      EXPECT_EQ(g.margin[row], mine * static_cast<float>(g.vp_blue - g.vp_orange));
+      EXPECT_EQ(g.margin[row], mine * (static_cast<float>(g.vp_blue - g.vp_orange) - 1.5f));
       for (size_t i = 0; i < area; ++i)
         ASSERT_EQ(g.control[row * area + i], mine * expected[i])
             << "row " << row << " square " << i;

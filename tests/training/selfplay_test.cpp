@@ -66,6 +66,12 @@ TEST_F(SelfPlayTest, WritesConsistentTrainingRows) {
   for (const auto& [id, g] : games) {
     ASSERT_GT(g.rows, 0);
     EXPECT_EQ(g.rows, g.decisions);  // no playout cap: every decision is recorded
+    EXPECT_EQ(g.handicap_half, -3) << "duel's handicap, 1.5 VP to orange, recorded per game";
+    // The winner follows from the score: the map's VP and the handicap.
+    const int score_half = 2 * (g.vp_blue - g.vp_orange) + g.handicap_half;
+    if (g.end == kEndRules) {
+      EXPECT_EQ(g.winner, score_half > 0 ? 0 : score_half < 0 ? 1 : -1) << "game " << id;
+    }
     rows += g.rows;
     for (int row = 0; row < g.rows; ++row) {
       double total = 0;

@@ -136,9 +136,10 @@ class ShardDamageTest : public test::TempDirTest {
 // A version 1 shard (before search values) is read: its values stand in for them, whole and by
 // rows; a search value outside [-1, 1] is a problem `data inspect --check` reports.
 // Shards of older versions lack the datasets added since: search values stand in as the
-// values, the auxiliary targets as unknown (NaN), in whole games and in rows for the learner.
+// values, the auxiliary targets as unknown (NaN), in whole games and in rows for the learner;
+// before version 4 the handicap reads as none.
 TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
-  for (const int version : {1, 2}) {
+  for (const int version : {1, 2, 3}) {
     const std::string old = damaged("v" + std::to_string(version) + ".h5", [&](H5::H5File& f) {
       for (const ShardDataset& d : shardDatasets())
         if (d.since > version) f.unlink(std::string(d.group) + "/" + d.name);
@@ -153,6 +154,8 @@ TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
       ASSERT_EQ(g.control.size(), static_cast<size_t>(g.rows * kDamageShape.area()));
       ASSERT_EQ(g.short_value.size(), static_cast<size_t>(g.rows) * kShortValueHorizons.size());
       ASSERT_EQ(g.margin.size(), static_cast<size_t>(g.rows));
+      EXPECT_EQ(g.handicap_half, 0);
+      if (version == 3) continue;
       for (float m : g.margin) EXPECT_TRUE(std::isnan(m));
       for (float x : g.control) EXPECT_TRUE(std::isnan(x));
     }
@@ -166,17 +169,17 @@ TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
     }
     EXPECT_EQ(rows.size, 5);
     ASSERT_EQ(rows.short_value.size(), 5 * kShortValueHorizons.size());
-    for (float v : rows.short_value) EXPECT_TRUE(std::isnan(v));
+    for (float v : rows.short_value) EXPECT_EQ(std::isnan(v), version < 3);
   }
   const std::string bad = damaged("sv.h5", [](H5::H5File& f) {
     poke(f, "positions/search_value", 4, 1.5f, H5::PredType::NATIVE_FLOAT);
   });
   EXPECT_NE(firstProblem(bad).find("search value 1.5"), std::string::npos) << firstProblem(bad);
-  const std::string future = damaged("v4.h5", [](H5::H5File& f) {
-    const int four = 4;
-    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &four);
+  const std::string future = damaged("v5.h5", [](H5::H5File& f) {
+    const int five = 5;
+    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &five);
   });
-  EXPECT_NE(readError(future).find("reads versions 1 to 3"), std::string::npos)
+  EXPECT_NE(readError(future).find("reads versions 1 to 4"), std::string::npos)
       << readError(future);
 }
 
