@@ -348,15 +348,16 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
     }
   }
   const HandicapTrial& best = out.trials[static_cast<size_t>(out.chosen)];
-  if (out.balanced) {
+  if (out.interrupted) {  // its last try is short of its games: no verdict yet
+    out.balanced = false;
+    out.verdict = "stopped before the search ended; the same command continues it";
+  } else if (out.balanced) {
     out.verdict = base->name() + " is balanced at " + env::handicapText(best.handicap) +
                   " between " + against + ": blue wins " + core::fixedText(100 * best.share, 1) +
                   "% [" + core::fixedText(100 * best.low, 1) + ", " +
                   core::fixedText(100 * best.high, 1) + "] of " +
                   std::to_string(best.blue + best.orange) + " decisive games (" +
                   std::to_string(best.draws) + " draws of " + std::to_string(best.games) + ")";
-  } else if (out.interrupted) {
-    out.verdict = "stopped before the search ended; the same command continues it";
   } else {
     out.verdict = unbalancedVerdict(base->name(), against, out.trials, best);
     if (!settled) {
