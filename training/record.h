@@ -57,7 +57,7 @@ struct GameData {
   int16_t vp_blue = 0;
   int16_t vp_orange = 0;
   int8_t handicap_half = 0;  // the scenario's handicap in half VP, + to blue, - to orange
-  int8_t level = 0;  // victory level (V-LEVEL-1); 0 for a resigned game
+  int8_t level = 0;          // victory level (V-LEVEL-1); 0 for a resigned game
   uint8_t end = kEndRules;
   int32_t plies = 0;  // decisions and chance outcomes
   int32_t decisions = 0;
