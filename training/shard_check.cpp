@@ -92,8 +92,8 @@ void checkGame(const ShardContents& c, size_t index, Checker& check) {
 namespace {
 
 // The auxiliary targets of row `r` of `g` (NaN, unknown, passes): the margin is the game's
-// score difference (victory points and handicap) for the side to move, control is -1, 0 or +1 on every square, the
-// short-term values lie in [-1, 1].
+// score difference (victory points and handicap) for the side to move, control is -1, 0 or +1
+// on every square, the short-term values lie in [-1, 1].
 void checkAuxiliaryTargets(const ShardContents& c, const GameData& g, size_t r,
                            const std::string& where, Checker& check) {
   if (r < g.margin.size() && !std::isnan(g.margin[r])) {
