@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <future>
 #include <thread>
 
 #include "env/error.h"
@@ -83,15 +84,25 @@ TEST_F(DataParallel, RanksHoldTheSameWeightsAfterEveryStep) {
 
 TEST_F(DataParallel, ARankThatLeavesMakesTheOthersExchangeFail) {
   std::exception_ptr failure;
-  std::thread leaver([&] {
+  std::promise<void> rank0_joined;
+  std::thread leaver([&, joined = rank0_joined.get_future()] {
     try {
       const auto group = nn::ProcessGroup::connect(address(1, 20));
+      joined.wait();  // both ranks hold the group; this one leaves: its group is destroyed
     } catch (...) {
       failure = std::current_exception();
     }
-  });  // leaves at once: its group is destroyed
-  const std::unique_ptr<nn::ProcessGroup> group = nn::ProcessGroup::connect(address(0, 20));
+  });
+  std::unique_ptr<nn::ProcessGroup> group;
+  std::exception_ptr connect_failure;
+  try {
+    group = nn::ProcessGroup::connect(address(0, 20));
+  } catch (...) {
+    connect_failure = std::current_exception();
+  }
+  rank0_joined.set_value();
   leaver.join();
+  if (connect_failure) std::rethrow_exception(connect_failure);
   ASSERT_FALSE(failure);
   float x[4] = {1, 2, 3, 4};
   EXPECT_THROW(group->sum(x, 4), Error);
