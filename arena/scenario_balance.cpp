@@ -247,7 +247,7 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
 
   BalanceOutcome out;
   std::mutex lock;
-  int handicap = env::signedHandicap(base->balance());
+  int handicap = base->balance().signedHalf();
   int games = r.games;
   bool settled = false;  // the search ended by itself, not by running out of tries
   for (int tries = 0; tries < r.max_tries && !out.interrupted;) {

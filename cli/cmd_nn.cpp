@@ -1,5 +1,6 @@
-// `morne nn init|info`: create a policy-value network for a scenario or for any map (random
-// weights, the starting point of training), or describe a network file.
+// `morne nn init|info|upgrade`: create a policy-value network for a scenario or for any map
+// (random weights, the starting point of training), describe a network file, or rewrite one
+// saved for an earlier observation encoder in the current encoder's form.
 
 #include <filesystem>
 #include <iomanip>
@@ -51,10 +52,27 @@ void describe(const nn::Network& net) {
             << "\n";
 }
 
+// Writes `net` to `out` (its folders created) unless `out` exists and `force` is not given,
+// then describes it.
+void writeNetwork(const nn::Network& net, const std::string& verb, const std::string& out,
+                  bool force) {
+  const std::filesystem::path parent = std::filesystem::path(out).parent_path();
+  std::error_code ec;
+  if (std::filesystem::exists(out, ec) && !force) {
+    throw ConfigError("nn " + verb + ": " + out + " already exists; give --force to replace it");
+  }
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec)
+    throw IoError("nn " + verb + ": cannot create folder " + parent.string() + ": " + ec.message());
+  net.save(out);
+  describe(net);
+  std::cout << "wrote " << out << "\n";
+}
+
 }  // namespace
 
 int runNn(const Args& args) {
-  po::options_description own("Options of `morne nn init|info`");
+  po::options_description own("Options of `morne nn init|info|upgrade`");
   // clang-format off
   own.add_options()
       ("scenario", po::value<std::string>()->default_value(env::kDefaultScenario),
@@ -72,12 +90,16 @@ int runNn(const Args& args) {
        "init --any-scenario: the weights of this map-bound network (a warm start for other "
        "maps) instead of fresh ones")
       ("seed", po::value<uint64_t>()->default_value(1), "init: seed of the initial weights")
-      ("out", po::value<std::string>(), "init: network file to write (folders are created)")
-      ("force", po::bool_switch(), "init: replace an existing network file");
+      ("out", po::value<std::string>(),
+       "init, upgrade: network file to write (folders are created)")
+      ("force", po::bool_switch(), "init, upgrade: replace an existing network file");
   // clang-format on
   const ParsedCommand cmd = parseCommand("nn", args, own, 2);
   if (cmd.help || cmd.positional.empty()) {
-    std::cout << usageText("morne nn init --out FILE [options]  |  morne nn info FILE", own);
+    std::cout << usageText(
+        "morne nn init --out FILE [options]  |  morne nn info FILE  |  "
+        "morne nn upgrade FILE --out FILE",
+        own);
     return cmd.help ? 0 : 1;
   }
   const auto& vm = cmd.vm;
@@ -86,8 +108,17 @@ int runNn(const Args& args) {
     describe(*nn::Network::load(cmd.positional[1]));
     return 0;
   }
+  if (cmd.positional[0] == "upgrade") {
+    // Loading converts a network of an earlier encoder (nn/network.h); saving keeps that form.
+    if (cmd.positional.size() != 2) throw ConfigError("nn upgrade: give one network file");
+    if (!vm.count("out")) throw ConfigError("nn upgrade: give --out FILE");
+    writeNetwork(*nn::Network::load(cmd.positional[1]), "upgrade", vm["out"].as<std::string>(),
+                 vm["force"].as<bool>());
+    return 0;
+  }
   if (cmd.positional[0] != "init") {
-    throw ConfigError("nn: unknown action \"" + cmd.positional[0] + "\" (available: init, info)");
+    throw ConfigError("nn: unknown action \"" + cmd.positional[0] +
+                      "\" (available: init, info, upgrade)");
   }
   if (!vm.count("out")) throw ConfigError("nn init: give --out FILE");
   const bool any = vm["any-scenario"].as<bool>();
@@ -122,17 +153,7 @@ int runNn(const Args& args) {
     check("value-hidden", c.value_hidden, 1, nn::kMaxValueHidden);
     net = nn::Network::create(c, vm["seed"].as<uint64_t>());
   }
-  const std::string out = vm["out"].as<std::string>();
-  const std::filesystem::path parent = std::filesystem::path(out).parent_path();
-  std::error_code ec;
-  if (std::filesystem::exists(out, ec) && !vm["force"].as<bool>()) {
-    throw ConfigError("nn init: " + out + " already exists; give --force to replace it");
-  }
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (ec) throw IoError("nn init: cannot create folder " + parent.string() + ": " + ec.message());
-  net->save(out);
-  describe(*net);
-  std::cout << "wrote " << out << "\n";
+  writeNetwork(*net, "init", vm["out"].as<std::string>(), vm["force"].as<bool>());
   return 0;
 }
 

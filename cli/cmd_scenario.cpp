@@ -46,9 +46,8 @@ std::string summary(const env::Scenario& sc) {
   return sc.name() + ", " + std::to_string(sc.width()) + "x" + std::to_string(sc.height()) + ", " +
          std::to_string(sc.numCells()) + " hexes, " + std::to_string(sc.turns()) + " turns, " +
          std::to_string(units[0]) + " blue / " + std::to_string(units[1]) + " orange units" +
-         (sc.balance().half_vp
-              ? "; handicap " + env::handicapText(env::signedHandicap(sc.balance()))
-              : "") +
+         (sc.balance().half_vp ? "; handicap " + env::handicapText(sc.balance().signedHalf())
+                               : "") +
          rules;
 }
 

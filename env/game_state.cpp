@@ -33,7 +33,8 @@ std::optional<ChanceKind> parseChanceKindName(std::string_view name) {
 }
 
 uint64_t computeHash(const GameState& s) {
-  uint64_t h = zobrist::header(s.turn, s.side, s.phase) ^ resolutionKey(s);
+  uint64_t h = zobrist::header(s.turn, s.side, s.phase) ^ resolutionKey(s) ^
+               zobrist::handicap(s.handicap_half - s.sc().balance().signedHalf());
   for (int u = 0; u < s.num_units; ++u) {
     const UnitState& us = s.unit(u);
     h ^= zobrist::unitCell(u, us.cell) ^ zobrist::unitVc(u, us.vc) ^ zobrist::unitMo(u, us.mo) ^

@@ -5,8 +5,9 @@
 //
 // Layout (kMaxUnits = 64, kMaxCells = 512 by default):
 //
-//   header   scenario pointer, Zobrist hash, turn, phasing side, phase, and what is being
-//            resolved: the pending chance event, reaction fire, the combat in progress
+//   header   scenario pointer, Zobrist hash, turn, phasing side, phase, what is being
+//            resolved (the pending chance event, reaction fire, the combat in progress), and
+//            the victory-point handicap
 //   units    UnitState[kMaxUnits]   8 bytes each: cell, VC, MO, MP left, flags
 //   unit_at  int8_t[kMaxCells]      unit index on each cell, -1 if empty (U-STACK-1)
 //   owners   int8_t[kMaxTracked]    side owning each tracked (passing) hex (V-HEX-2)
@@ -176,7 +177,10 @@ struct GameState {
   int8_t reacting_to = -1;    // unit whose step triggered the reaction fire in progress
   int8_t charge_window = -1;  // cavalry deciding whether to charge before reaction fire
   CombatRecord combat;        // the combat being resolved, if any
-  uint8_t reserved[6] = {};
+  // The victory-point handicap in half points, + to blue, - to orange (V-LEVEL-1): the
+  // scenario's, or one self-play draws per game (training/selfplay_game.h; setHandicap).
+  int8_t handicap_half = 0;
+  uint8_t reserved[5] = {};
   std::array<UnitState, kMaxUnits> units;
   std::array<int8_t, kMaxCells> unit_at;
   std::array<int8_t, kMaxTracked> owner;
@@ -215,6 +219,7 @@ static_assert(sizeof(GameState) <= 2048, "GameState grew; check the copy cost in
 inline GameState emptyState(const Scenario& sc) {
   GameState s;
   s.scenario = &sc;
+  s.handicap_half = static_cast<int8_t>(sc.balance().signedHalf());
   s.num_units = static_cast<uint8_t>(sc.numUnits());
   s.unit_at.fill(-1);
   s.owner.fill(kNoSide);
@@ -240,6 +245,14 @@ inline int phasingUnitsByCell(const GameState& s, std::array<int8_t, kMaxUnits>&
 }
 
 // --- mutators that keep the hash in step (the only writers of a state) ---
+
+// Gives the game the handicap `signed_half` (half VP, + to blue, - to orange) instead of the
+// one it has; the hash tells it from the scenario's own. Precondition: |signed_half| <= 127.
+inline void setHandicap(GameState& s, int signed_half) {
+  const int own = s.sc().balance().signedHalf();
+  s.hash ^= zobrist::handicap(s.handicap_half - own) ^ zobrist::handicap(signed_half - own);
+  s.handicap_half = static_cast<int8_t>(signed_half);
+}
 
 inline void setUnitTrail(GameState& s, int u, uint8_t trail) {
   UnitState& us = s.units[static_cast<size_t>(u)];

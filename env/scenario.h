@@ -99,6 +99,8 @@ struct Zone {
 struct VpHandicap {
   int side = kNoSide;  // the side that receives it; kNoSide when the scenario has none
   int half_vp = 0;     // in half victory points, >= 0
+  // The handicap in half victory points, positive to blue, negative to orange.
+  int signedHalf() const { return side == kNoSide ? 0 : (side == 0 ? half_vp : -half_vp); }
 };
 
 std::string_view zoneCriterionName(ZoneCriterion c);

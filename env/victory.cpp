@@ -64,8 +64,8 @@ GameResult gameResult(const GameState& s) {
       if (scores[side]) r.vp[side] += z.vp[side];
     }
   }
-  const VpHandicap& h = sc.balance();
-  if (h.side != kNoSide) r.handicap_half[static_cast<size_t>(h.side)] = h.half_vp;
+  if (s.handicap_half > 0) r.handicap_half[0] = s.handicap_half;
+  if (s.handicap_half < 0) r.handicap_half[1] = -s.handicap_half;
   const int delta = r.marginHalf();  // V-LEVEL-1
   r.winner = delta > 0 ? 0 : (delta < 0 ? 1 : kNoSide);
   r.level = victoryLevel(delta);

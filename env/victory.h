@@ -10,13 +10,14 @@
 namespace morne::env {
 
 // Victory points and victory level (V-LEVEL-1), computed from the current position; final
-// once s.isTerminal(). A side's score is its VP from the map plus the scenario's handicap;
+// once s.isTerminal(). A side's score is its VP from the map plus the game's handicap;
 // Δ = score(blue) - score(orange); a half point of Δ is a minor victory.
 struct GameResult {
-  std::array<int, kNumSides> vp = {};             // from objectives, zones and forts
-  std::array<int, kNumSides> handicap_half = {};  // the scenario's handicap, in half VP
-  int winner = kNoSide;                           // side ahead, kNoSide on a draw
-  int level = 0;  // 0 draw, 1 minor, 2 tactical, 3 major, 4 total victory
+  std::array<int, kNumSides> vp = {};  // from objectives, zones and forts
+  std::array<int, kNumSides> handicap_half =
+      {};                // the game's handicap (GameState::handicap_half), in half VP
+  int winner = kNoSide;  // side ahead, kNoSide on a draw
+  int level = 0;         // 0 draw, 1 minor, 2 tactical, 3 major, 4 total victory
 
   // A side's score in half victory points: 2 x VP + handicap.
   int scoreHalf(int side) const {

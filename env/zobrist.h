@@ -51,6 +51,12 @@ inline uint64_t unitTrail(int u, unsigned trail) {
 inline uint64_t moraleStatus(int u, uint32_t packed) {
   return packed == 0 ? 0 : mix(static_cast<uint64_t>(u) << 32 | packed | 0x6D6F72ull << 40);
 }
+// Key of a handicap that differs from the scenario's by `offset` half VP (0 for none).
+inline uint64_t handicap(int offset) {
+  return offset == 0
+             ? 0
+             : mix(static_cast<uint64_t>(static_cast<uint32_t>(offset)) | 0x6B6F6D69ull << 32);
+}
 inline uint64_t owner(int tracked, int side) { return kTables.owner[tracked][side + 1]; }
 inline uint64_t fortControl(int fort, int side) { return kTables.fort[fort][side + 1]; }
 

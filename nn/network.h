@@ -95,8 +95,10 @@ class Network {
  public:
   // A freshly initialised network (weights drawn from `seed`).
   static std::unique_ptr<Network> create(const NetworkConfig& config, uint64_t seed);
-  // Loads a network saved by save(). Throws IoError (unreadable file) or ConfigError (not a
-  // morne network, made with another encoder version, weights that are NaN or infinite, or
+  // Loads a network saved by save(). One saved for the encoder version before this one comes in
+  // this encoder's form: the inputs added since enter with weight 0, so it computes what it did
+  // (`morne nn upgrade` writes it so). Throws IoError (unreadable file) or ConfigError (not a
+  // morne network, made with an older encoder version, weights that are NaN or infinite, or
   // weights that do not match the checksum saved with them).
   static std::unique_ptr<Network> load(const std::string& path);
   // The map-bound network saved at `path` as an any-map network (a large map's training may

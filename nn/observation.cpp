@@ -147,6 +147,8 @@ constexpr std::string_view kGlobalNames[] = {
     "failed_test_graded",
     "pursuit_ancient",
     "melee_seed003",
+    // the victory-point handicap (docs/scenario-format.md, "balance")
+    "handicap_mine",
 };
 constexpr int kNumGlobals = static_cast<int>(std::size(kGlobalNames));
 
@@ -226,8 +228,9 @@ enum Global : int {
   kFailedGraded,
   kPursuitAncient,
   kMeleeSeed003,
+  kHandicapMine,
 };
-static_assert(kMeleeSeed003 == kNumGlobals - 1, "global enum and names disagree");
+static_assert(kHandicapMine == kNumGlobals - 1, "global enum and names disagree");
 
 // The morale factor a unit starts with under the ancient 2d6 model (V-MOR-2), 0 otherwise.
 int baseMoraleFactor(const env::Scenario& sc, int u) {
@@ -396,6 +399,10 @@ void ObservationEncoder::encode(const GameState& s, std::span<float> planes,
   global(kFailedGraded, flag(rules.failed_test == env::FailedTest::kGraded));
   global(kPursuitAncient, flag(rules.pursuit == env::Pursuit::kAncient));
   global(kMeleeSeed003, flag(rules.melee_factors == env::MeleeFactors::kSeed003));
+  // The state's own scenario's handicap: self-play varies it per game (training/selfplay.h).
+  global(kHandicapMine, ratio(r.handicap_half[static_cast<size_t>(me)] -
+                                  r.handicap_half[static_cast<size_t>(them)],
+                              20));
 }
 
 }  // namespace morne::nn

@@ -13,7 +13,7 @@
 
 namespace morne::nn {
 
-inline constexpr int kEncoderVersion = 2;
+inline constexpr int kEncoderVersion = 3;
 
 // The plane that is 1 on the map's hexes and 0 on the grid's other cells (planeNames()[0]).
 inline constexpr int kOnMapPlane = 0;

@@ -12,6 +12,12 @@ over its opponent).
       --config configs/loop-duel.cfg --trained "morne loop ..." --arena A1 A2 ... \\
       --out models/duel.json
 
+A network rewritten in place (`morne nn upgrade models/NAME.pt --out models/NAME.pt --force`)
+keeps its training and its measured matches: `--refresh` rewrites only what is read from the
+network file (size, CRC-32, encoder version, shape, weights checksum) in its existing card.
+
+  scripts/model-card.py --morne build/morne --net models/duel.pt --refresh --out models/duel.json
+
 Only the standard library is needed.
 """
 
@@ -138,18 +144,31 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--morne", required=True, help="the morne binary")
     p.add_argument("--net", required=True, help="the shipped network file (models/NAME.pt)")
-    p.add_argument("--run", required=True, help="the morne loop run folder that trained it")
-    p.add_argument("--config", required=True, help="the config file the run was made with")
-    p.add_argument("--trained", action="append", required=True,
+    p.add_argument("--refresh", action="store_true",
+                   help="rewrite the network file's fields of the existing card --out only")
+    p.add_argument("--run", help="the morne loop run folder that trained it")
+    p.add_argument("--config", help="the config file the run was made with")
+    p.add_argument("--trained", action="append",
                    help="a command that trained it, in order (repeatable)")
     p.add_argument("--note", default="", help="what else a user should know")
-    p.add_argument("--arena", nargs="+", required=True, help="arena report folders")
+    p.add_argument("--arena", nargs="+", help="arena report folders")
     p.add_argument("--out", required=True, help="the card to write (models/NAME.json)")
     a = p.parse_args()
+    if not a.refresh and not (a.run and a.config and a.trained and a.arena):
+        fail("give --run, --config, --trained and --arena (or --refresh)")
 
     with open(a.net, "rb") as f:
         data = f.read()
     info, provenance = network_info(a.morne, a.net)
+    if a.refresh:
+        try:
+            with open(a.out) as f:
+                card = json.load(f)
+        except (OSError, ValueError) as e:
+            fail(f"{a.out}: no card to refresh: {e}")
+        card.update({"bytes": len(data), "crc32": zlib.crc32(data), **info})
+        write_card(card, a.out)
+        return
     card = {
         "format": FORMAT,
         "name": os.path.splitext(os.path.basename(a.net))[0],
@@ -169,11 +188,16 @@ def main():
         "strength": [arena_figures(folder) for folder in a.arena],
         "note": a.note,
     }
-    with open(a.out + ".tmp", "w") as f:
+    write_card(card, a.out)
+
+
+def write_card(card, out):
+    """Writes `card` to `out` whole (a temporary file, then renamed)."""
+    with open(out + ".tmp", "w") as f:
         json.dump(card, f, indent=2, sort_keys=False)
         f.write("\n")
-    os.replace(a.out + ".tmp", a.out)
-    print(f"model-card: {a.out}: {card['name']} ({card['bytes']} bytes, crc32 {card['crc32']}), "
+    os.replace(out + ".tmp", out)
+    print(f"model-card: {out}: {card['name']} ({card['bytes']} bytes, crc32 {card['crc32']}), "
           f"{len(card['strength'])} match(es)")
 
 

@@ -56,7 +56,7 @@ struct GameData {
   int8_t winner = -1;  // 0 blue, 1 orange, -1 draw
   int16_t vp_blue = 0;
   int16_t vp_orange = 0;
-  int8_t handicap_half = 0;  // the scenario's handicap in half VP, + to blue, - to orange
+  int8_t handicap_half = 0;  // the game's handicap in half VP, + to blue, - to orange
   int8_t level = 0;          // victory level (V-LEVEL-1); 0 for a resigned game
   uint8_t end = kEndRules;
   int32_t plies = 0;  // decisions and chance outcomes
@@ -80,7 +80,7 @@ struct GameData {
 };
 
 // The game's final score difference, blue's minus orange's: its victory points from the map
-// and the scenario's handicap. The margin target of its rows, for the side to move.
+// and the game's handicap. The margin target of its rows, for the side to move.
 inline float finalMargin(const GameData& g) {
   return static_cast<float>(g.vp_blue - g.vp_orange) + 0.5f * static_cast<float>(g.handicap_half);
 }

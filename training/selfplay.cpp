@@ -184,8 +184,9 @@ struct Run {
 SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
                            const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop) {
-  // A bad spec or boost fails here, before any file is created.
+  // A bad spec, boost or handicap spread fails here, before any file is created.
   boostedSide(c);
+  handicapSpreadHalf(c);
   const std::optional<agents::BatchedSearch> batched =
       c.lockstep ? agents::makeBatchedSearch(c.agent) : std::nullopt;
   // An agent writes its own spec in canonical form (agents/spec_params.h), so prune=0 reads

@@ -1,5 +1,8 @@
 #include "training/selfplay_config.h"
 
+#include <cmath>
+#include <sstream>
+
 #include "agents/agent_spec.h"
 #include "env/error.h"
 #include "env/types.h"
@@ -21,6 +24,21 @@ int boostedSide(const SelfPlayConfig& c) {
                       c.boost_side + "\")");
   }
   return *side;
+}
+
+int handicapSpreadHalf(const SelfPlayConfig& c) {
+  const double half = c.handicap_spread * 2;
+  if (!(half >= 0 && half <= 2 * kMaxHandicapSpread) || half != std::floor(half)) {
+    throw ConfigError("selfplay: --handicap-spread " +
+                      [&] {
+                        std::ostringstream text;
+                        text << c.handicap_spread;
+                        return text.str();
+                      }() +
+                      ": a whole or half number of victory points from 0 to " +
+                      std::to_string(static_cast<int>(kMaxHandicapSpread)));
+  }
+  return static_cast<int>(half);
 }
 
 }  // namespace morne::training

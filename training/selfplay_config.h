@@ -13,6 +13,9 @@
 
 namespace morne::training {
 
+// The largest SelfPlayConfig::handicap_spread, in VP.
+inline constexpr double kMaxHandicapSpread = 10;
+
 struct SelfPlayConfig {
   std::shared_ptr<const env::Scenario> scenario;
   std::string agent = "mcts:sims=100";  // plays both sides
@@ -63,6 +66,11 @@ struct SelfPlayConfig {
   int boost_sims = 0;
   double start_share = 0;
   std::shared_ptr<const std::vector<env::GameState>> starts;
+  // Handicap randomisation (KataGo's komi): with `handicap_spread` > 0 (VP, whole or half),
+  // each game plays with the scenario's handicap moved by a whole number of half points drawn
+  // uniformly from -spread to +spread by the game's seed; the network sees it (handicap_mine,
+  // nn/observation.h) and the shards record it (games/handicap_half).
+  double handicap_spread = 0;
   int queue_games = 32;     // finished games waiting for the writer, at most
   std::string config_json;  // the run's settings, stored in every shard
   std::string engine;       // version line, stored in every shard
@@ -71,6 +79,10 @@ struct SelfPlayConfig {
 // The spec of playout cap randomisation's cheap searches: the agent's, with `sims` simulations
 // and no root noise (they are not recorded, so they need no exploration).
 std::string cheapSearchSpec(const std::string& spec, int sims);
+
+// SelfPlayConfig::handicap_spread in half VP. Throws ConfigError for a spread that is not a
+// whole or half number of VP.
+int handicapSpreadHalf(const SelfPlayConfig& c);
 
 // The side boost_sims applies to: 0 or 1, or -1 without a boost. Throws ConfigError for a
 // boost_side that is not "blue" or "orange", or boost_sims without one.

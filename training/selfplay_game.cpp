@@ -16,6 +16,8 @@ namespace {
 
 // The seed stream of the archive's draws (the start position and the archived one).
 constexpr uint64_t kArchiveStream = 0xA7C4'1E5D'0B3F'2291ull;
+// The seed stream of the game's handicap draw (SelfPlayConfig::handicap_spread).
+constexpr uint64_t kHandicapStream = 0x4A6D'1C0E'93B2'57F1ull;
 
 // The action to play: with `explore`, drawn in proportion to the agent's policy target, unless
 // the agent drew its action itself (Gumbel); else the agent's choice.
@@ -62,6 +64,11 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
   if (c.starts && !c.starts->empty() && archive_rng_.uniform() < c.start_share) {
     s_ = (*c.starts)[archive_rng_.below(static_cast<uint32_t>(c.starts->size()))];
     from_archive_ = true;
+  }
+  if (const int spread = handicapSpreadHalf(c); spread > 0) {
+    env::Rng draw(seed ^ kHandicapStream);
+    const int offset = static_cast<int>(draw.below(static_cast<uint32_t>(2 * spread + 1))) - spread;
+    env::setHandicap(s_, c.scenario->balance().signedHalf() + offset);
   }
 }
 

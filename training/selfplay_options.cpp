@@ -51,6 +51,14 @@ const env::OptionRow<SelfPlayConfig> kPlayRows[] = {
     {"archive", &SelfPlayConfig::archive, env::anyValue(),
      "write one position of each game, drawn from its decisions, to PREFIX.positions.json",
      env::kRecorded, env::before("false")},
+    {"handicap-spread",
+     &SelfPlayConfig::handicap_spread,
+     {0, kMaxHandicapSpread},
+     "games draw their handicap uniformly within this many VP (whole or half) of the "
+     "scenario's, in half points, so that the value learns what VP are worth (0: the "
+     "scenario's)",
+     env::kRecorded,
+     env::before("0")},
     {"start-share",
      &SelfPlayConfig::start_share,
      {0, 1},

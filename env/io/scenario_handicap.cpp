@@ -7,10 +7,6 @@
 
 namespace morne::env {
 
-int signedHandicap(const VpHandicap& h) {
-  return h.side == kNoSide ? 0 : (h.side == 0 ? h.half_vp : -h.half_vp);
-}
-
 std::string handicapText(int signed_half) {
   if (signed_half == 0) return "none";
   const int magnitude = signed_half < 0 ? -signed_half : signed_half;

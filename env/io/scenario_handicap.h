@@ -1,6 +1,6 @@
 #pragma once
-// A scenario's victory-point handicap (docs/scenario-format.md, "balance") as one signed number,
-// and the same scenario with another handicap: what `morne scenario balance` tries and writes,
+// A scenario's victory-point handicap (docs/scenario-format.md, "balance") as text, and the
+// same scenario with another handicap: what `morne scenario balance` tries and writes,
 // and what self-play varies per game.
 
 #include <memory>
@@ -10,9 +10,6 @@
 #include "env/scenario.h"
 
 namespace morne::env {
-
-// A handicap in half victory points, positive to blue, negative to orange.
-int signedHandicap(const VpHandicap& h);
 
 // "+1.5 VP to blue", "+2 VP to orange", "none".
 std::string handicapText(int signed_half);

@@ -338,6 +338,46 @@ PolicyValueNet makePolicyValueNet(const NetworkConfig& config, uint64_t seed) {
   return PolicyValueNet(config);
 }
 
+namespace {
+
+// The encoder version before this one: its observations are this version's less the globals
+// at the end (handicap_mine), so its networks are upgraded on load.
+constexpr int kUpgradableEncoderVersion = 2;
+
+// `old` (of encoder version kUpgradableEncoderVersion, loaded from `path`) for this encoder:
+// the globals added since enter the two layers that read the globals with weights 0, so the
+// network computes what it did whatever their values.
+std::pair<NetworkConfig, PolicyValueNet> upgradedEncoder(const NetworkConfig& old_config,
+                                                         const PolicyValueNet& old,
+                                                         const std::string& path) {
+  NetworkConfig config = old_config;
+  config.encoder_version = kEncoderVersion;
+  config.input.globals = static_cast<int>(ObservationEncoder::globalNames().size());
+  const int added = config.input.globals - old_config.input.globals;
+  if (added != 1) {
+    throw ConfigError(path + ": encoder version " + std::to_string(old_config.encoder_version) +
+                      " with " + std::to_string(old_config.input.globals) +
+                      " globals; that version has " + std::to_string(config.input.globals - 1));
+  }
+  PolicyValueNet net(config);
+  net->masked = old->masked;
+  torch::NoGradGuard no_grad;
+  const auto from = namedTensors(old);
+  const auto to = namedTensors(net);
+  for (size_t i = 0; i < to.size(); ++i) {
+    const auto& [name, tensor] = to[i];
+    const torch::Tensor& source = from[i].second;
+    if (name == "globals_in.weight" || name == "value_fc1.weight") {
+      tensor.copy_(torch::cat({source, torch::zeros({source.size(0), added})}, 1));
+    } else {
+      tensor.copy_(source);
+    }
+  }
+  return {config, net};
+}
+
+}  // namespace
+
 std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -357,7 +397,8 @@ std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& p
   const nlohmann::json config_json = nlohmann::json::parse(text.toStringRef(), nullptr, false);
   const NetworkConfig config = networkConfigFromJson(config_json, path);
   const int format = config_json.at("format").get<int>();
-  if (config.encoder_version != kEncoderVersion) {
+  if (config.encoder_version != kEncoderVersion &&
+      config.encoder_version != kUpgradableEncoderVersion) {
     throw ConfigError(path + ": made with encoder version " +
                       std::to_string(config.encoder_version) + ", this morne encodes version " +
                       std::to_string(kEncoderVersion));
@@ -378,6 +419,8 @@ std::pair<NetworkConfig, PolicyValueNet> loadPolicyValueNet(const std::string& p
   } else if (format >= 2) {
     throw ConfigError(path + ": no weights checksum; the file is damaged");
   }
+  if (config.encoder_version == kUpgradableEncoderVersion)
+    return upgradedEncoder(config, net, path);
   return {config, net};
 }
 

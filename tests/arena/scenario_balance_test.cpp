@@ -139,7 +139,7 @@ TEST(ScenarioBalance, AKnownVpGiftMovesTheFairHandicapByTheGift) {
   EXPECT_EQ(gift.balanced, plain.balanced);
   // The scenario written carries the handicap chosen.
   const auto written = env::loadScenario(gift.scenario_file);
-  EXPECT_EQ(env::signedHandicap(written->balance()), g.handicap);
+  EXPECT_EQ(written->balance().signedHalf(), g.handicap);
 }
 
 TEST(ScenarioBalance, ARunContinuesFromItsFolderAndRefusesAnother) {

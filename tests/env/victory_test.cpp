@@ -131,6 +131,38 @@ TEST(Victory, AHandicapCountsInTheScoreAndItsHalfPointBreaksTies_V_LEVEL_1) {
   }
 }
 
+// A game's own handicap (self-play draws one per game): it replaces the scenario's in the
+// result, and the hash tells it apart, 0 back at the scenario's own.
+TEST(Victory, AGamesOwnHandicapReplacesTheScenariosAndIsHashed_V_LEVEL_1) {
+  TestMap m;
+  m.unit({.id = "B", .at = {0, 0}}).unit({.id = "O", .side = 1, .at = {3, 0}});
+  m.objective({0, 0}, false, 2, 0);
+  nlohmann::json doc = m.toJson();
+  doc["balance"] = {{"vp_to", "orange"}, {"vp", 1.5}};
+  const auto sc = env::parseScenario(doc.dump(), "handicap");
+  env::GameState s = stateIn(*sc, env::Phase::kMovement, 0);
+  EXPECT_EQ(s.handicap_half, -3);
+  EXPECT_EQ(env::gameResult(s).winner, 0);  // 2 - 1.5
+  const uint64_t own_hash = s.hash;
+  EXPECT_EQ(env::computeHash(s), own_hash);
+  env::setHandicap(s, -5);  // +2.5 VP to orange
+  env::GameResult r = env::gameResult(s);
+  EXPECT_EQ(r.handicap_half[0], 0);
+  EXPECT_EQ(r.handicap_half[1], 5);
+  EXPECT_EQ(r.winner, 1);
+  EXPECT_EQ(r.level, 1);
+  EXPECT_NE(s.hash, own_hash);
+  EXPECT_EQ(env::computeHash(s), s.hash);
+  env::setHandicap(s, 2);  // +1 VP to blue
+  r = env::gameResult(s);
+  EXPECT_EQ(r.handicap_half[0], 2);
+  EXPECT_EQ(r.handicap_half[1], 0);
+  EXPECT_EQ(r.marginHalf(), 6);
+  EXPECT_EQ(env::computeHash(s), s.hash);
+  env::setHandicap(s, -3);
+  EXPECT_EQ(s.hash, own_hash);
+}
+
 TEST(Victory, HalfPointsReadAsText) {
   EXPECT_EQ(env::halfVpText(0), "0");
   EXPECT_EQ(env::halfVpText(3), "1.5");

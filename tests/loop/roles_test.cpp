@@ -85,7 +85,8 @@ TEST(LoopRoles, ARunTakesItsRolesInTurnInProcessAndResumes) {
   }
   EXPECT_TRUE(fs::exists(dir / "selfplay/gen-001"));
   const std::string status = loop::loopStatus(dir.string());
-  EXPECT_NE(status.find("gen-002"), std::string::npos) << status;
+  EXPECT_NE(status.find("finished, 2 generations"), std::string::npos) << status;
+  EXPECT_NE(status.find("\n  2 "), std::string::npos) << "no row of generation 2: " << status;
   fs::remove_all(dir);
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -142,6 +143,25 @@ TEST(Observation, SeenFromTheSideToMove) {
   }
   EXPECT_EQ(b.globals[6], 1.0f);  // mover_is_blue
   EXPECT_EQ(o.globals[6], 0.0f);
+}
+
+// handicap_mine: the game's handicap for the side to move, its own less the other's, / 10 VP.
+TEST(Observation, TheHandicapIsSeenFromTheSideToMove) {
+  const auto sc = env::loadScenario("duel");  // +1.5 VP to orange
+  const nn::ObservationEncoder enc(*sc);
+  const auto names = nn::ObservationEncoder::globalNames();
+  const size_t at = static_cast<size_t>(
+      std::find(names.begin(), names.end(), std::string_view("handicap_mine")) - names.begin());
+  ASSERT_LT(at, names.size());
+  env::GameState blue = env::newGame(*sc);
+  env::GameState orange = blue;
+  orange.side = 1;
+  EXPECT_FLOAT_EQ(encode(enc, blue).globals[at], -0.15f);
+  EXPECT_FLOAT_EQ(encode(enc, orange).globals[at], 0.15f);
+  env::setHandicap(blue, 4);  // +2 VP to blue
+  EXPECT_FLOAT_EQ(encode(enc, blue).globals[at], 0.2f);
+  const auto even = env::loadScenario("duel-unbalanced");
+  EXPECT_EQ(encode(nn::ObservationEncoder(*even), env::newGame(*even)).globals[at], 0.0f);
 }
 
 // Over the scenario's own planes, and over the more planes of a network made for longer fire

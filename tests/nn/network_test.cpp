@@ -87,6 +87,47 @@ TEST(Network, SaveAndLoadGiveTheSameOutputs) {
   EXPECT_NE(f.evaluate(*net).first, f.evaluate(*other).first);
 }
 
+// A network of encoder version 2 (no handicap_mine, the last global) loads as version 3 and
+// computes what it did, whatever the new input holds.
+TEST(Network, AnEncoderVersion2NetworkIsUpgradedAndIgnoresTheHandicap) {
+  Fixture f;
+  nn::NetworkConfig old = f.config(2, 8);
+  old.encoder_version = 2;
+  old.input.globals -= 1;
+  const auto before = nn::Network::create(old, 5);
+  const std::string path = tempPath("v2.pt");
+  before->save(path);
+  const auto after = nn::Network::load(path);
+  EXPECT_EQ(after->config().encoder_version, nn::kEncoderVersion);
+  EXPECT_EQ(after->config().input.globals, f.encoder.shape().globals);
+  const nn::ObservationShape shape = f.encoder.shape();
+  const size_t n = static_cast<size_t>(shape.globals);
+  std::vector<float> planes(static_cast<size_t>(shape.planeSize()));
+  std::vector<float> globals(n);
+  env::GameState s = env::newGame(*f.sc);
+  f.encoder.encode(s, planes, globals);
+  std::vector<float> policy(static_cast<size_t>(f.layout.size())), value(1);
+  nn::ObservationShape old_shape = shape;
+  old_shape.globals -= 1;
+  before->evaluate(1, old_shape, planes, std::span(globals).first(n - 1), policy, value);
+  for (const float handicap : {-0.5f, 0.0f, 0.15f, 1.0f}) {
+    globals[n - 1] = handicap;
+    std::vector<float> policy2(policy.size()), value2(1);
+    after->evaluate(1, shape, planes, globals, policy2, value2);
+    EXPECT_EQ(policy2, policy) << "handicap " << handicap;
+    EXPECT_EQ(value2, value) << "handicap " << handicap;
+  }
+  // Saved again (what `morne nn upgrade` does), it is a network of this encoder.
+  after->save(path);
+  const auto again = nn::Network::load(path);
+  EXPECT_EQ(again->config().encoder_version, nn::kEncoderVersion);
+  EXPECT_EQ(again->checksum(), after->checksum());
+  // Older versions than the one before are refused.
+  old.encoder_version = 1;
+  nn::Network::create(old, 5)->save(path);
+  EXPECT_THROW(nn::Network::load(path), ConfigError);
+}
+
 // Network files before format 3 have no auxiliary heads: their configs read back without them;
 // a format 3 config must say.
 TEST(Network, ConfigsBeforeTheAuxiliaryHeadsReadBackWithoutThem) {

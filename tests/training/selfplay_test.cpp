@@ -9,9 +9,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "env/error.h"
 #include "env/io/scenario_library.h"
+#include "nn/observation.h"
 #include "tests/training/temp_dir.h"
 #include "training/final_targets.h"
 #include "training/shard_check.h"
@@ -229,6 +231,39 @@ TEST_F(SelfPlayTest, ABoostedSideSearchesMoreAndWinsMore) {
   fs::remove_all(dir_);
   EXPECT_THROW(runSelfPlay(bad, nullptr, nullptr), ConfigError);
   EXPECT_FALSE(fs::exists(dir_ / "bad-0000.h5"));
+}
+
+// Handicap randomisation (issue 49): each game draws its handicap within the spread around the
+// scenario's (duel: +1.5 VP to orange, -3 half points); every row sees it from its mover
+// (handicap_mine, the last global), and its value and margin targets count it. A spread that is
+// no whole or half VP is refused before any file.
+TEST_F(SelfPlayTest, GamesDrawTheirHandicapWithinTheSpreadAndRowsCarryIt) {
+  SelfPlayConfig c = config("spread");
+  c.agent = "mcts:sims=4";
+  c.games = 12;
+  c.handicap_spread = 1;
+  std::set<int> drawn;
+  const size_t globals = nn::ObservationEncoder::globalNames().size();
+  for (const auto& [id, g] : readGames(runSelfPlay(c, nullptr, nullptr).shards)) {
+    SCOPED_TRACE("game " + std::to_string(id));
+    EXPECT_GE(g.handicap_half, -5);
+    EXPECT_LE(g.handicap_half, -1);
+    drawn.insert(g.handicap_half);
+    const int score = 2 * (g.vp_blue - g.vp_orange) + g.handicap_half;
+    EXPECT_EQ(g.winner, score > 0 ? 0 : (score < 0 ? 1 : -1));
+    for (int row = 0; row < g.rows; ++row) {
+      const float mine = g.side[static_cast<size_t>(row)] == 0 ? 1.0f : -1.0f;
+      EXPECT_FLOAT_EQ(g.globals[static_cast<size_t>(row) * globals + globals - 1],
+                      mine * static_cast<float>(g.handicap_half) / 20);
+      EXPECT_FLOAT_EQ(g.margin[static_cast<size_t>(row)], mine * finalMargin(g));
+    }
+  }
+  EXPECT_GE(drawn.size(), 3u) << "12 games drew " << drawn.size() << " handicaps of 5";
+  SelfPlayConfig bad = config("bad");
+  bad.handicap_spread = 0.3;
+  fs::remove_all(dir_);
+  EXPECT_THROW(runSelfPlay(bad, nullptr, nullptr), ConfigError);
+  EXPECT_FALSE(fs::exists(dir_));
 }
 
 TEST(CheapSearchSpec, ReplacesTheBudgetAndDropsTheNoise) {
