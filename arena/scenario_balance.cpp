@@ -11,6 +11,8 @@
 
 #include "agents/agent_kinds.h"
 #include "agents/game_runner.h"
+#include "arena/resumable_folder.h"
+#include "arena/scenario_analysis.h"
 #include "core/number_text.h"
 #include "env/error.h"
 #include "env/io/crc32.h"
@@ -117,31 +119,9 @@ json runJson(const BalanceRequest& r, const env::Scenario& sc) {
 
 // Opens the run's folder: continues the same run, starts over with force, refuses another.
 std::vector<BalanceGame> openFolder(const BalanceRequest& r, const json& run) {
-  const std::string file = (fs::path(r.out) / "balance.json").string();
-  const std::string games = (fs::path(r.out) / "games.csv").string();
-  std::error_code ec;
-  fs::create_directories(r.out, ec);
-  if (ec) throw IoError(env::printablePath(r.out) + ": cannot make the folder: " + ec.message());
-  if (fs::exists(file)) {
-    json saved;
-    try {
-      saved = json::parse(env::readTextFile(file, "balance run file"));
-    } catch (const json::exception& e) {
-      throw ConfigError(env::printablePath(file) + ": not a balance run file: " + e.what());
-    }
-    if (saved != run && !r.force) {
-      for (const auto& [key, value] : run.items()) {
-        if (saved.value(key, json()) != value) {
-          throw ConfigError(env::printablePath(file) + ": the run saved here has " + key + " " +
-                            saved.value(key, json()).dump() + ", not " + value.dump() +
-                            " (another --out, or --force to start over)");
-        }
-      }
-    }
-    if (saved == run && !r.force) return readGames(games);
+  if (openResumableFolder(r.out, "balance.json", "games.csv", run, r.force, "balance run")) {
+    return readGames((fs::path(r.out) / "games.csv").string());
   }
-  env::removeDurably(games);
-  env::writeFileDurably(file, run.dump(2) + "\n");
   return {};
 }
 
@@ -207,19 +187,10 @@ HandicapTrial trialOf(int handicap, const std::vector<int>& margins) {
     if (total < 0) ++t.orange;
     if (total == 0) ++t.draws;
   }
-  const double n = t.blue + t.orange;
-  if (n == 0) {
-    t.share = 0.5;
-    return t;
-  }
-  // Wilson's score interval, z = 1.96.
-  constexpr double z = 1.959963984540054;
-  const double p = t.blue / n;
-  const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
-  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
-  t.share = p;
-  t.low = std::max(0.0, centre - half);
-  t.high = std::min(1.0, centre + half);
+  const SideShare share = sideShare(t.blue, t.orange, t.draws);
+  t.share = share.share;
+  t.low = share.low;
+  t.high = share.high;
   return t;
 }
 

@@ -1,11 +1,13 @@
 // `morne scenario`: validate, show and list scenarios; list the rule switches; find the
-// handicap that balances a scenario (arena/scenario_balance.h).
+// handicap that balances a scenario (arena/scenario_balance.h); a designer's analysis of a
+// scenario from games between agents (arena/scenario_analysis_run.h).
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
+#include "arena/scenario_analysis_run.h"
 #include "arena/scenario_balance.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -29,7 +31,15 @@ constexpr const char* kSynopsis =
     "       morne scenario list              list the built-in scenarios\n"
     "       morne scenario switches [--markdown]  list the rule switches and their defaults\n"
     "       morne scenario balance NAME|FILE [options]  find the VP handicap that makes the\n"
-    "                                        sides even between equal agents";
+    "                                        sides even between equal agents\n"
+    "       morne scenario analyse NAME|FILE [options]  balance, decisiveness, length, the\n"
+    "                                        weight of skill, objectives and losses by turn";
+
+// The verb's value of an option whose default depends on the verb.
+template <typename T>
+T verbDefault(const po::variables_map& vm, const char* name, T value) {
+  return vm.count(name) ? vm[name].as<T>() : value;
+}
 
 std::string summary(const env::Scenario& sc) {
   int units[2] = {0, 0};
@@ -113,12 +123,12 @@ int balance(const std::string& scenario, const po::variables_map& vm) {
   arena::BalanceRequest r;
   r.scenario = scenario;
   r.agents = splitList(vm["agents"].as<std::string>(), false);
-  r.games = vm["games"].as<int>();
+  r.games = verbDefault(vm, "games", 200);
   r.max_games = std::max(r.games, vm["max-games"].as<int>());
   r.max_tries = vm["max-tries"].as<int>();
   r.seed = vm["seed"].as<uint64_t>();
   r.jobs = vm["jobs"].as<int>();
-  r.out = vm["out"].as<std::string>();
+  r.out = verbDefault<std::string>(vm, "out", "balance-results");
   r.force = vm["force"].as<bool>();
   const bool quiet = vm["quiet"].as<bool>();
   const core::InterruptFlag interrupt;
@@ -143,6 +153,38 @@ int balance(const std::string& scenario, const po::variables_map& vm) {
   return out.interrupted ? 130 : (out.balanced ? 0 : 3);
 }
 
+int analyse(const std::string& scenario, const po::variables_map& vm) {
+  arena::AnalysisRequest r;
+  r.scenario = scenario;
+  if (vm.count("pair")) r.pairs = vm["pair"].as<std::vector<std::string>>();
+  r.games = verbDefault(vm, "games", 40);
+  r.seed = vm["seed"].as<uint64_t>();
+  r.jobs = vm["jobs"].as<int>();
+  r.out = verbDefault<std::string>(vm, "out", "analysis-results");
+  r.force = vm["force"].as<bool>();
+  const bool quiet = vm["quiet"].as<bool>();
+  const core::InterruptFlag interrupt;
+  std::optional<core::Progress> bar;
+  const arena::AnalysisOutcome out = arena::analyseScenario(
+      r,
+      [&](const arena::AnalysisProgress& p) {
+        if (!p.line.empty()) {
+          std::cerr << (quiet ? "" : "\n") << p.line << "\n";
+          if (!bar) bar.emplace(p.total, "games", !quiet);
+        }
+        if (bar) bar->update(p.done);
+      },
+      interrupt.flag());
+  if (out.interrupted) {
+    std::cerr << "\nstopped: the same command continues the run in " << r.out << "\n";
+    return 130;
+  }
+  std::cout << "\n"
+            << arena::analysisText(out.analysis) << "\nreports: " << r.out
+            << "/report.txt, report.json, report.svg\n";
+  return 0;
+}
+
 }  // namespace
 
 int runScenario(const Args& args) {
@@ -153,18 +195,27 @@ int runScenario(const Args& args) {
       ("agents", po::value<std::string>()->default_value("mcts:sims=64"),
        "balance: one agent spec (it plays itself) or two (each seed played twice, sides "
        "swapped)")
-      ("games", po::value<int>()->default_value(200), "balance: games per handicap tried")
+      ("pair", po::value<std::vector<std::string>>(),
+       "analyse: an agent pair, \"A\" (A plays itself) or \"A vs B\" (each seed twice, sides "
+       "swapped); repeatable (default: mcts:sims=64; rule; rule vs random; mcts:sims=64 vs rule; "
+       "mcts:sims=256 vs mcts:sims=64)")
+      ("games", po::value<int>(),
+       "balance: games per handicap tried (default 200); analyse: games per pair (default 40)")
       ("max-games", po::value<int>()->default_value(800),
        "balance: games at most for a handicap whose interval is too wide to decide")
       ("max-tries", po::value<int>()->default_value(8), "balance: handicaps tried at most")
       ("seed", po::value<uint64_t>()->default_value(1),
-       "balance: base seed (game i of every handicap plays the same dice)")
-      ("jobs", po::value<int>()->default_value(2), "balance: games played at once")
-      ("out", po::value<std::string>()->default_value("balance-results"),
-       "balance: the run's folder (balance.json, games.csv, summary.json and the scenario "
-       "with its handicap); the same command continues a stopped run")
-      ("force", po::bool_switch(), "balance: start over in an --out that holds another run")
-      ("quiet", po::bool_switch(), "balance: no progress bar");
+       "balance, analyse: base seed (game i of every handicap, or of every pair, plays the "
+       "same dice)")
+      ("jobs", po::value<int>()->default_value(2), "balance, analyse: games played at once")
+      ("out", po::value<std::string>(),
+       "the run's folder; the same command continues a stopped run. balance (default "
+       "balance-results): balance.json, games.csv, summary.json and the scenario with its "
+       "handicap; analyse (default analysis-results): analysis.json, games.jsonl, report.txt, "
+       "report.json, report.svg")
+      ("force", po::bool_switch(),
+       "balance, analyse: start over in an --out that holds another run")
+      ("quiet", po::bool_switch(), "balance, analyse: no progress bar");
   // clang-format on
   const ParsedCommand cmd = parseCommand("scenario", args, own, -1);
   if (cmd.help || cmd.positional.empty()) {
@@ -191,8 +242,12 @@ int runScenario(const Args& args) {
     if (rest.size() != 1) throw ConfigError("scenario balance: name exactly one scenario");
     return balance(rest[0], cmd.vm);
   }
+  if (verb == "analyse") {
+    if (rest.size() != 1) throw ConfigError("scenario analyse: name exactly one scenario");
+    return analyse(rest[0], cmd.vm);
+  }
   throw ConfigError("scenario: unknown action \"" + verb +
-                    "\" (validate, show, list, switches or balance)");
+                    "\" (validate, show, list, switches, balance or analyse)");
 }
 
 }  // namespace morne::cli
