@@ -89,8 +89,8 @@ constexpr ShardDataset kDatasets[] = {
      &GameData::handicap_half,
      RowExtent::kOne,
      {},
-     "the scenario's victory-point handicap in half points, + to blue, - to orange (0 in "
-     "older files)",
+     "the game's victory-point handicap in half points, + to blue, - to orange: the "
+     "scenario's, or the one the game drew (--handicap-spread); 0 in older files",
      4},
     {kGamesGroup,
      "level",
