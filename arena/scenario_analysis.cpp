@@ -1,7 +1,6 @@
 #include "arena/scenario_analysis.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "arena/elo.h"
 #include "env/error.h"
@@ -74,21 +73,6 @@ AgentPair parseAgentPair(const std::string& text) {
     throw ConfigError("agent pair \"" + text + "\": give \"A\" (A plays itself) or \"A vs B\"");
   }
   return p;
-}
-
-SideShare sideShare(int blue, int orange, int draws) {
-  SideShare s{blue, orange, draws};
-  const double n = blue + orange;
-  if (n == 0) return s;
-  // Wilson's score interval, z = 1.96.
-  constexpr double z = 1.959963984540054;
-  const double p = blue / n;
-  const double centre = (p + z * z / (2 * n)) / (1 + z * z / n);
-  const double half = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n);
-  s.share = p;
-  s.low = std::max(0.0, centre - half);
-  s.high = std::min(1.0, centre + half);
-  return s;
 }
 
 ScenarioAnalysis analyseGames(const env::Scenario& sc, const std::vector<AgentPair>& pairs,

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/side_share.h"
 #include "env/scenario.h"
 
 namespace morne::arena {
@@ -46,11 +47,8 @@ struct GameTrace {
   std::array<std::array<int, env::kNumUnitTypes>, env::kNumSides> vc_lost = {};
 };
 
-// Blue's share of decisive games with its 95% Wilson interval.
-struct SideShare {
-  int blue = 0, orange = 0, draws = 0;
-  double share = 0.5, low = 0, high = 1;
-};
+using core::SideShare;
+using core::sideShare;
 
 // The figures of one pair of agents.
 struct PairFigures {
@@ -102,9 +100,6 @@ struct ScenarioAnalysis {
   int decisive_games = 0;  // of the pooled ones, those the losses are counted over
   std::vector<TypeLosses> losses;
 };
-
-// Blue's share of decisive games among `blue` and `orange` wins, with its Wilson interval.
-SideShare sideShare(int blue, int orange, int draws);
 
 // The analysis of `games` played on `sc` by `pairs`. ConfigError for a trace of a pair not in
 // `pairs` or whose turn lists do not match the scenario.

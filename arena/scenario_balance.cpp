@@ -340,8 +340,10 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
   games_csv.close();
   if (!out.interrupted) {
     out.scenario_file = (fs::path(r.out) / (base->name() + ".json")).string();
-    env::writeFileDurably(out.scenario_file,
-                          env::scenarioTextWithHandicap(base->sourceText(), best.handicap));
+    const env::BalanceMeasurement measured{pair ? r.agents[0] + " vs " + r.agents[1] : r.agents[0],
+                                           best.blue, best.orange, best.draws, r.seed};
+    env::writeFileDurably(out.scenario_file, env::scenarioTextWithHandicap(
+                                                 base->sourceText(), best.handicap, {measured}));
     json trials = json::array();
     for (const HandicapTrial& t : out.trials) {
       json margins = json::object();

@@ -81,6 +81,9 @@ int show(const std::string& name) {
   const env::GameState s = env::newGame(*sc);
   std::cout << sc->title() << " (" << summary(*sc) << ")\n";
   if (!sc->description().empty()) std::cout << sc->description() << "\n";
+  if (const std::string balance = env::balanceText(*sc); !balance.empty()) {
+    std::cout << balance << "\n";
+  }
   std::cout << "blue: " << sc->sideNames()[0] << " (moves first), orange: " << sc->sideNames()[1]
             << "\n\n"
             << env::renderMap(s);

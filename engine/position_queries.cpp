@@ -11,6 +11,7 @@
 #include "env/control.h"
 #include "env/crt.h"
 #include "env/io/notation.h"
+#include "env/io/scenario_handicap.h"
 #include "env/io/scenario_library.h"
 #include "env/io/state_json.h"
 #include "env/los.h"
@@ -95,7 +96,8 @@ json builtinScenarioList() {
     list.push_back({{"name", sc->name()},
                     {"title", sc->title()},
                     {"turns", sc->turns()},
-                    {"sides", {sc->sideNames()[0], sc->sideNames()[1]}}});
+                    {"sides", {sc->sideNames()[0], sc->sideNames()[1]}},
+                    {"balance", env::balanceText(*sc)}});
   }
   return {{"scenarios", list}};
 }

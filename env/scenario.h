@@ -103,6 +103,15 @@ struct VpHandicap {
   int signedHalf() const { return side == kNoSide ? 0 : (side == 0 ? half_vp : -half_vp); }
 };
 
+// How a scenario's handicap was measured (`balance.measured`): the games of one pair of agents
+// at that handicap, as `morne scenario balance` played them. What the client's scenario card and
+// `morne scenario show` state.
+struct BalanceMeasurement {
+  std::string agents;                   // "A" (A plays itself) or "A vs B", agent specs
+  int blue = 0, orange = 0, draws = 0;  // wins of each side, with the handicap, and draws
+  uint64_t seed = 1;                    // the dice seed of the run (game i: deriveSeed(seed, i))
+};
+
 std::string_view zoneCriterionName(ZoneCriterion c);
 std::optional<ZoneCriterion> parseZoneCriterion(std::string_view name);
 
@@ -178,6 +187,8 @@ class Scenario {
   const std::vector<Zone>& zones() const { return zones_; }
   // The victory-point handicap counted in gameResult (none by default).
   const VpHandicap& balance() const { return balance_; }
+  // The measurements of that handicap, in the scenario's order (none if it gives none).
+  const std::vector<BalanceMeasurement>& balanceMeasurements() const { return measured_; }
   // Hexes whose owner (side of the last non-general unit to enter) the state tracks: passing
   // objectives and the hexes of passing zones (V-HEX-2, V-ZONE-1).
   const std::vector<CellId>& trackedCells() const { return tracked_cells_; }
@@ -232,6 +243,7 @@ class Scenario {
   std::vector<int> objective_index_;
   std::vector<Zone> zones_;
   VpHandicap balance_;
+  std::vector<BalanceMeasurement> measured_;
   std::vector<CellId> tracked_cells_;
   std::vector<int> tracked_index_;
   std::vector<int> tracked_initial_owner_;

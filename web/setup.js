@@ -1,5 +1,6 @@
 // The set-up screen: the scenarios, levels and agents the server offers, the game mode the form
-// describes (and the form written back from a resumed game's mode), the note on search budgets,
+// describes (and the form written back from a resumed game's mode), the scenario's card (its
+// handicap and how even it plays), the note on search budgets,
 // the saved game offered for resuming, and the question before a new game replaces it.
 
 import { LEVELS, ownBudget } from "./help.js";
@@ -14,14 +15,25 @@ function option(list, value, text) {
   $(list).appendChild(o);
 }
 
+// The card line of each scenario offered: its handicap and blue's measured share of wins.
+const balanceOf = new Map();
+
+// Shows the chosen scenario's card line under the list.
+function renderScenarioCard() {
+  $("scenario-card").textContent = balanceOf.get($("scenario").value) || "";
+}
+
 // Fills the form from a probe session: the scenarios and the trained networks, offered as
 // levels, as agents and as evaluators of the review's value graph. Throws the engine's error.
 export async function fillSetup(probe) {
   const list = await probe.must("scenarios");
   for (const s of list.scenarios) {
     option("scenario", s.name, `${s.title} (${s.name}, ${s.turns} turns: ${s.sides[0]} v ${s.sides[1]})`);
+    balanceOf.set(s.name, s.balance ? `Balance: ${s.balance}.` : "");
   }
   $("scenario").value = "duel";
+  $("scenario").addEventListener("change", renderScenarioCard);
+  renderScenarioCard();
   const models = await probe.must("models");
   for (const m of models.models) {
     option("agent-specs", `az:model=${m.name}`, "");
@@ -65,6 +77,7 @@ export function readMode() {
 // Shows a mode in the form (what a resumed game is played with).
 export function writeMode(mode, scenario) {
   if (typeof scenario === "string") $("scenario").value = scenario;
+  renderScenarioCard();
   $("mode").value = mode.kind;
   $("agent-blue").value = mode.agents.blue;
   $("agent-orange").value = mode.agents.orange;

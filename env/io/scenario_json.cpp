@@ -230,7 +230,8 @@ void ScenarioLoader::readObjectives(const json& v, const Path& path) {
 }
 
 void ScenarioLoader::readBalance(const json& v, const Path& path) {
-  if (!in_.expectObject(v, path, {"vp_to", "vp"})) return;
+  if (!in_.expectObject(v, path, {"vp_to", "vp", "measured"})) return;
+  if (const json* m = JsonReader::optional(v, "measured")) readMeasured(*m, path + "/measured");
   const json* to = in_.required(v, path, "vp_to");
   const json* vp = in_.required(v, path, "vp");
   if (!to || !vp) return;
@@ -249,6 +250,37 @@ void ScenarioLoader::readBalance(const json& v, const Path& path) {
     return;
   }
   sc_->balance_ = {side, static_cast<int>(points * 2)};
+}
+
+void ScenarioLoader::readMeasured(const json& v, const Path& path) {
+  if (!in_.expectArray(v, path)) return;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const Path p = JsonReader::child(path, i);
+    if (!in_.expectObject(v[i], p, {"agents", "blue", "orange", "draws", "seed"})) continue;
+    BalanceMeasurement m;
+    if (const json* a = in_.required(v[i], p, "agents")) {
+      m.agents = in_.string(*a, p + "/agents").value_or("");
+      if (a->is_string() && m.agents.empty()) in_.fail(p + "/agents", "name the agents");
+    }
+    constexpr int kMaxGames = 1000000;
+    for (auto [key, count] : {std::pair{"blue", &m.blue}, std::pair{"orange", &m.orange},
+                              std::pair{"draws", &m.draws}}) {
+      if (const json* n = in_.required(v[i], p, key)) {
+        *count = in_.integer(*n, p + "/" + key, 0, kMaxGames).value_or(0);
+      }
+    }
+    if (m.blue + m.orange == 0 && v[i].contains("blue") && v[i].contains("orange")) {
+      in_.fail(p, "a measurement needs at least one decisive game");
+    }
+    if (const json* seed = JsonReader::optional(v[i], "seed")) {
+      if (seed->is_number_unsigned()) {
+        m.seed = seed->get<uint64_t>();
+      } else {
+        in_.fail(p + "/seed", "expected a non-negative integer, found " + seed->dump());
+      }
+    }
+    sc_->measured_.push_back(m);
+  }
 }
 
 void ScenarioLoader::readZones(const json& v, const Path& path) {

@@ -140,6 +140,14 @@ TEST(ScenarioBalance, AKnownVpGiftMovesTheFairHandicapByTheGift) {
   // The scenario written carries the handicap chosen.
   const auto written = env::loadScenario(gift.scenario_file);
   EXPECT_EQ(written->balance().signedHalf(), g.handicap);
+  // ... and how it was measured: the chosen try's wins, with the agents and the seed.
+  ASSERT_EQ(written->balanceMeasurements().size(), 1u);
+  const env::BalanceMeasurement& m = written->balanceMeasurements()[0];
+  EXPECT_EQ(m.agents, "random");
+  EXPECT_EQ(m.blue, g.blue);
+  EXPECT_EQ(m.orange, g.orange);
+  EXPECT_EQ(m.draws, g.draws);
+  EXPECT_EQ(m.seed, 7u);
 }
 
 TEST(ScenarioBalance, ARunContinuesFromItsFolderAndRefusesAnother) {

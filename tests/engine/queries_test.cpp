@@ -34,6 +34,19 @@ TEST(EngineQueries, RefusalsCarryAReasonAndARule) {
   EXPECT_EQ(help["details"].size(), help["commands"].size());
 }
 
+// The scenario list gives each scenario's card line: its handicap and how it was measured, from
+// the scenario file (configs/scenarios/duel.json); none for one played without a handicap.
+TEST(EngineQueries, TheScenarioListStatesEachHandicapAndItsMeasurement) {
+  SessionClient c;
+  const json list = c.ok({{"cmd", "scenarios"}})["scenarios"];
+  std::map<std::string, std::string> balance;
+  for (const json& s : list) balance[s["name"]] = s["balance"];
+  EXPECT_EQ(balance["duel"].rfind("handicap +1.5 VP to orange: blue wins ", 0), 0u)
+      << balance["duel"];
+  EXPECT_NE(balance["duel"].find("of rule against itself"), std::string::npos) << balance["duel"];
+  EXPECT_EQ(balance["duel-unbalanced"], "");
+}
+
 TEST(EngineQueries, ZonesOfControlAndReachableHexesOfAnyUnit) {
   SessionClient c;
   c.ok({{"cmd", "load"}, {"scenario", "duel"}});

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "env/error.h"
+#include "env/io/scenario_handicap.h"
 #include "env/io/scenario_json.h"
 #include "env/rules.h"
 #include "tests/env/test_map.h"
@@ -175,6 +176,29 @@ TEST(Victory, HalfPointsReadAsText) {
   EXPECT_EQ(env::victoryLevel(-20), 4);
 }
 
+// The scenario card's line: each measurement's share of blue wins among the decisive games,
+// with Wilson's 95% interval (hand computations: 3 of 4, centre 0.6275, half-width 0.3269;
+// 1 of 2, centre 0.5, half-width 0.4055).
+TEST(Victory, AMeasuredHandicapReadsAsOneLine) {
+  nlohmann::json doc = TestMap().unit({.id = "B", .at = {0, 0}}).toJson();
+  EXPECT_EQ(env::balanceText(*env::parseScenario(doc.dump(), "plain")), "");
+  doc["balance"] = {{"vp_to", "orange"}, {"vp", 1.5}};
+  EXPECT_EQ(env::balanceText(*env::parseScenario(doc.dump(), "unmeasured")),
+            "handicap +1.5 VP to orange (not measured)");
+  doc["balance"]["measured"] = {
+      {{"agents", "mcts:sims=64"}, {"blue", 3}, {"orange", 1}, {"draws", 0}, {"seed", 7}},
+      {{"agents", "rule vs random"}, {"blue", 1}, {"orange", 1}, {"draws", 2}}};
+  const auto sc = env::parseScenario(doc.dump(), "measured");
+  ASSERT_EQ(sc->balanceMeasurements().size(), 2u);
+  EXPECT_EQ(sc->balanceMeasurements()[0].seed, 7u);
+  EXPECT_EQ(sc->balanceMeasurements()[1].seed, 1u);  // the default
+  EXPECT_EQ(env::balanceText(*sc),
+            "handicap +1.5 VP to orange: blue wins 75.0% [30.1, 95.4] of 4 decisive games of "
+            "mcts:sims=64 against itself, 50.0% [9.5, 90.5] of 2 (2 drawn) of rule against random");
+  // Another handicap drops the measurements, which were of this one.
+  EXPECT_TRUE(env::withHandicap(*sc, 2)->balanceMeasurements().empty());
+}
+
 TEST(Victory, AHandicapMustBeAWholeOrHalfPointToOneSide) {
   struct Bad {
     nlohmann::json balance;
@@ -189,6 +213,31 @@ TEST(Victory, AHandicapMustBeAWholeOrHalfPointToOneSide) {
       {{{"vp_to", nullptr}, {"vp", 1}}, "/balance/vp_to", "name the side"},
       {{{"vp", 1}}, "/balance", "vp_to"},
       {{{"vp_to", "blue"}, {"vp", 1}, {"komi", 1}}, "/balance/komi", "unknown key"},
+      {{{"vp_to", "blue"}, {"vp", 1}, {"measured", 3}}, "/balance/measured", "expected an array"},
+      {{{"vp_to", "blue"},
+        {"vp", 1},
+        {"measured", {{{"agents", "rule"}, {"blue", 0}, {"orange", 0}, {"draws", 4}}}}},
+       "/balance/measured/0",
+       "at least one decisive game"},
+      {{{"vp_to", "blue"},
+        {"vp", 1},
+        {"measured", {{{"agents", ""}, {"blue", 1}, {"orange", 0}, {"draws", 0}}}}},
+       "/balance/measured/0/agents",
+       "name the agents"},
+      {{{"vp_to", "blue"},
+        {"vp", 1},
+        {"measured", {{{"agents", "rule"}, {"blue", -1}, {"orange", 3}, {"draws", 0}}}}},
+       "/balance/measured/0/blue",
+       "out of range"},
+      {{{"vp_to", "blue"}, {"vp", 1}, {"measured", {{{"agents", "rule"}, {"blue", 2}}}}},
+       "/balance/measured/0",
+       "missing required key \"orange\""},
+      {{{"vp_to", "blue"},
+        {"vp", 1},
+        {"measured",
+         {{{"agents", "rule"}, {"blue", 1}, {"orange", 3}, {"draws", 0}, {"seed", -2}}}}},
+       "/balance/measured/0/seed",
+       "non-negative integer"},
   };
   for (const Bad& b : bad) {
     nlohmann::json doc = TestMap().unit({.id = "B", .at = {0, 0}}).toJson();

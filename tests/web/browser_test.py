@@ -327,6 +327,16 @@ def test_games_survive(c, server):
 
 def test_levels_and_budget(c):
     c.fresh_page()
+    # The scenario card states the chosen scenario's handicap and how even it measured.
+    card = c.text("scenario-card")
+    check(card.startswith("Balance: handicap +1.5 VP to orange: blue wins ") and "rule" in card,
+          f"duel's card reads {card!r}")
+    Select(c.d.find_element(By.ID, "scenario")).select_by_value("crossing")
+    check("+0.5 VP to orange" in c.text("scenario-card"),
+          f"crossing's card reads {c.text('scenario-card')!r}")
+    Select(c.d.find_element(By.ID, "scenario")).select_by_value("duel-unbalanced")
+    check(c.text("scenario-card") == "", "a scenario without a handicap shows a card line")
+    Select(c.d.find_element(By.ID, "scenario")).select_by_value("duel")
     Select(c.d.find_element(By.ID, "level")).select_by_value("easy")
     c.shot("client-setup.png")
     check(c.d.find_element(By.ID, "agent-orange").get_attribute("value") == "rule",
