@@ -1,5 +1,6 @@
 #include "agents/network_agent.h"
 
+#include "agents/mcts_agent.h"
 #include "agents/model_library.h"
 #include "agents/search_agent.h"
 #include "env/error.h"
@@ -33,6 +34,24 @@ const std::vector<SpecParam<NetworkAgentParams>>& networkRows() {
                  "arithmetic of the network: fp32, or bf16 (about a third faster on CPUs with "
                  "AVX-512 BF16, refused on others; docs/agents.md)",
                  MORNE_SPEC_FIELD(NetworkAgentParams, precision)});
+    r.push_back({"mix",
+                 SpecParam<NetworkAgentParams>::Kind::kNumber,
+                 0,
+                 1,
+                 {},
+                 Shown::kChanged,
+                 "weight of the mcts agent's rollout in the leaf value: (1-mix) x network + mix x "
+                 "rollout (AlphaGo's lambda; docs/agents.md)",
+                 MORNE_SPEC_FIELD(NetworkAgentParams, mix.value)});
+    r.push_back({"rule_prior",
+                 SpecParam<NetworkAgentParams>::Kind::kNumber,
+                 0,
+                 1,
+                 {},
+                 Shown::kChanged,
+                 "weight of the rule agent's priors in the search's priors: (1-w) x network + w x "
+                 "rule",
+                 MORNE_SPEC_FIELD(NetworkAgentParams, mix.prior)});
     return r;
   }();
   return table;
@@ -72,14 +91,26 @@ std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed) {
   const NetworkLoader& load = checkedLoader(params);
   return std::make_unique<SearchAgent>(
       params.search,
-      [load, what = NetworkLoad{params.model, 0, params.precision}](uint64_t) {
-        return mcts::evaluateOneByOne(load(what));
+      [load, params, what = NetworkLoad{params.model, 0, params.precision}](
+          uint64_t thread_seed) -> std::unique_ptr<mcts::Evaluator> {
+        auto network = mcts::evaluateOneByOne(load(what));
+        if (params.mix.value == 0 && params.mix.prior == 0) return network;
+        MctsAgentParams heuristics;  // the mcts agent's defaults: one rule-played player-turn
+        heuristics.search.prune = params.search.prune;
+        if (params.mix.value == 0) heuristics.rollout = 0;  // its value is not used
+        return mixEvaluators(std::move(network), makeHeuristicEvaluator(heuristics, thread_seed),
+                             params.mix);
       },
       seed, searchAgentText("az", params, networkRows()));
 }
 
 BatchedSearch networkLockstepSearch(const AgentSpec& spec) {
   const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
+  if (params.mix.value != 0 || params.mix.prior != 0) {
+    throw ConfigError(
+        "az: mix and rule_prior are for play-time search; self-play in lock-step batches the "
+        "network's evaluations alone (leave them out, or give --lockstep 0)");
+  }
   const NetworkLoader& load = checkedLoader(params);
   return BatchedSearch{params.search, [load, params](int batch) {
                          return load({params.model, batch, params.precision});

@@ -4,8 +4,8 @@
 // program hands in a loader (setNetworkLoader) that turns a network file into a batch
 // evaluator (cli/main.cpp wires nn/network_evaluator.h and nn/torch/ in).
 //
-// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1,precision=fp32 (and every search parameter,
-// agents/spec_params.h)
+// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1,precision=fp32,mix=0,rule_prior=0 (and every
+// search parameter, agents/spec_params.h)
 
 #include <cstdint>
 #include <functional>
@@ -16,6 +16,7 @@
 #include "agents/agent.h"
 #include "agents/agent_spec.h"
 #include "agents/batched_search.h"
+#include "agents/mixed_evaluator.h"
 #include "agents/spec_params.h"
 #include "mcts/evaluator.h"
 #include "mcts/search_params.h"
@@ -31,6 +32,7 @@ struct NetworkAgentParams {
   mcts::SearchParams search;
   std::string model;  // network file
   NetworkPrecision precision = NetworkPrecision::kFloat32;
+  LeafMix mix;  // the mcts agent's rollout value and rule priors mixed in (play-time search only)
 };
 
 // What a loader loads: the network file, the batch its evaluator pads to

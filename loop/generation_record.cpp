@@ -144,8 +144,10 @@ TrainRecord readTrainRecordJson(const std::string& where, const json& j) {
   TrainRecord r = readRows(where, j, kTrainRows);
   if (j.contains(nn::lossFigures().front().name)) {
     r.losses.emplace();
-    for (const nn::LossFigure& f : nn::lossFigures())
+    for (const nn::LossFigure& f : nn::lossFigures()) {
+      if (f.added_later && !j.contains(f.name)) continue;
       (*r.losses).*f.member = valueAt<double>(where, j, f.name);
+    }
   }
   if (j.contains(kExchangeRows[0].name)) r.exchange = readRows(where, j, kExchangeRows);
   return r;

@@ -139,7 +139,10 @@ std::string loopStatus(const std::string& run_dir) {
       }
     }
   }
-  out << "\ngen  games  step    policy (uniform)  value (0)  gate             Elo [95%]\n";
+  out << "\ngen  games  step    policy (uniform)  value (0, side)        gate             Elo "
+         "[95%]\n";
+  std::optional<nn::LossReport> last_losses;
+  int last_trained = 0;
   for (const GenerationRecords& r : readGenerations(folder)) {
     char line[160];
     auto number = [](bool known, double value, int digits) {
@@ -147,6 +150,10 @@ std::string loopStatus(const std::string& run_dir) {
     };
     const bool losses = r.train && r.train->losses;
     const nn::LossReport v = losses ? *r.train->losses : nn::LossReport{};
+    if (losses) {
+      last_losses = v;
+      last_trained = r.generation;
+    }
     std::string verdict = "-";
     if (r.gate && r.gate->match && !r.gate->match->games) {
       verdict = "newest";  // promoted without gate games (--gate none)
@@ -163,16 +170,29 @@ std::string loopStatus(const std::string& run_dir) {
             (r.ladder->elo_low ? core::fixedText(*r.ladder->elo_low, 0) : "-inf") + ", " +
             (r.ladder->elo_high ? core::fixedText(*r.ladder->elo_high, 0) : "inf") + "]";
     }
-    std::snprintf(line, sizeof line, "%3d  %5s  %6s  %6s (%6s)  %5s (%5s)  %-15s  %s\n",
-                  r.generation, r.selfplay_games ? std::to_string(*r.selfplay_games).c_str() : "-",
-                  r.train ? std::to_string(r.train->train_step).c_str() : "-",
-                  number(losses, v.policy_loss, 3).c_str(),
-                  number(losses, v.policy_baseline, 3).c_str(),
-                  number(losses, v.value_loss, 3).c_str(),
-                  number(losses, v.value_baseline, 3).c_str(), verdict.c_str(), elo.c_str());
+    std::snprintf(
+        line, sizeof line, "%3d  %5s  %6s  %6s (%6s)  %5s (%5s, %5s)  %-15s  %s\n", r.generation,
+        r.selfplay_games ? std::to_string(*r.selfplay_games).c_str() : "-",
+        r.train ? std::to_string(r.train->train_step).c_str() : "-",
+        number(losses, v.policy_loss, 3).c_str(), number(losses, v.policy_baseline, 3).c_str(),
+        number(losses, v.value_loss, 3).c_str(), number(losses, v.value_baseline, 3).c_str(),
+        number(losses && v.value_side_baseline > 0, v.value_side_baseline, 3).c_str(),
+        verdict.c_str(), elo.c_str());
     out << line;
   }
+  if (last_losses && valueLearnsOnlyTheSide(*last_losses)) {
+    out << "\nvalue head: generation " << last_trained << "'s value loss "
+        << core::fixedText(last_losses->value_loss, 3) << " is no better than "
+        << core::fixedText(last_losses->value_side_baseline, 3)
+        << ", that of predicting each side's average result: it has learned who usually wins, "
+           "not which positions are better (a one-sided scenario, or too few games: "
+           "docs/training.md, \"A value that predicts a constant\")\n";
+  }
   return out.str();
+}
+
+bool valueLearnsOnlyTheSide(const nn::LossReport& r) {
+  return r.value_side_baseline > 0 && r.value_loss >= 0.9 * r.value_side_baseline;
 }
 
 }  // namespace morne::loop

@@ -39,7 +39,12 @@ double runCpuSeconds(const RunFolder& folder);
 void writeRunSummary(const RunFolder& folder, const LoopConfig& config);
 
 // `morne loop status RUN`: where each role stands, the workers, and a table of the
-// generations.
+// generations; a line of warning when the newest network's value head has learned no more than
+// who usually wins (valueLearnsOnlyTheSide).
 std::string loopStatus(const std::string& run_dir);
+
+// Whether validation losses `r` show a value head no better than predicting each side's
+// average result: its loss is at least 90% of value_side_baseline (false when not measured).
+bool valueLearnsOnlyTheSide(const nn::LossReport& r);
 
 }  // namespace morne::loop

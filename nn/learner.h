@@ -99,6 +99,9 @@ struct LossReport {
   double value_loss = 0;       // squared error
   double value_baseline = 0;   // ... of predicting 0
   double value_sign = 0;       // share of decisive rows whose value has the result's sign
+  // ... of predicting, for each row, the mean result of the rows with the same side to move:
+  // what a value head scores that has learned only who usually wins (0 when not measured)
+  double value_side_baseline = 0;
   double margin_loss = 0;      // the auxiliary heads' squared errors (0 when not trained) ...
   double margin_baseline = 0;  // ... and those of predicting 0
   double control_loss = 0;
@@ -115,6 +118,7 @@ struct LossReport {
 struct LossFigure {
   const char* name;
   double LossReport::*member;
+  bool added_later = false;  // absent from the records of earlier runs, read as 0 there
 };
 std::span<const LossFigure> lossFigures();
 

@@ -11,6 +11,7 @@ constexpr LossFigure kFigures[] = {
     {"value_loss", &LossReport::value_loss},
     {"value_baseline", &LossReport::value_baseline},
     {"value_sign", &LossReport::value_sign},
+    {"value_side_baseline", &LossReport::value_side_baseline, true},
     {"margin_loss", &LossReport::margin_loss},
     {"margin_baseline", &LossReport::margin_baseline},
     {"control_loss", &LossReport::control_loss},

@@ -5,12 +5,18 @@ The card is made from the files alone, never typed by hand: the network file (it
 and what `morne nn info` reads from it: scenario, encoder version, shape, weights checksum,
 provenance), the `morne loop` run folder that trained it (the CPU-hours, self-play games and
 positions spent up to that generation, the loop's settings) and the report folders of the arenas
-that measured it (the games, the result and the Elo with its 95% interval of the network's agent
-over its opponent).
+that measured it. Each match is pooled over the arenas of one pair of agents on one scenario
+played with at least two dice seeds and 200 games in all (`morne arena rate` merges them): the
+card gives the games, the result, the Elo with its 95% interval of the network's agent over its
+opponent, the duplicate rounds won, split and lost, the seeds and the commands. A match with
+one seed or fewer games is refused: a figure that holds on one seed may not hold on another.
 
   scripts/model-card.py --morne build/morne --net models/duel.pt --run RUN \\
-      --config configs/loop-duel.cfg --trained "morne loop ..." --arena A1 A2 ... \\
-      --out models/duel.json
+      --config configs/loop-duel.cfg --trained "morne loop ..." \\
+      --match RAW-SEED1 RAW-SEED2 --match MS50-SEED1 MS50-SEED2 --out models/duel.json
+
+`--matches-only` replaces the measured matches of the existing card --out and keeps the rest
+(a network measured again).
 
 A network rewritten in place (`morne nn upgrade models/NAME.pt --out models/NAME.pt --force`)
 keeps its training and its measured matches: `--refresh` rewrites only what is read from the
@@ -27,9 +33,12 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import zlib
 
 FORMAT = "morne-model-card/1"
+MIN_GAMES = 200  # of a match, over all its seeds
+MIN_SEEDS = 2
 
 
 def fail(message):
@@ -109,25 +118,62 @@ def run_figures(morne, run, generation):
     }
 
 
-def arena_figures(folder):
-    """One measured match: the first agent against the second, from an arena's reports."""
-    with open(os.path.join(folder, "run.json")) as f:
-        run = json.load(f)
-    with open(os.path.join(folder, "summary.json")) as f:
-        summary = json.load(f)
-    if len(run["agents"]) != 2 or len(summary["scopes"]) != 1:
-        fail(f"{folder}: a card's match is one pair of agents on one scenario")
+def arena_run(folder):
+    """The run.json of an arena folder."""
+    try:
+        with open(os.path.join(folder, "run.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{folder}: not an arena report folder: {e}")
+
+
+def match_figures(morne, folders):
+    """One measured match, pooled: the first agent against the second over the arena folders
+    `folders` (one pair, one scenario, two seeds or more, MIN_GAMES games or more)."""
+    runs = [arena_run(folder) for folder in folders]
+    first = runs[0]
+    if len(first["agents"]) != 2 or len(first["scenarios"]) != 1:
+        fail(f"{folders[0]}: a card's match is one pair of agents on one scenario")
+    for folder, run in zip(folders, runs):
+        if run["agents"] != first["agents"] or run["scenarios"] != first["scenarios"]:
+            fail(f"{folder}: plays {run['agents']} on {run['scenarios']}, not "
+                 f"{first['agents']} on {first['scenarios']} as {folders[0]}")
+    for folder, run in zip(folders, runs):
+        with open(os.path.join(folder, "games.csv")) as f:
+            played = sum(1 for line in f if line.strip()) - 1
+        if played != 2 * run["rounds"]:
+            fail(f"{folder}: {played} of its {2 * run['rounds']} games played; finish it first "
+                 f"(morne arena --resume --out {folder})")
+    seeds = [run["seed"] for run in runs]
+    if len(set(seeds)) != len(seeds):
+        fail(f"{' '.join(folders)}: two arenas of one match play the same seed ({seeds})")
+    if len(seeds) < MIN_SEEDS:
+        fail(f"{folders[0]}: one seed ({seeds[0]}); a match is pooled over at least {MIN_SEEDS} "
+             f"seeds, so that it holds on any seed: add an arena of the same agents with "
+             f"another --seed")
+    with tempfile.TemporaryDirectory(prefix="model-card-") as pooled:
+        out = subprocess.run([morne, "arena", "rate", "--force", "--out", pooled,
+                              "--anchor", first["agents"][0],
+                              *[os.path.join(f, "games.csv") for f in folders]],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            fail(f"morne arena rate failed: {out.stdout}{out.stderr}")
+        with open(os.path.join(pooled, "summary.json")) as f:
+            summary = json.load(f)
     scope = summary["scopes"][0]
+    if scope["games"] < MIN_GAMES:
+        fail(f"{' '.join(folders)}: {scope['games']} games; a match needs {MIN_GAMES} or more")
     pair = scope["pairs"][0]
     if pair["agent"] != 0:
-        fail(f"{folder}: the first pair is not the first agent's")
+        fail(f"{folders[0]}: the first pair is not the first agent's")
     opponent = scope["agents"][1]["elo"]  # relative to the first agent, the anchor
     total = pair["total"]
-    agents = " ".join(run["agents"])
+    duplicate = pair["duplicate"]
+    agents = " ".join(first["agents"])
     return {
-        "agent": run["agents"][0],
-        "opponent": run["agents"][1],
-        "scenario": run["scenarios"][0],
+        "agent": first["agents"][0],
+        "opponent": first["agents"][1],
+        "scenario": first["scenarios"][0],
         "games": scope["games"],
         "wins": total["wins"],
         "draws": total["draws"],
@@ -135,8 +181,11 @@ def arena_figures(folder):
         "elo": round(-opponent["rating"]),
         "elo_low95": round(-opponent["high95"]),
         "elo_high95": round(-opponent["low95"]),
-        "command": (f"morne arena --scenarios {run['scenarios'][0]} --rounds {run['rounds']} "
-                    f"--seed {run['seed']} --agents \"{agents}\""),
+        "rounds": {"won": duplicate["won"], "split": duplicate["split"],
+                   "lost": duplicate["lost"]},
+        "seeds": seeds,
+        "commands": [f"morne arena --scenarios {run['scenarios'][0]} --rounds {run['rounds']} "
+                     f"--seed {run['seed']} --agents \"{agents}\"" for run in runs],
     }
 
 
@@ -151,21 +200,27 @@ def main():
     p.add_argument("--trained", action="append",
                    help="a command that trained it, in order (repeatable)")
     p.add_argument("--note", default="", help="what else a user should know")
-    p.add_argument("--arena", nargs="+", help="arena report folders")
+    p.add_argument("--match", nargs="+", action="append", metavar="ARENA",
+                   help="the arena folders of one match, one per seed (repeatable)")
+    p.add_argument("--matches-only", action="store_true",
+                   help="replace the matches of the existing card --out only")
     p.add_argument("--out", required=True, help="the card to write (models/NAME.json)")
     a = p.parse_args()
-    if not a.refresh and not (a.run and a.config and a.trained and a.arena):
-        fail("give --run, --config, --trained and --arena (or --refresh)")
+    if a.matches_only:
+        if not a.match:
+            fail("--matches-only: give the matches (--match)")
+        card = read_card(a.out)
+        card["strength"] = [match_figures(a.morne, folders) for folders in a.match]
+        write_card(card, a.out)
+        return
+    if not a.refresh and not (a.run and a.config and a.trained and a.match):
+        fail("give --run, --config, --trained and --match (or --refresh, or --matches-only)")
 
     with open(a.net, "rb") as f:
         data = f.read()
     info, provenance = network_info(a.morne, a.net)
     if a.refresh:
-        try:
-            with open(a.out) as f:
-                card = json.load(f)
-        except (OSError, ValueError) as e:
-            fail(f"{a.out}: no card to refresh: {e}")
+        card = read_card(a.out)
         card.update({"bytes": len(data), "crc32": zlib.crc32(data), **info})
         write_card(card, a.out)
         return
@@ -185,10 +240,19 @@ def main():
             "train_samples": provenance.get("samples"),
             **run_figures(a.morne, a.run, provenance.get("generation")),
         },
-        "strength": [arena_figures(folder) for folder in a.arena],
+        "strength": [match_figures(a.morne, folders) for folders in a.match],
         "note": a.note,
     }
     write_card(card, a.out)
+
+
+def read_card(path):
+    """The existing card at `path`."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: no card to rewrite: {e}")
 
 
 def write_card(card, out):

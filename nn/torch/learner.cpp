@@ -6,6 +6,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "env/check.h"
 #include "env/error.h"
 #include "nn/archive_check.h"
+#include "nn/observation.h"
 #include "nn/torch/entry_points.h"
 #include "nn/torch/policy_value_net.h"
 
@@ -91,6 +93,26 @@ AuxLoss maskedSquaredError(const torch::Tensor& out, const torch::Tensor& target
   return a;
 }
 
+// The squared error of predicting each row's `value` by the mean value of the rows with the
+// same side to move (the global feature mover_is_blue of `globals`).
+double sideConstantError(const torch::Tensor& value, const torch::Tensor& globals) {
+  static const int64_t mover_is_blue = [] {
+    const auto names = ObservationEncoder::globalNames();
+    const auto it = std::find(names.begin(), names.end(), "mover_is_blue");
+    MORNE_CHECK(it != names.end(), "the observation has no mover_is_blue feature");
+    return static_cast<int64_t>(it - names.begin());
+  }();
+  const torch::Tensor blue = globals.select(1, mover_is_blue) > 0.5f;
+  double error = 0;
+  for (const torch::Tensor& side : {blue, ~blue}) {
+    const torch::Tensor n = side.sum();
+    if (n.item<int64_t>() == 0) continue;
+    const torch::Tensor mean = (value * side).sum() / n;
+    error += ((value - mean).pow(2) * side).sum().item<double>();
+  }
+  return error / static_cast<double>(std::max<int64_t>(1, value.size(0)));
+}
+
 // The losses of one forward pass `o` against `t` under `config`: the total to minimise and
 // the report.
 struct Losses {
@@ -136,6 +158,7 @@ Losses lossesOf(const NetOutputs& o, const BatchTensors& t, const LearnerConfig&
                      ? 0
                      : ((o.value.sign() == t.value.sign()) & decisive).sum().item<double>() /
                            static_cast<double>(n_decisive);
+  r.value_side_baseline = sideConstantError(t.value, t.globals);
   r.margin_loss = margin.loss_value;
   r.margin_baseline = margin.baseline;
   r.control_loss = control.loss_value;

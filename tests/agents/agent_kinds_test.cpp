@@ -88,6 +88,15 @@ TEST(AgentKinds, OnlyNetworkAgentsHaveALockstepForm) {
   const auto az = makeBatchedSearch("az:model=net.pt,sims=12");
   ASSERT_TRUE(az);
   EXPECT_EQ(az->search.simulations, 12);
+  // The mixed leaf evaluation needs the heuristics at each leaf: play-time search only.
+  for (const char* spec : {"az:model=net.pt,mix=0.5", "az:model=net.pt,rule_prior=0.2"}) {
+    try {
+      makeBatchedSearch(spec);
+      ADD_FAILURE() << spec << " was accepted in lock-step";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("play-time search"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "env/io/crc32.h"
@@ -84,6 +85,16 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
       EXPECT_LE(match.at("elo_low95").get<int>(), match.at("elo").get<int>()) << match.dump();
       EXPECT_LE(match.at("elo").get<int>(), match.at("elo_high95").get<int>()) << match.dump();
       EXPECT_TRUE(has(match.at("agent").get<std::string>(), "model=" + name)) << match.dump();
+      // Claims that hold on any seed: pooled over two seeds or more, 200 games or more.
+      const std::vector<uint64_t> seeds = match.at("seeds");
+      EXPECT_GE(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), 2u) << match.dump();
+      EXPECT_EQ(match.at("commands").size(), seeds.size()) << match.dump();
+      EXPECT_GE(games, 200) << match.dump();
+      const json& rounds = match.at("rounds");
+      EXPECT_EQ(2 * (rounds.at("won").get<int>() + rounds.at("split").get<int>() +
+                     rounds.at("lost").get<int>()),
+                games)
+          << match.dump();
     }
 
     for (const std::string& played : plays) {  // a game on every scenario it plays
@@ -96,6 +107,52 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
   for (const std::string& card : filesEndingWith(kModels, ".json"))
     EXPECT_TRUE(fs::exists(fs::path(card).replace_extension(".pt"))) << card << " has no network";
   unsetenv("MORNE_MODELS");
+}
+
+// scripts/model-card.py pools a match over arenas of several seeds and refuses one that rests on
+// a single seed, repeats a seed, mixes pairs or counts fewer than 200 games.
+TEST(ShippedModels, TheCardScriptPoolsSeedsAndRefusesAMatchOfOneSeed) {
+  const std::string dir = freshTestDir("model-card");
+  const auto arena = [&](const std::string& out, int seed, int rounds) {
+    const ProcessResult r = runMorne("arena --scenarios duel --agents 'random rule' --rounds " +
+                                     std::to_string(rounds) + " --seed " + std::to_string(seed) +
+                                     " --out " + dir + "/" + out);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  };
+  arena("a1", 1, 50);
+  arena("a2", 2, 50);
+  arena("short", 3, 10);
+  fs::copy_file(kModels + "/duel.json", dir + "/card.json");
+  const auto card = [&](const std::string& matches) {
+    return runShell("python3 " + std::string(MORNE_SOURCE_DIR) +
+                    "/scripts/model-card.py --morne MORNE --net unused --matches-only " + matches +
+                    " --out " + dir + "/card.json");
+  };
+  ProcessResult r = card("--match " + dir + "/a1");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(has(r.output, "one seed (1)")) << r.output;
+  r = card("--match " + dir + "/a1 " + dir + "/a1");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(has(r.output, "the same seed")) << r.output;
+  r = card("--match " + dir + "/a1 " + dir + "/short");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_TRUE(has(r.output, "needs 200 or more")) << r.output;
+
+  r = card("--match " + dir + "/a1 " + dir + "/a2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json written = json::parse(fileBytes(dir + "/card.json"));
+  EXPECT_EQ(written.at("name"), "duel") << "the rest of the card is kept";
+  ASSERT_EQ(written.at("strength").size(), 1u);
+  const json& match = written.at("strength")[0];
+  EXPECT_EQ(match.at("seeds"), json::array({1, 2}));
+  EXPECT_EQ(match.at("games"), 200);
+  EXPECT_EQ(match.at("agent"), "random");
+  EXPECT_EQ(match.at("commands").size(), 2u);
+  const json& rounds = match.at("rounds");
+  EXPECT_EQ(
+      rounds.at("won").get<int>() + rounds.at("split").get<int>() + rounds.at("lost").get<int>(),
+      100);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -106,7 +106,8 @@ TEST_F(TrainCli, AuxiliaryHeadsAreTrainedAndShownAndOldMetricsFilesAreCarriedOve
   }
   for (std::istringstream c(row); std::getline(c, cells.emplace_back(), ',');) {
   }
-  for (const char* column : {"train_margin_loss", "val_control_loss", "val_short_value_baseline"}) {
+  for (const char* column : {"train_margin_loss", "val_control_loss", "val_short_value_baseline",
+                             "val_value_side_baseline"}) {
     const auto at = std::find(names.begin(), names.end(), column);
     ASSERT_NE(at, names.end()) << column << " in " << header;
     EXPECT_GT(std::stod(cells.at(static_cast<size_t>(at - names.begin()))), 0) << column;
@@ -128,7 +129,7 @@ TEST_F(TrainCli, AuxiliaryHeadsAreTrainedAndShownAndOldMetricsFilesAreCarriedOve
   const std::string carried = read(run + "/metrics.csv");
   EXPECT_EQ(carried.substr(0, carried.find('\n')), header) << carried;
   EXPECT_NE(
-      carried.find("\n10,320,0.5,0.02,1,2,0.1,0.5,1,0.6,,,,,,,1.1,2,0.1,0.6,1,0.5,,,,,,,3.5\n"),
+      carried.find("\n10,320,0.5,0.02,1,2,0.1,0.5,1,0.6,,,,,,,,1.1,2,0.1,0.6,1,0.5,,,,,,,,3.5\n"),
       std::string::npos)
       << carried;
   EXPECT_NE(carried.find("\n30,"), std::string::npos) << carried;

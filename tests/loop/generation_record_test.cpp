@@ -171,6 +171,35 @@ TEST_F(GenerationFolderTest, RecordsInTheFolderAreReadByGeneration) {
             folder.path("gates/gen-002.json") + ": no \"promoted\"");
 }
 
+// `loop status` shows each generation's value loss beside the side baseline, and warns when the
+// newest network's value head does no better than it; a record of an earlier morne, without the
+// figure, reads (as not measured) and draws no warning.
+TEST_F(GenerationFolderTest, StatusWarnsOfAValueHeadThatLearnedOnlyWhoUsuallyWins) {
+  const loop::RunFolder& folder = run_->folder;
+  loop::TrainRecord learned = trainRecord(1);
+  learned.losses->value_side_baseline = 0.8;  // 0.5 against 0.8: positions told apart
+  loop::writeGenerationRecord(folder, learned);
+  std::string status = loop::loopStatus(dir_.string());
+  EXPECT_NE(status.find("0.500 (1.000, 0.800)"), std::string::npos) << status;
+  EXPECT_EQ(status.find("value head:"), std::string::npos) << status;
+
+  loop::TrainRecord constant = trainRecord(2);
+  constant.losses->value_side_baseline = 0.52;  // 0.5 against 0.52
+  loop::writeGenerationRecord(folder, constant);
+  status = loop::loopStatus(dir_.string());
+  EXPECT_NE(status.find("value head: generation 2's value loss 0.500 is no better than 0.520"),
+            std::string::npos)
+      << status;
+
+  nlohmann::json old = nlohmann::json::parse(std::ifstream(folder.path("train/gen-002.json")));
+  old.erase("value_side_baseline");
+  std::ofstream(folder.path("train/gen-002.json")) << old.dump();
+  ASSERT_TRUE(loop::readTrainRecord(folder, 2));
+  EXPECT_EQ(loop::readTrainRecord(folder, 2)->losses->value_side_baseline, 0);
+  status = loop::loopStatus(dir_.string());
+  EXPECT_EQ(status.find("value head:"), std::string::npos) << status;
+}
+
 std::string readText(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream text;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -181,6 +182,45 @@ TEST(Learner, ATinyNetworkOverfitsATinyDataSet) {
   EXPECT_LT(after.value_loss, 0.1) << "before " << before.value_loss;
   EXPECT_EQ(after.policy_top1, 1.0);
   EXPECT_EQ(after.value_sign, 1.0);
+}
+
+// The value's side baseline: the error of predicting each row's result by the mean result of
+// the rows with the same side to move (by hand on 8 rows), what tells a value head that learned
+// only who usually wins (a constant per side) from one that tells positions apart.
+TEST(Learner, TheSideBaselineTellsAValueThatLearnedOnlyTheMean) {
+  const Data d;
+  nn::TrainingBatch b = d.batch(8, 7);
+  const auto names = nn::ObservationEncoder::globalNames();
+  const auto mover =
+      static_cast<size_t>(std::find(names.begin(), names.end(), "mover_is_blue") - names.begin());
+  ASSERT_LT(mover, names.size());
+  const auto globals = static_cast<size_t>(d.shape().globals);
+  // Blue to move: results 1, 1, 1, -1 (mean 0.5, squared errors 0.25 x 3 + 2.25 = 3); orange:
+  // 1, -1, -1, -1 (mean -0.5, also 3): (3 + 3) / 8 = 0.75.
+  const float results[8] = {1, 1, 1, -1, 1, -1, -1, -1};
+  for (size_t r = 0; r < 8; ++r) {
+    b.globals[r * globals + mover] = r < 4 ? 1.0f : 0.0f;
+    b.value[r] = results[r];
+  }
+  nn::LearnerConfig c;
+  c.optimizer = "adamw";
+  c.learning_rate = 0.01;
+  c.weight_decay = 0;
+  auto learner = nn::Learner::create(d.tinyNetwork(), 1, c);
+  EXPECT_NEAR(learner->measure(b).value_side_baseline, 0.75, 1e-6);
+
+  // Overfitting its batch, a value head does far better than the side baseline ...
+  const nn::TrainingBatch small = d.batch(16, 7);
+  for (int i = 0; i < 300; ++i) learner->step(small);
+  const nn::LossReport fitted = learner->measure(small);
+  EXPECT_LT(fitted.value_loss, 0.5 * fitted.value_side_baseline);
+  // ... while one trained on results that are noise (random, whatever the position) can learn
+  // the mean at best: on fresh rows it does no better than the side baseline.
+  auto noise = nn::Learner::create(d.tinyNetwork(), 2, c);
+  for (int i = 0; i < 300; ++i) noise->step(d.batch(16, 1000 + static_cast<uint64_t>(i)));
+  const nn::LossReport fresh = noise->measure(d.batch(256, 99));
+  EXPECT_GE(fresh.value_loss, 0.9 * fresh.value_side_baseline)
+      << fresh.value_loss << " against " << fresh.value_side_baseline;
 }
 
 // With calibration rows, the measured (and exported) network normalises with the population
