@@ -63,6 +63,7 @@ class ScenarioLoader {
   void readForts(const json& v, const Path& path);
   // The victory-point handicap: {"vp_to": "blue" | "orange", "vp": 0 .. 20 in half points}.
   void readBalance(const json& v, const Path& path);
+  // How it was measured: [{"agents", "blue", "orange", "draws", "seed"}, ...].
   void readMeasured(const json& v, const Path& path);
   // Units placed at set-up need a zone with room for all of them (S-1, S-3).
   void checkPlacements();
