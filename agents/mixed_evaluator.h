@@ -14,6 +14,8 @@ namespace morne::agents {
 struct LeafMix {
   double value = 0;  // of the rollout value
   double prior = 0;  // of the rule agent's priors
+  // Whether anything is mixed in.
+  bool any() const { return value > 0 || prior > 0; }
 };
 
 // `network` with `heuristic`'s value and priors mixed in by `mix`. `heuristic` is asked only for

@@ -9,6 +9,22 @@ namespace morne::agents {
 
 namespace {
 
+// A row over one weight of the leaf mix (agents/mixed_evaluator.h), in [0, 1].
+SpecParam<NetworkAgentParams> mixWeight(std::string key, double LeafMix::*weight,
+                                        std::string help) {
+  return {std::move(key),
+          SpecParam<NetworkAgentParams>::Kind::kNumber,
+          0,
+          1,
+          {},
+          Shown::kChanged,
+          std::move(help),
+          [weight](const NetworkAgentParams& p) { return p.mix.*weight; },
+          [weight](NetworkAgentParams& p, double v) { p.mix.*weight = v; },
+          nullptr,
+          nullptr};
+}
+
 const std::vector<SpecParam<NetworkAgentParams>>& networkRows() {
   static const std::vector<SpecParam<NetworkAgentParams>> table = [] {
     std::vector<SpecParam<NetworkAgentParams>> r = {
@@ -34,24 +50,12 @@ const std::vector<SpecParam<NetworkAgentParams>>& networkRows() {
                  "arithmetic of the network: fp32, or bf16 (about a third faster on CPUs with "
                  "AVX-512 BF16, refused on others; docs/agents.md)",
                  MORNE_SPEC_FIELD(NetworkAgentParams, precision)});
-    r.push_back({"mix",
-                 SpecParam<NetworkAgentParams>::Kind::kNumber,
-                 0,
-                 1,
-                 {},
-                 Shown::kChanged,
-                 "weight of the mcts agent's rollout in the leaf value: (1-mix) x network + mix x "
-                 "rollout (AlphaGo's lambda; docs/agents.md)",
-                 MORNE_SPEC_FIELD(NetworkAgentParams, mix.value)});
-    r.push_back({"rule_prior",
-                 SpecParam<NetworkAgentParams>::Kind::kNumber,
-                 0,
-                 1,
-                 {},
-                 Shown::kChanged,
-                 "weight of the rule agent's priors in the search's priors: (1-w) x network + w x "
-                 "rule",
-                 MORNE_SPEC_FIELD(NetworkAgentParams, mix.prior)});
+    r.push_back(mixWeight("mix", &LeafMix::value,
+                          "weight of the mcts agent's rollout in the leaf value: (1-mix) x network "
+                          "+ mix x rollout (AlphaGo's lambda; docs/agents.md)"));
+    r.push_back(mixWeight("rule_prior", &LeafMix::prior,
+                          "weight of the rule agent's priors in the search's priors: (1-w) x "
+                          "network + w x rule"));
     return r;
   }();
   return table;
@@ -94,7 +98,7 @@ std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed) {
       [load, params, what = NetworkLoad{params.model, 0, params.precision}](
           uint64_t thread_seed) -> std::unique_ptr<mcts::Evaluator> {
         auto network = mcts::evaluateOneByOne(load(what));
-        if (params.mix.value == 0 && params.mix.prior == 0) return network;
+        if (!params.mix.any()) return network;
         MctsAgentParams heuristics;  // the mcts agent's defaults: one rule-played player-turn
         heuristics.search.prune = params.search.prune;
         if (params.mix.value == 0) heuristics.rollout = 0;  // its value is not used
@@ -106,7 +110,7 @@ std::unique_ptr<Agent> makeNetworkAgent(const AgentSpec& spec, uint64_t seed) {
 
 BatchedSearch networkLockstepSearch(const AgentSpec& spec) {
   const NetworkAgentParams params = parseNetworkAgentParams(spec.params);
-  if (params.mix.value != 0 || params.mix.prior != 0) {
+  if (params.mix.any()) {
     throw ConfigError(
         "az: mix and rule_prior are for play-time search; self-play in lock-step batches the "
         "network's evaluations alone (leave them out, or give --lockstep 0)");
