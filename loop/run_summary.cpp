@@ -188,7 +188,19 @@ std::string loopStatus(const std::string& run_dir) {
            "not which positions are better (a one-sided scenario, or too few games: "
            "docs/training.md, \"A value that predicts a constant\")\n";
   }
+  if (last_losses && valuePredictsAConstant(*last_losses)) {
+    out << "\nvalue head: generation " << last_trained << "'s values vary by "
+        << core::fixedText(last_losses->value_variance, 4)
+        << " (variance) where the targets vary by "
+        << core::fixedText(last_losses->value_target_variance, 4)
+        << ": it predicts nearly a constant, and a search led by it cannot tell moves apart "
+           "(docs/training.md, \"A value that predicts a constant\")\n";
+  }
   return out.str();
+}
+
+bool valuePredictsAConstant(const nn::LossReport& r) {
+  return r.value_target_variance > 0 && r.value_variance < 0.1 * r.value_target_variance;
 }
 
 bool valueLearnsOnlyTheSide(const nn::LossReport& r) {

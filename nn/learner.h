@@ -102,6 +102,10 @@ struct LossReport {
   // ... of predicting, for each row, the mean result of the rows with the same side to move:
   // what a value head scores that has learned only who usually wins (0 when not measured)
   double value_side_baseline = 0;
+  // The variance of the value head's outputs and of the targets within each measured batch: a
+  // head that predicts a constant has the first near 0 whatever the second (0 when not measured)
+  double value_variance = 0;
+  double value_target_variance = 0;
   double margin_loss = 0;      // the auxiliary heads' squared errors (0 when not trained) ...
   double margin_baseline = 0;  // ... and those of predicting 0
   double control_loss = 0;

@@ -12,6 +12,8 @@ constexpr LossFigure kFigures[] = {
     {"value_baseline", &LossReport::value_baseline},
     {"value_sign", &LossReport::value_sign},
     {"value_side_baseline", &LossReport::value_side_baseline, true},
+    {"value_variance", &LossReport::value_variance, true},
+    {"value_target_variance", &LossReport::value_target_variance, true},
     {"margin_loss", &LossReport::margin_loss},
     {"margin_baseline", &LossReport::margin_baseline},
     {"control_loss", &LossReport::control_loss},

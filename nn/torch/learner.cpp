@@ -159,6 +159,8 @@ Losses lossesOf(const NetOutputs& o, const BatchTensors& t, const LearnerConfig&
                      : ((o.value.sign() == t.value.sign()) & decisive).sum().item<double>() /
                            static_cast<double>(n_decisive);
   r.value_side_baseline = sideConstantError(t.value, t.globals);
+  r.value_variance = o.value.var(/*unbiased=*/false).item<double>();
+  r.value_target_variance = t.value.var(/*unbiased=*/false).item<double>();
   r.margin_loss = margin.loss_value;
   r.margin_baseline = margin.baseline;
   r.control_loss = control.loss_value;

@@ -174,7 +174,7 @@ TEST_F(GenerationFolderTest, RecordsInTheFolderAreReadByGeneration) {
 // `loop status` shows each generation's value loss beside the side baseline, and warns when the
 // newest network's value head does no better than it; a record of an earlier morne, without the
 // figure, reads (as not measured) and draws no warning.
-TEST_F(GenerationFolderTest, StatusWarnsOfAValueHeadThatLearnedOnlyWhoUsuallyWins) {
+TEST_F(GenerationFolderTest, StatusWarnsOfAValueHeadThatLearnedOnlyWhoUsuallyWinsOrAConstant) {
   const loop::RunFolder& folder = run_->folder;
   loop::TrainRecord learned = trainRecord(1);
   learned.losses->value_side_baseline = 0.8;  // 0.5 against 0.8: positions told apart
@@ -190,6 +190,22 @@ TEST_F(GenerationFolderTest, StatusWarnsOfAValueHeadThatLearnedOnlyWhoUsuallyWin
   EXPECT_NE(status.find("value head: generation 2's value loss 0.500 is no better than 0.520"),
             std::string::npos)
       << status;
+
+  EXPECT_EQ(status.find("predicts nearly a constant"), std::string::npos) << status;
+
+  loop::TrainRecord flat = trainRecord(3);
+  flat.losses->value_variance = 0.004;  // against 0.05: a constant, as crossing's head was
+  flat.losses->value_target_variance = 0.05;
+  loop::writeGenerationRecord(folder, flat);
+  status = loop::loopStatus(dir_.string());
+  EXPECT_NE(status.find("generation 3's values vary by 0.0040 (variance) where the targets vary "
+                        "by 0.0500: it predicts nearly a constant"),
+            std::string::npos)
+      << status;
+  flat.losses->value_variance = 0.03;
+  loop::writeGenerationRecord(folder, flat);
+  EXPECT_EQ(loop::loopStatus(dir_.string()).find("predicts nearly a constant"), std::string::npos);
+  fs::remove(folder.path("train/gen-003.json"));
 
   nlohmann::json old = nlohmann::json::parse(std::ifstream(folder.path("train/gen-002.json")));
   old.erase("value_side_baseline");

@@ -208,12 +208,15 @@ TEST(Learner, TheSideBaselineTellsAValueThatLearnedOnlyTheMean) {
   c.weight_decay = 0;
   auto learner = nn::Learner::create(d.tinyNetwork(), 1, c);
   EXPECT_NEAR(learner->measure(b).value_side_baseline, 0.75, 1e-6);
+  EXPECT_NEAR(learner->measure(b).value_target_variance, 1.0, 1e-6);  // four 1s, four -1s
 
   // Overfitting its batch, a value head does far better than the side baseline ...
   const nn::TrainingBatch small = d.batch(16, 7);
   for (int i = 0; i < 300; ++i) learner->step(small);
   const nn::LossReport fitted = learner->measure(small);
   EXPECT_LT(fitted.value_loss, 0.5 * fitted.value_side_baseline);
+  EXPECT_GT(fitted.value_variance, 0.5 * fitted.value_target_variance)
+      << "a head that tells positions apart spreads its values as the targets spread";
   // ... while one trained on results that are noise (random, whatever the position) can learn
   // the mean at best: on fresh rows it does no better than the side baseline.
   auto noise = nn::Learner::create(d.tinyNetwork(), 2, c);
@@ -221,6 +224,9 @@ TEST(Learner, TheSideBaselineTellsAValueThatLearnedOnlyTheMean) {
   const nn::LossReport fresh = noise->measure(d.batch(256, 99));
   EXPECT_GE(fresh.value_loss, 0.9 * fresh.value_side_baseline)
       << fresh.value_loss << " against " << fresh.value_side_baseline;
+  EXPECT_LT(fresh.value_variance, 0.1 * fresh.value_target_variance)
+      << "a head that learned the mean predicts nearly a constant: " << fresh.value_variance
+      << " against the targets' " << fresh.value_target_variance;
 }
 
 // With calibration rows, the measured (and exported) network normalises with the population
