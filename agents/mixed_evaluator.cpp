@@ -14,9 +14,22 @@ class MixedEvaluator : public mcts::Evaluator {
 
   double evaluate(const env::GameState& s, std::span<const env::Action> legal,
                   std::span<float> priors) override {
-    double value = network_->evaluate(s, legal, priors);
+    return mixIn(s, legal, priors, network_->evaluate(s, legal, priors));
+  }
+
+  void evaluateBatch(std::span<const mcts::LeafRequest* const> leaves,
+                     std::span<double> values) override {
+    network_->evaluateBatch(leaves, values);
+    for (size_t i = 0; i < leaves.size(); ++i)
+      values[i] = mixIn(*leaves[i]->state, leaves[i]->legal, leaves[i]->priors, values[i]);
+  }
+
+ private:
+  // The mix of `network_value` and the network's `priors` with the heuristics' at `s`.
+  double mixIn(const env::GameState& s, std::span<const env::Action> legal, std::span<float> priors,
+               double network_value) {
     const bool mix_priors = mix_.prior > 0 && !legal.empty();
-    if (!mix_priors && mix_.value == 0) return value;
+    if (!mix_priors && mix_.value == 0) return network_value;
     const std::span<float> rule(rule_priors_.data(), mix_priors ? legal.size() : 0);
     const double rollout =
         heuristic_->evaluate(s, mix_priors ? legal : std::span<const env::Action>(), rule);
@@ -24,11 +37,10 @@ class MixedEvaluator : public mcts::Evaluator {
       const auto p = static_cast<float>(mix_.prior);
       for (size_t i = 0; i < legal.size(); ++i) priors[i] = (1 - p) * priors[i] + p * rule[i];
     }
-    if (mix_.value > 0) value = (1 - mix_.value) * value + mix_.value * rollout;
-    return value;
+    if (mix_.value == 0) return network_value;
+    return (1 - mix_.value) * network_value + mix_.value * rollout;
   }
 
- private:
   std::unique_ptr<mcts::Evaluator> network_;
   std::unique_ptr<mcts::Evaluator> heuristic_;
   LeafMix mix_;

@@ -41,14 +41,21 @@ const std::vector<SpecParam<NetworkAgentParams>>& networkRows() {
          [](NetworkAgentParams& p, const std::string& v) { p.model = v; }}};
     for (auto& row : liftRows(searchParamRows(), &NetworkAgentParams::search))
       r.push_back(std::move(row));
+    const std::vector<SpecParam<mcts::SearchParams>> batching = {
+        wholeParam("batch", &mcts::SearchParams::batch, 1, 256,
+                   "leaves each search thread gathers and evaluates in one batch, with virtual "
+                   "loss (play-time search; lock-step self-play batches across games)"),
+        numberParam("vloss", &mcts::SearchParams::virtual_loss, 0, 100,
+                    "visits lost counted for each simulation in flight while a batch gathers")};
+    for (auto& row : liftRows(batching, &NetworkAgentParams::search)) r.push_back(std::move(row));
     r.push_back({"precision",
                  SpecParam<NetworkAgentParams>::Kind::kChoice,
                  0,
                  0,
-                 {"fp32", "bf16"},
+                 {"auto", "fp32", "bf16"},
                  Shown::kChanged,
-                 "arithmetic of the network: fp32, or bf16 (about a third faster on CPUs with "
-                 "AVX-512 BF16, refused on others; docs/agents.md)",
+                 "arithmetic of the network: bf16 (AVX-512 BF16 CPUs only, refused on others), "
+                 "fp32, or auto: bf16 where the CPU has it, else fp32 (docs/agents.md)",
                  MORNE_SPEC_FIELD(NetworkAgentParams, precision)});
     r.push_back(mixWeight("mix", &LeafMix::value,
                           "weight of the mcts agent's rollout in the leaf value: (1-mix) x network "
@@ -116,8 +123,10 @@ BatchedSearch networkLockstepSearch(const AgentSpec& spec) {
         "network's evaluations alone (leave them out, or give --lockstep 0)");
   }
   const NetworkLoader& load = checkedLoader(params);
-  return BatchedSearch{params.search, [load, params](int batch) {
-                         return load({params.model, batch, params.precision});
+  const NetworkPrecision precision =
+      params.precision == NetworkPrecision::kAuto ? NetworkPrecision::kFloat32 : params.precision;
+  return BatchedSearch{params.search, [load, params, precision](int batch) {
+                         return load({params.model, batch, precision});
                        }};
 }
 

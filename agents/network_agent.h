@@ -4,8 +4,8 @@
 // program hands in a loader (setNetworkLoader) that turns a network file into a batch
 // evaluator (cli/main.cpp wires nn/network_evaluator.h and nn/torch/ in).
 //
-// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1,precision=fp32,mix=0,rule_prior=0 (and every
-// search parameter, agents/spec_params.h)
+// Spec: az:model=FILE,sims=64,cpuct=1.5,threads=1,batch=8,vloss=1,precision=auto,mix=0,
+// rule_prior=0 (and every search parameter, agents/spec_params.h)
 
 #include <cstdint>
 #include <functional>
@@ -24,14 +24,16 @@
 namespace morne::agents {
 
 // The arithmetic of the network's evaluations: float32, or bfloat16 (faster where the CPU has
-// the instructions: nn::Network::useBFloat16).
-enum class NetworkPrecision { kFloat32, kBFloat16 };
+// the instructions: nn::Network::useBFloat16), or auto: bfloat16 where the CPU has them, else
+// float32 (lock-step self-play takes auto as float32, so that its training data do not depend
+// on the CPU).
+enum class NetworkPrecision { kAuto, kFloat32, kBFloat16 };
 
 struct NetworkAgentParams {
   NetworkAgentParams() { search.simulations = 64; }
   mcts::SearchParams search;
   std::string model;  // network file
-  NetworkPrecision precision = NetworkPrecision::kFloat32;
+  NetworkPrecision precision = NetworkPrecision::kAuto;
   LeafMix mix;  // the mcts agent's rollout value and rule priors mixed in (play-time search only)
 };
 

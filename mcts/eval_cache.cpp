@@ -5,30 +5,6 @@
 
 namespace morne::mcts {
 
-namespace {
-
-class OneByOne : public Evaluator {
- public:
-  explicit OneByOne(std::unique_ptr<BatchEvaluator> batch) : batch_(std::move(batch)) {}
-  double evaluate(const env::GameState& s, std::span<const env::Action> legal,
-                  std::span<float> priors) override {
-    const LeafRequest leaf{&s, legal, priors};
-    const LeafRequest* leaves[] = {&leaf};
-    double value = 0;
-    batch_->evaluate(leaves, std::span(&value, 1));
-    return value;
-  }
-
- private:
-  std::unique_ptr<BatchEvaluator> batch_;
-};
-
-}  // namespace
-
-std::unique_ptr<Evaluator> evaluateOneByOne(std::unique_ptr<BatchEvaluator> batch) {
-  return std::make_unique<OneByOne>(std::move(batch));
-}
-
 CachedBatchEvaluator::CachedBatchEvaluator(std::unique_ptr<BatchEvaluator> inner, size_t entries)
     : inner_(std::move(inner)) {
   if (entries > 0) {

@@ -17,6 +17,13 @@
 
 namespace morne::mcts {
 
+// A leaf waiting for its evaluation.
+struct LeafRequest {
+  const env::GameState* state = nullptr;  // the leaf: a decision or chance node, never terminal
+  std::span<const env::Action> legal;     // its legal actions; empty at a chance node
+  std::span<float> priors;                // to fill: one probability per legal action
+};
+
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
@@ -27,17 +34,15 @@ class Evaluator {
   // evaluator.
   virtual double evaluate(const env::GameState& s, std::span<const env::Action> legal,
                           std::span<float> priors) = 0;
+
+  // Evaluates several leaves of one search (mcts/tree_search.h, "Batches of leaves"): fills
+  // each leaf's priors and writes its value to values[i]. By default one at a time; an
+  // evaluator that gains from batches (a network) overrides it.
+  virtual void evaluateBatch(std::span<const LeafRequest* const> leaves, std::span<double> values);
 };
 
 // Makes the evaluator of one search thread; `seed` differs per thread.
 using EvaluatorFactory = std::function<std::unique_ptr<Evaluator>(uint64_t seed)>;
-
-// A leaf waiting for its evaluation.
-struct LeafRequest {
-  const env::GameState* state = nullptr;  // the leaf: a decision or chance node, never terminal
-  std::span<const env::Action> legal;     // its legal actions; empty at a chance node
-  std::span<float> priors;                // to fill: one probability per legal action
-};
 
 class BatchEvaluator {
  public:
@@ -48,7 +53,8 @@ class BatchEvaluator {
   virtual void evaluate(std::span<const LeafRequest* const> leaves, std::span<double> values) = 0;
 };
 
-// An Evaluator that sends each position alone to `batch` (a batch of one).
+// An Evaluator over `batch`: evaluate() sends its position alone (a batch of one),
+// evaluateBatch() hands the search's leaves over as one batch.
 std::unique_ptr<Evaluator> evaluateOneByOne(std::unique_ptr<BatchEvaluator> batch);
 
 }  // namespace morne::mcts

@@ -24,6 +24,7 @@ struct Search::Worker {
       : tree(params, seed), evaluator(std::move(e)) {}
   TreeSearch tree;
   std::unique_ptr<Evaluator> evaluator;
+  std::vector<double> values;  // of the leaves in evaluation
 };
 
 Search::Search(SearchParams params, EvaluatorFactory factory, uint64_t seed) : params_(params) {
@@ -60,9 +61,13 @@ SearchResult Search::run(const env::GameState& root, double milliseconds) {
     Worker& w = workers_[static_cast<size_t>(t)];
     const int share = params_.simulations / threads + (t < params_.simulations % threads ? 1 : 0);
     w.tree.begin(root, timed ? INT_MAX : std::max(1, share), true, deadline);
-    while (const LeafRequest* leaf = w.tree.next()) {
-      w.tree.complete(w.evaluator->evaluate(*leaf->state, leaf->legal, leaf->priors));
-      if (stop_ && stop_->load(std::memory_order_relaxed)) break;  // between two simulations
+    for (;;) {
+      const std::span<const LeafRequest* const> leaves = w.tree.nextLeaves(params_.batch);
+      if (leaves.empty()) break;
+      w.values.resize(leaves.size());
+      w.evaluator->evaluateBatch(leaves, w.values);
+      w.tree.completeLeaves(w.values);
+      if (stop_ && stop_->load(std::memory_order_relaxed)) break;  // between two batches
     }
   };
   runOnWorkers(threads, job);

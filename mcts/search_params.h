@@ -18,6 +18,13 @@ struct SearchParams {
   bool reuse_tree = true;
   bool prune = true;  // choose among env::agentActions; false: every legal action (steps back)
 
+  // Leaves evaluated together (mcts/tree_search.h, "Batches of leaves"): each thread gathers up
+  // to `batch` leaves, steering its later descents away from the earlier ones by counting each
+  // simulation in flight as `virtual_loss` lost visits, then evaluates them in one call.
+  // 1: one leaf at a time. A Gumbel root search gathers one.
+  int batch = 1;
+  double virtual_loss = 1;
+
   // Dirichlet noise at the root (self-play exploration): 0 = none.
   double noise_alpha = 0;
   double noise_fraction = 0.25;

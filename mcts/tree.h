@@ -22,16 +22,18 @@ struct Node {
   int32_t first_child = -1;
   uint16_t num_children = 0;
   NodeKind kind = NodeKind::kUnexpanded;
-  uint8_t player = 0;  // decision nodes: the side to move
-  env::Action action;  // the edge from the parent when the parent is a decision node
-  int8_t outcome = 0;  // the edge from the parent when the parent is a chance node
-  float prior = 0;     // prior of the action, or probability of the outcome
+  uint8_t player = 0;      // decision nodes: the side to move
+  env::Action action;      // the edge from the parent when the parent is a decision node
+  int8_t outcome = 0;      // the edge from the parent when the parent is a chance node
+  uint16_t in_flight = 0;  // simulations through the node waiting for their leaf's value
+  float prior = 0;         // prior of the action, or probability of the outcome
   int32_t visits = 0;
   double value_sum = 0;  // sum of the backed-up values, blue's point of view
   uint64_t hash = 0;     // hash of the node's state, once expanded (tree reuse)
 
   double meanValue() const { return visits ? value_sum / visits : 0.0; }
 };
+static_assert(sizeof(Node) == 40, "a node stays 40 bytes: the pool's size is counted in them");
 
 class Tree {
  public:

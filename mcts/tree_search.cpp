@@ -19,111 +19,151 @@ double terminalValue(const env::GameState& s) {
 
 TreeSearch::TreeSearch(const SearchParams& params, uint64_t seed)
     : params_(params), rng_(seed), tree_(params.max_nodes) {
-  path_.reserve(256);
+  leaves_.resize(1);
+  leaves_[0].path.reserve(256);
 }
 
 void TreeSearch::begin(const env::GameState& root, int simulations, bool root_noise,
                        Clock::time_point deadline) {
+  for (int i = 0; i < pending_; ++i) markInFlight(leaves_[static_cast<size_t>(i)].path, -1);
+  pending_ = 0;
   root_noise_ = root_noise;
   deadline_ = deadline;
   if (params_.gumbel || !params_.reuse_tree || !tree_.reuse(root)) tree_.reset(root);
   budget_ = std::max(1, simulations);
   simulations_ = 0;
-  pending_ = -1;
   root_ready_ = false;
   survivors_.clear();
   if (tree_.node(0).first_child >= 0) prepareRoot();  // a reused root is already expanded
 }
 
 const LeafRequest* TreeSearch::next() {
-  while (simulations_ < budget_) {
+  const std::span<const LeafRequest* const> leaves = nextLeaves(1);
+  return leaves.empty() ? nullptr : leaves[0];
+}
+
+void TreeSearch::complete(double value) { completeLeaves(std::span(&value, 1)); }
+
+std::span<const LeafRequest* const> TreeSearch::nextLeaves(int most) {
+  MORNE_CHECK(pending_ == 0, "nextLeaves() before the last leaves were completed");
+  most = params_.gumbel ? 1 : std::max(1, most);
+  if (leaves_.size() < static_cast<size_t>(most)) leaves_.resize(static_cast<size_t>(most));
+  requests_.clear();
+  while (pending_ < most && simulations_ + pending_ < budget_) {
     // The clock is read at every simulation: a slow one (a long rollout, a sanitizer's build)
     // would otherwise carry the search far past its deadline.
-    if (deadline_ != Clock::time_point{} && simulations_ > 0 && Clock::now() >= deadline_) {
-      return nullptr;
+    if (deadline_ != Clock::time_point{} && simulations_ > 0 && Clock::now() >= deadline_) break;
+    PendingLeaf& leaf = leaves_[static_cast<size_t>(pending_)];
+    const Descent end = descend(leaf);
+    if (end == Descent::kCollision) break;
+    if (end == Descent::kLeaf) {
+      markInFlight(leaf.path, +1);
+      requests_.push_back(&leaf.request);
+      ++pending_;
     }
-    state_ = tree_.rootState();
-    int node = 0;
-    path_.assign(1, 0);
-    for (;;) {
-      const Node& n = tree_.node(node);
-      if (n.kind == NodeKind::kTerminal) {
-        backUp(n.meanValue());
-        break;
+  }
+  return requests_;
+}
+
+// One descent from the root. A terminal state backs up its value at once; a leaf already in
+// flight is a collision; any other leaf is written into `leaf` for evaluation.
+TreeSearch::Descent TreeSearch::descend(PendingLeaf& leaf) {
+  leaf.state = tree_.rootState();
+  int node = 0;
+  leaf.path.assign(1, 0);
+  for (;;) {
+    const Node& n = tree_.node(node);
+    if (n.kind == NodeKind::kTerminal) {
+      backUp(leaf.path, n.meanValue());
+      return Descent::kTerminal;
+    }
+    if (n.kind == NodeKind::kUnexpanded || n.first_child < 0) {
+      if (n.in_flight > 0) return Descent::kCollision;
+      if (leaf.state.isTerminal()) {
+        Node& end = tree_.node(node);
+        end.kind = NodeKind::kTerminal;
+        end.hash = leaf.state.hash;
+        backUp(leaf.path, terminalValue(leaf.state));
+        return Descent::kTerminal;
       }
-      if (n.kind == NodeKind::kUnexpanded || n.first_child < 0) {
-        if (state_.isTerminal()) {
-          Node& leaf = tree_.node(node);
-          leaf.kind = NodeKind::kTerminal;
-          leaf.hash = state_.hash;
-          backUp(terminalValue(state_));
-          break;
-        }
-        pending_ = node;
-        request_.state = &state_;
-        if (state_.isChanceNode()) {
-          env::chanceOutcomes(state_, outcomes_);
-          request_.legal = {};
-          request_.priors = {};
-        } else {
-          env::agentActions(state_, legal_, params_.prune);
-          priors_.assign(legal_.size(), 0.0f);
-          request_.legal = std::span(legal_.begin(), legal_.size());
-          request_.priors = priors_;
-        }
-        return &request_;
-      }
-      const int child = (node == 0 && !survivors_.empty()) ? nextGumbelAction() : selectChild(node);
-      if (n.kind == NodeKind::kChance) {
-        env::applyChance(state_, tree_.node(child).outcome);
+      leaf.request.state = &leaf.state;
+      if (leaf.state.isChanceNode()) {
+        env::chanceOutcomes(leaf.state, leaf.outcomes);
+        leaf.request.legal = {};
+        leaf.request.priors = {};
       } else {
-        env::applyAction(state_, tree_.node(child).action);
+        env::agentActions(leaf.state, leaf.legal, params_.prune);
+        leaf.priors.assign(leaf.legal.size(), 0.0f);
+        leaf.request.legal = std::span(leaf.legal.begin(), leaf.legal.size());
+        leaf.request.priors = leaf.priors;
       }
-      node = child;
-      path_.push_back(node);
+      return Descent::kLeaf;
     }
+    const int child = (node == 0 && !survivors_.empty()) ? nextGumbelAction() : selectChild(node);
+    if (n.kind == NodeKind::kChance) {
+      env::applyChance(leaf.state, tree_.node(child).outcome);
+    } else {
+      env::applyAction(leaf.state, tree_.node(child).action);
+    }
+    node = child;
+    leaf.path.push_back(node);
   }
-  return nullptr;
 }
 
-void TreeSearch::complete(double value) {
-  MORNE_CHECK(pending_ >= 0, "complete() without a leaf from next() waiting for its value");
-  expandPending();
-  if (pending_ == 0 && !root_ready_) {
-    root_eval_ = state_.side == 0 ? value : -value;
-    if (tree_.node(0).first_child >= 0) prepareRoot();
+void TreeSearch::markInFlight(const std::vector<int>& path, int change) {
+  for (int i : path) {
+    Node& n = tree_.node(i);
+    n.in_flight = static_cast<uint16_t>(n.in_flight + change);
   }
-  pending_ = -1;
-  backUp(value);
 }
 
-// Lists the children of the pending node. When the pool is full the node stays a leaf and is
+void TreeSearch::completeLeaves(std::span<const double> values) {
+  MORNE_CHECK(pending_ > 0 && values.size() == static_cast<size_t>(pending_),
+              "completeLeaves() needs one value for each leaf nextLeaves() gave");
+  for (int i = 0; i < pending_; ++i) markInFlight(leaves_[static_cast<size_t>(i)].path, -1);
+  for (int i = 0; i < pending_; ++i) {
+    const PendingLeaf& leaf = leaves_[static_cast<size_t>(i)];
+    const double value = values[static_cast<size_t>(i)];
+    expand(leaf);
+    if (leaf.path.back() == 0 && !root_ready_) {
+      root_eval_ = leaf.state.side == 0 ? value : -value;
+      if (tree_.node(0).first_child >= 0) prepareRoot();
+    }
+    backUp(leaf.path, value);
+  }
+  pending_ = 0;
+  requests_.clear();
+}
+
+// Lists the children of the leaf's node. When the pool is full the node stays a leaf and is
 // evaluated again at each visit: memory stays bounded.
-void TreeSearch::expandPending() {
-  const int first = tree_.addChildren(
-      pending_, static_cast<int>(request_.legal.empty() ? outcomes_.size() : legal_.size()));
+void TreeSearch::expand(const PendingLeaf& leaf) {
+  const int at = leaf.path.back();
+  const bool chance = leaf.request.legal.empty();
+  const int first =
+      tree_.addChildren(at, static_cast<int>(chance ? leaf.outcomes.size() : leaf.legal.size()));
   if (first < 0) return;
-  if (request_.legal.empty()) {
-    for (size_t k = 0; k < outcomes_.size(); ++k) {
+  if (chance) {
+    for (size_t k = 0; k < leaf.outcomes.size(); ++k) {
       Node& c = tree_.node(first + static_cast<int>(k));
-      c.outcome = static_cast<int8_t>(outcomes_[k].value);
-      c.prior = static_cast<float>(outcomes_[k].probability());
+      c.outcome = static_cast<int8_t>(leaf.outcomes[k].value);
+      c.prior = static_cast<float>(leaf.outcomes[k].probability());
     }
-    tree_.node(pending_).kind = NodeKind::kChance;
+    tree_.node(at).kind = NodeKind::kChance;
   } else {
-    for (size_t k = 0; k < legal_.size(); ++k) {
+    for (size_t k = 0; k < leaf.legal.size(); ++k) {
       Node& c = tree_.node(first + static_cast<int>(k));
-      c.action = legal_[k];
-      c.prior = priors_[k];
+      c.action = leaf.legal[k];
+      c.prior = leaf.priors[k];
     }
-    tree_.node(pending_).kind = NodeKind::kDecision;
-    tree_.node(pending_).player = state_.side;
+    tree_.node(at).kind = NodeKind::kDecision;
+    tree_.node(at).player = leaf.state.side;
   }
-  tree_.node(pending_).hash = state_.hash;
+  tree_.node(at).hash = leaf.state.hash;
 }
 
-void TreeSearch::backUp(double value) {
-  for (int i : path_) {
+void TreeSearch::backUp(const std::vector<int>& path, double value) {
+  for (int i : path) {
     Node& n = tree_.node(i);
     ++n.visits;
     n.value_sum += value;
@@ -132,14 +172,18 @@ void TreeSearch::backUp(double value) {
 }
 
 // PUCT at decision nodes; at chance nodes the outcome furthest below its share of the visits.
+// Each simulation in flight through a node counts as `virtual_loss` visits, lost for the side
+// that chose the node (mcts/tree_search.h, "Batches of leaves").
 int TreeSearch::selectChild(int node) const {
   const Node& n = tree_.node(node);
+  const double vl = params_.virtual_loss;
   int best = n.first_child;
   double best_score = -1e300;
   if (n.kind == NodeKind::kChance) {
     for (int k = 0; k < n.num_children; ++k) {
       const Node& c = tree_.node(n.first_child + k);
-      const double score = static_cast<double>(c.prior) * (n.visits + 1) - c.visits;
+      const double score = static_cast<double>(c.prior) * (n.visits + vl * n.in_flight + 1) -
+                           (c.visits + vl * c.in_flight);
       if (score > best_score) {
         best_score = score;
         best = n.first_child + k;
@@ -149,11 +193,14 @@ int TreeSearch::selectChild(int node) const {
   }
   const double sign = n.player == 0 ? 1.0 : -1.0;
   const double fpu = sign * n.meanValue() - params_.fpu_reduction;
-  const double scale = params_.cpuct * std::sqrt(std::max(1, n.visits));
+  const double scale = params_.cpuct * std::sqrt(std::max(1.0, n.visits + vl * n.in_flight));
   for (int k = 0; k < n.num_children; ++k) {
     const Node& c = tree_.node(n.first_child + k);
-    const double q = c.visits ? sign * c.meanValue() : fpu;
-    const double score = q + scale * c.prior / (1 + c.visits);
+    const double lost = vl * c.in_flight;
+    const double q = lost > 0   ? (sign * c.value_sum - lost) / (c.visits + lost)
+                     : c.visits ? sign * c.meanValue()
+                                : fpu;
+    const double score = q + scale * c.prior / (1 + c.visits + lost);
     if (score > best_score) {
       best_score = score;
       best = n.first_child + k;
@@ -168,12 +215,12 @@ void TreeSearch::prepareRoot() {
   Node& root = tree_.node(0);
   const int n = root.num_children;
   if (root_noise_ && params_.noise_alpha > 0 && n > 1) {
-    priors_.resize(static_cast<size_t>(n));
+    noisy_priors_.resize(static_cast<size_t>(n));
     for (int k = 0; k < n; ++k)
-      priors_[static_cast<size_t>(k)] = tree_.node(root.first_child + k).prior;
-    mixDirichletNoise(rng_, params_.noise_alpha, params_.noise_fraction, priors_);
+      noisy_priors_[static_cast<size_t>(k)] = tree_.node(root.first_child + k).prior;
+    mixDirichletNoise(rng_, params_.noise_alpha, params_.noise_fraction, noisy_priors_);
     for (int k = 0; k < n; ++k)
-      tree_.node(root.first_child + k).prior = priors_[static_cast<size_t>(k)];
+      tree_.node(root.first_child + k).prior = noisy_priors_[static_cast<size_t>(k)];
   }
   if (!params_.gumbel) return;
   gumbel_base_.resize(static_cast<size_t>(n));

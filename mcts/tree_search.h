@@ -20,6 +20,12 @@
 //     c_scale x q, with q mapped from [-1, 1] to [0, 1]; unvisited actions take the mixed
 //     value estimate of the paper (appendix D). A Gumbel search starts each decision on a fresh
 //     tree, since visits carried over would upset the halving schedule.
+//
+// Batches of leaves (lc0, KataGo): nextLeaves(k) descends up to k times before any value comes
+// back. Each descent marks its path in flight, and a later descent counts every simulation in
+// flight through a node as `virtual_loss` visits lost for the side that chose it, so it turns
+// to other moves; a descent that still ends on a leaf already gathered ends the batch there.
+// With virtual_loss 0 every batch is one leaf, and the search is the one-at-a-time search.
 
 #include <chrono>
 #include <cstdint>
@@ -64,6 +70,15 @@ class TreeSearch {
   // those written into the request. Precondition: next() returned a leaf not yet completed.
   void complete(double value);
 
+  // Up to `most` distinct leaves that need an evaluation (valid until completeLeaves()), as
+  // "Batches of leaves" above describes; empty once the budget is spent or the deadline passed.
+  // A Gumbel root search returns one at a time.
+  std::span<const LeafRequest* const> nextLeaves(int most);
+
+  // Completes the leaves of the last nextLeaves(), in their order: values[i] (blue's point of
+  // view) is the value of the i-th. Precondition: values has one value per leaf.
+  void completeLeaves(std::span<const double> values);
+
   int simulations() const { return simulations_; }
   const Tree& tree() const { return tree_; }
   const SearchParams& params() const { return params_; }
@@ -74,9 +89,22 @@ class TreeSearch {
   std::vector<double> improvedPolicy() const;
 
  private:
+  // A leaf gathered for evaluation: the simulation's state and path, and the request.
+  struct PendingLeaf {
+    env::GameState state;
+    std::vector<int> path;
+    LeafRequest request;
+    env::ActionList legal;
+    env::ChanceList outcomes;
+    std::vector<float> priors;
+  };
+  enum class Descent { kLeaf, kTerminal, kCollision };
+
+  Descent descend(PendingLeaf& leaf);
+  void markInFlight(const std::vector<int>& path, int change);
   int selectChild(int node) const;
-  void expandPending();
-  void backUp(double value);
+  void expand(const PendingLeaf& leaf);
+  void backUp(const std::vector<int>& path, double value);
   void prepareRoot();
   int nextGumbelAction();
   std::vector<double> sigmaQ() const;
@@ -89,13 +117,10 @@ class TreeSearch {
   int simulations_ = 0;
   Clock::time_point deadline_{};  // the epoch: none
 
-  env::GameState state_;  // the state of the simulation in progress
-  std::vector<int> path_;
-  int pending_ = -1;  // node waiting for complete()
-  LeafRequest request_;
-  env::ActionList legal_;
-  env::ChanceList outcomes_;
-  std::vector<float> priors_;
+  std::vector<PendingLeaf> leaves_;  // slots; the first `pending_` wait for their values
+  int pending_ = 0;
+  std::vector<const LeafRequest*> requests_;
+  std::vector<float> noisy_priors_;
 
   bool root_ready_ = false;  // noise applied / Gumbel set up for this decision
   bool root_noise_ = true;

@@ -11,7 +11,8 @@
 namespace morne::training {
 
 // The network file of `what` as a batch evaluator (nn::makeNetworkEvaluator), in its
-// precision. Throws as nn::Network::load, and ConfigError for bf16 on a CPU without it.
+// precision (auto: bf16 where the CPU has it). Throws as nn::Network::load, and ConfigError
+// for bf16 on a CPU without it.
 std::unique_ptr<mcts::BatchEvaluator> loadNetworkEvaluator(const agents::NetworkLoad& what);
 
 }  // namespace morne::training

@@ -1,7 +1,9 @@
 // `morne bench mcts`: search speed of the MCTS agent with its heuristic evaluator (static
 // leaves, and the default one-player-turn rollouts), in simulations per second, on 1 thread and
 // on more, over positions taken from a rule-vs-rule game, and the speed-up of the threads
-// measured in the same run.
+// measured in the same run. Then, where the scenario has a shipped network, the simulations a
+// 200 ms decision buys `mcts` and `az` side by side: az one leaf at a time, in batches of 8
+// leaves, and in bfloat16 where the CPU has it.
 
 #include <algorithm>
 #include <bit>
@@ -10,9 +12,11 @@
 #include <iostream>
 #include <vector>
 
+#include "agents/agent.h"
 #include "agents/agent_kinds.h"
 #include "agents/game_runner.h"
 #include "agents/mcts_agent.h"
+#include "agents/model_library.h"
 #include "agents/rule_agent.h"
 #include "cli/bench/bench.h"
 #include "cli/bench/bench_stats.h"
@@ -21,6 +25,7 @@
 #include "core/version.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
+#include "nn/cpu_features.h"
 
 namespace morne::cli {
 
@@ -65,6 +70,55 @@ double measure(const std::vector<env::GameState>& positions, int rollout, int th
   return sims / seconds;
 }
 
+// Mean simulations per decision of the agent `spec` over `positions`.
+double simulationsPerDecision(const std::string& spec,
+                              const std::vector<env::GameState>& positions) {
+  const auto agent = agents::makeAgent(spec, 1);
+  double sims = 0;
+  for (const env::GameState& s : positions) sims += agent->decide(s).info.simulations;
+  return sims / static_cast<double>(positions.size());
+}
+
+constexpr double kDecisionMs = 200;
+
+// The 200 ms table of `name`, when a network of that name is shipped.
+void networkAgainstRollouts(const std::string& name, const std::vector<env::GameState>& sample,
+                            const BenchConfig& bench) {
+  bool shipped = false;
+  for (const auto& [model, file] : agents::shippedModels()) shipped |= model == name;
+  if (!shipped) {
+    std::cout << "\n" << name << ": no shipped network of that name, so no az rows\n";
+    return;
+  }
+  const auto per_round =
+      static_cast<size_t>(std::max(2.0, bench.seconds * 1000 / kDecisionMs / bench.repeats));
+  const std::vector<env::GameState> positions(
+      sample.begin(),
+      sample.begin() + static_cast<std::ptrdiff_t>(std::min(per_round, sample.size())));
+  const std::string budget = "ms=" + core::fixedText(kDecisionMs, 0) + ",reuse=0";
+  const std::string az = "az:model=" + name + "," + budget;
+  std::vector<std::pair<std::string, std::string>> rows = {
+      {"mcts (rollout=1)", "mcts:" + budget},
+      {"az, one leaf at a time", az + ",batch=1"},
+      {"az, batches of 8 leaves", az + ",batch=8"}};
+  if (nn::cpuHasBFloat16())
+    rows.emplace_back("az, batches of 8, bf16", az + ",batch=8,precision=bf16");
+  std::vector<std::function<double()>> configs;
+  for (const auto& row : rows)
+    configs.push_back(
+        [&positions, spec = row.second] { return simulationsPerDecision(spec, positions); });
+  const auto m = measureInterleaved(bench.repeats, configs);
+  std::cout << "\n"
+            << spreadHeader(name + ", sims per " + core::fixedText(kDecisionMs, 0) + " ms decision")
+            << "\n";
+  for (size_t c = 0; c < rows.size(); ++c) {
+    std::cout << spreadRow(rows[c].first, m[c], 0) << "\n";
+    if (c > 1)
+      std::cout << spreadRow("  against one leaf at a time", roundRatios(m[c], m[1]), 2) << "\n";
+  }
+  if (!nn::cpuHasBFloat16()) std::cout << "(no bf16 row: this CPU has no AVX-512 BF16)\n";
+}
+
 }  // namespace
 
 int benchMcts(const BenchConfig& bench) {
@@ -105,11 +159,15 @@ int benchMcts(const BenchConfig& bench) {
         std::cout << spreadRow("  speed-up over 1 thread", roundRatios(m[c], m[base]), 2) << "\n";
       }
     }
+    networkAgainstRollouts(name, positions, bench);
   }
   std::cout
       << "\nsims/s: simulations (select, expand with priors and evaluation, back up) per second\n"
          "of wall time; leaf: static evaluation, or one player-turn of rule play first (the\n"
-         "default); speed-up: against 1 thread in the same round (root-parallel trees).\n";
+         "default); speed-up: against 1 thread in the same round (root-parallel trees).\n"
+         "sims per decision: the mean over the first positions (as many as the time per\n"
+         "scenario allows a round), 1 thread, no tree reuse; az uses the shipped network of\n"
+         "the scenario's name (models/), fp32 unless marked.\n";
   return 0;
 }
 

@@ -1,6 +1,6 @@
 // The az agent's mixed leaf evaluation (agents/mixed_evaluator.h): the network's value and
 // priors at weight 0, the mcts agent's rollout value and rule priors at weight 1, the weighted
-// sum between (hand cases on duel's first position).
+// sum between (hand cases on duel's first position); a batch is mixed leaf by leaf as alone.
 
 #include "agents/mixed_evaluator.h"
 
@@ -88,6 +88,27 @@ TEST_F(MixedEvaluatorTest, BetweenTheWeightsTheSumIsWeighted) {
   EXPECT_NEAR(total, 1.0f, 1e-5f);
   // Priors alone: the value stays the network's.
   EXPECT_DOUBLE_EQ(mixed({0, 0.5}, params).value, 0.3);
+}
+
+TEST_F(MixedEvaluatorTest, ABatchIsMixedLeafByLeafAsEachAlone) {
+  const agents::MctsAgentParams params;
+  const Leaf alone = mixed({0.25, 0.5}, params);
+  env::GameState after = s_;
+  env::applyAction(after, legal_[0]);
+  auto e = agents::mixEvaluators(std::make_unique<FlatNetwork>(),
+                                 agents::makeHeuristicEvaluator(params, 5), {0.25, 0.5});
+  std::vector<float> first(legal_.size()), second(legal_.size());
+  env::ActionList legal_after;
+  env::legalActions(after, legal_after);
+  second.resize(legal_after.size());
+  const mcts::LeafRequest a{&s_, std::span(legal_.begin(), legal_.size()), first};
+  const mcts::LeafRequest b{&after, std::span(legal_after.begin(), legal_after.size()), second};
+  const mcts::LeafRequest* leaves[] = {&a, &b};
+  double values[2] = {0, 0};
+  e->evaluateBatch(leaves, values);
+  EXPECT_DOUBLE_EQ(values[0], alone.value);
+  for (size_t i = 0; i < legal_.size(); ++i) EXPECT_FLOAT_EQ(first[i], alone.priors[i]);
+  EXPECT_NE(values[1], 0.3) << "the second leaf is mixed too";
 }
 
 }  // namespace
