@@ -47,6 +47,8 @@ struct TrainingBatch {
   // The search's root value of each row, for the side to move (training/shard_schema.h); the
   // learner does not read it: a training run mixes it into `value` (--q-ratio).
   std::vector<float> search_value;
+  // A teacher search's root value of each row (NaN: none); mixed in by --teacher-ratio.
+  std::vector<float> teacher_value;
   // The auxiliary targets (training/shard_schema.h), NaN where unknown; each may be empty (no
   // target): margin [size], control [size, height * width], short_value
   // [size, kShortValueOutputs].
@@ -57,8 +59,8 @@ struct TrainingBatch {
   // Empties the batch, keeping its buffers (and its grid) for the next rows.
   void clear() {
     size = 0;
-    for (std::vector<float>* v :
-         {&planes, &globals, &policy, &value, &search_value, &margin, &control, &short_value})
+    for (std::vector<float>* v : {&planes, &globals, &policy, &value, &search_value, &teacher_value,
+                                  &margin, &control, &short_value})
       v->clear();
     legal.clear();
   }

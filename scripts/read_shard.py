@@ -14,12 +14,12 @@ import sys
 import h5py
 import numpy as np
 
-FORMAT, VERSIONS = "morne-selfplay", (1, 2, 3, 4)
+FORMAT, VERSIONS = "morne-selfplay", (1, 2, 3, 4, 5)
 
 # Every dataset: its element type and its number of dimensions (rows first), and the format
 # version that added it (older files lack it).
 SINCE = {"positions/search_value": 2, "positions/margin": 3, "positions/control": 3,
-         "positions/short_value": 3, "games/handicap_half": 4}
+         "positions/short_value": 3, "games/handicap_half": 4, "positions/teacher_value": 5}
 DATASETS = {
     "positions/planes": ("float32", 4),   # [rows, planes, height, width]
     "positions/globals": ("float32", 2),  # [rows, globals]
@@ -27,6 +27,7 @@ DATASETS = {
     "positions/legal": ("uint8", 2),      # [rows, policy size]
     "positions/value": ("float32", 1),    # [rows]: final result for the side to move
     "positions/search_value": ("float32", 1),  # [rows]: the search's root value (version 2)
+    "positions/teacher_value": ("float32", 1),  # [rows]: a teacher search's value (version 5)
     "positions/margin": ("float32", 1),   # [rows]: final score difference, side to move's (version 3)
     "positions/control": ("float32", 3),  # [rows, height, width]: final control (version 3)
     "positions/short_value": ("float32", 2),  # [rows, 3]: short-term values (version 3)

@@ -13,6 +13,8 @@
 //                                                   that position: +1 win, 0 draw, -1 loss
 //   search_value float32 [rows]                     the search's root value there, for the
 //                                                   side to move (empty: as `value`)
+//   teacher_value float32 [rows]                    a teacher search's root value there
+//                                                   (--value-teacher; NaN: none)
 //   margin   float32 [rows]                         the final victory-point difference, side
 //                                                   to move's minus the other's
 //   control  float32 [rows, height, width]          the final control of each square, +1 the
@@ -69,6 +71,9 @@ struct GameData {
   std::vector<uint8_t> legal;
   std::vector<float> value;
   std::vector<float> search_value;  // empty when the game has none: the shard then holds `value`
+  // The value teacher's root value of each row for the side to move (SelfPlayConfig::
+  // value_teacher), NaN where it did not search; empty without a teacher: NaN in the shard.
+  std::vector<float> teacher_value;
   // The auxiliary targets (training/final_targets.h); empty when the game has none: the shard
   // then holds NaN, "unknown", which the learner leaves out.
   std::vector<float> margin;

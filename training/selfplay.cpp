@@ -184,9 +184,16 @@ struct Run {
 SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
                            const std::function<void(const SelfPlayProgress&)>& progress,
                            const std::atomic<bool>* stop) {
-  // A bad spec, boost or handicap spread fails here, before any file is created.
+  // A bad spec, boost, handicap spread or value teacher fails here, before any file is created.
   boostedSide(c);
   handicapSpreadHalf(c);
+  if (!c.value_teacher.empty()) {
+    try {
+      agents::makeAgent(c.value_teacher, 0);
+    } catch (const ConfigError& e) {
+      throw ConfigError(std::string("selfplay: --value-teacher: ") + e.what());
+    }
+  }
   const std::optional<agents::BatchedSearch> batched =
       c.lockstep ? agents::makeBatchedSearch(c.agent) : std::nullopt;
   // An agent writes its own spec in canonical form (agents/spec_params.h), so prune=0 reads

@@ -64,6 +64,10 @@ struct SelfPlayConfig {
   // (the weaker side, so that the results say more than who had the better start).
   std::string boost_side;
   int boost_sims = 0;
+  // Distillation (expert iteration): with a spec, at each recorded position a search of that
+  // agent (e.g. "mcts:sims=64", rule rollouts) is run as well, and its root value for the side
+  // to move is recorded as the row's teacher_value; it plays nothing.
+  std::string value_teacher;
   double start_share = 0;
   std::shared_ptr<const std::vector<env::GameState>> starts;
   // Handicap randomisation (KataGo's komi): with `handicap_spread` > 0 (VP, whole or half),

@@ -18,6 +18,8 @@ namespace {
 constexpr uint64_t kArchiveStream = 0xA7C4'1E5D'0B3F'2291ull;
 // The seed stream of the game's handicap draw (SelfPlayConfig::handicap_spread).
 constexpr uint64_t kHandicapStream = 0x4A6D'1C0E'93B2'57F1ull;
+// The seed stream of the value teacher (SelfPlayConfig::value_teacher).
+constexpr uint64_t kTeacherStream = 0x7E4C'B3A1'0D59'62F8ull;
 
 // The action to play: with `explore`, drawn in proportion to the agent's policy target, unless
 // the agent drew its action itself (Gumbel); else the agent's choice.
@@ -60,6 +62,8 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
         cheap_[side] = agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), side_seed + 1);
     }
   }
+  if (!c.value_teacher.empty())
+    teacher_ = agents::makeAgent(c.value_teacher, seed ^ kTeacherStream);
   resign_allowed_ = c.resign_value > 0 && choice_.uniform() >= c.resign_check_fraction;
   if (c.starts && !c.starts->empty() && archive_rng_.uniform() < c.start_share) {
     s_ = (*c.starts)[archive_rng_.below(static_cast<uint32_t>(c.starts->size()))];
@@ -124,6 +128,7 @@ void SelfPlayGame::decided(const agents::Decision& d) {
     // known) for an agent that does not search.
     data_.search_value.push_back(d.info.simulations > 0 ? static_cast<float>(d.info.root_value)
                                                         : std::numeric_limits<float>::quiet_NaN());
+    if (teacher_) data_.teacher_value.push_back(teacherValue());
   }
   const int side = s_.side;
   if (c_.resign_value > 0 && d.info.simulations > 0) {
@@ -139,6 +144,14 @@ void SelfPlayGame::decided(const agents::Decision& d) {
   env::applyAction(
       s_, agents::legalChoice(s_, playedAction(d, move_ < c_.temperature_moves, choice_), d));
   ++move_;
+}
+
+// The value teacher's root value of the position to decide, for the side to move, in [-1, 1];
+// NaN when it did not search (one action to choose from).
+float SelfPlayGame::teacherValue() {
+  const agents::Decision t = teacher_->decide(view_);
+  if (t.info.simulations <= 0) return std::numeric_limits<float>::quiet_NaN();
+  return std::clamp(static_cast<float>(t.info.root_value), -1.0f, 1.0f);
 }
 
 void SelfPlayGame::finish(uint8_t end, int resigner) {

@@ -56,6 +56,7 @@ class SelfPlayGame {
  private:
   void decided(const agents::Decision& d);
   void finish(uint8_t end, int resigner);
+  float teacherValue();
 
   const SelfPlayConfig& c_;
   const RowEncoder& rows_;
@@ -65,6 +66,7 @@ class SelfPlayGame {
   env::Rng choice_;
   env::Rng archive_rng_;  // the archive's draws, apart from the game's others
   std::unique_ptr<agents::Agent> full_[2], cheap_[2];     // agents that decide on their own
+  std::unique_ptr<agents::Agent> teacher_;                // the value teacher, if any
   std::optional<agents::LockstepSearchAgent> search_[2];  // lock-step searches
   bool searching_ = false;
   bool full_search_ = true;

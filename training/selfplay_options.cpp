@@ -48,6 +48,10 @@ const env::OptionRow<SelfPlayConfig> kPlayRows[] = {
     {"boost-sims", &SelfPlayConfig::boost_sims, env::atLeast(0),
      "balancing: simulations of the boosted side's full searches (0: no boost)", env::kRecorded,
      env::before("0")},
+    {"value-teacher", &SelfPlayConfig::value_teacher, env::anyValue(),
+     "distillation: an agent spec (e.g. mcts:sims=64) whose search values each recorded "
+     "position as well, kept as its teacher_value (train --teacher-ratio); it plays nothing",
+     env::kRecorded, env::before("\"\"")},
     {"archive", &SelfPlayConfig::archive, env::anyValue(),
      "write one position of each game, drawn from its decisions, to PREFIX.positions.json",
      env::kRecorded, env::before("false")},

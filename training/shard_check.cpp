@@ -178,6 +178,11 @@ ShardCheck checkShard(const ShardContents& c) {
         check.problem(where,
                       "search value " + std::to_string(g.search_value[r]) + " outside [-1, 1]");
       }
+      if (r < g.teacher_value.size() && !std::isnan(g.teacher_value[r]) &&
+          !(g.teacher_value[r] >= -1.0f && g.teacher_value[r] <= 1.0f)) {
+        check.problem(where,
+                      "teacher value " + std::to_string(g.teacher_value[r]) + " outside [-1, 1]");
+      }
       checkAuxiliaryTargets(c, g, r, where, check);
       legal_sum += legal;
       top_sum += top;

@@ -9,10 +9,11 @@
 namespace morne::training {
 
 inline constexpr const char* kShardFormat = "morne-selfplay";
-// Version 2 added positions/search_value, version 3 positions/margin, control and short_value;
-// version 1 and 2 shards and journals are still read (their search values are their values,
-// their auxiliary targets unknown: NaN).
-inline constexpr int kShardFormatVersion = 4;
+// Version 2 added positions/search_value, version 3 positions/margin, control and short_value,
+// version 4 games/handicap_half, version 5 positions/teacher_value; older shards and journals
+// are still read (version 1's search values are its values, what a version lacks is unknown:
+// NaN, or a handicap of 0).
+inline constexpr int kShardFormatVersion = 5;
 inline constexpr int kOldestShardFormatVersion = 1;
 
 struct ShardInfo {

@@ -30,6 +30,11 @@ constexpr ShardDataset kDatasets[] = {
      "the search's root value there for the side to move, in [-1, 1]; the game's result "
      "(`value`) for agents that do not search, and in version 1 files",
      2, "value"},
+    {kPositionsGroup, "teacher_value", &GameData::teacher_value, RowExtent::kOne,
+     &TrainingBatch::teacher_value,
+     "the value teacher's root value there for the side to move, in [-1, 1] (selfplay "
+     "--value-teacher: a distillation target; NaN: no teacher, or it did not search)",
+     5, kUnknown},
     {kPositionsGroup, "margin", &GameData::margin, RowExtent::kOne, &TrainingBatch::margin,
      "the final victory-point difference, the side to move's minus the other's (NaN: unknown, "
      "in older files)",

@@ -23,6 +23,13 @@ const env::OptionRow<TrainSettings> kTrainRows[] = {
      "value target: this share of the search's root value, the rest the game's result",
      env::kRecorded,
      env::before("0")},
+    {"teacher-ratio",
+     &TrainSettings::teacher_ratio,
+     {0, 1},
+     "value target: this share of the value teacher's root value (selfplay --value-teacher; "
+     "rows without one keep theirs), mixed in after --q-ratio",
+     env::kRecorded,
+     env::before("0")},
     {"level-ratio",
      &TrainSettings::level_ratio,
      {0, 1},

@@ -28,6 +28,15 @@ void mixValueTargets(nn::TrainingBatch& batch, double q_ratio) {
   }
 }
 
+void mixTeacherValues(nn::TrainingBatch& batch, double teacher_ratio) {
+  if (teacher_ratio <= 0 || batch.teacher_value.size() != batch.value.size()) return;
+  for (size_t i = 0; i < batch.value.size(); ++i) {
+    if (std::isnan(batch.teacher_value[i])) continue;
+    batch.value[i] = static_cast<float>((1 - teacher_ratio) * batch.value[i] +
+                                        teacher_ratio * batch.teacher_value[i]);
+  }
+}
+
 void mixVictoryLevels(nn::TrainingBatch& batch, double level_ratio) {
   if (level_ratio <= 0 || batch.margin.size() != batch.value.size()) return;
   for (size_t i = 0; i < batch.value.size(); ++i) {
@@ -510,6 +519,7 @@ TrainOutcome TrainingRun::run(const std::function<void(const TrainProgress&)>& p
     nn::TrainingBatch batch = source.stream->next(s.batch);
     mixVictoryLevels(batch, s.level_ratio);
     mixValueTargets(batch, s.q_ratio);
+    mixTeacherValues(batch, s.teacher_ratio);
     if (group_) {  // this rank's share
       const int share = s.batch / group_->size();
       nn::TrainingBatch part;

@@ -30,6 +30,10 @@ namespace morne::training {
 // q_ratio search_value (a batch without search values is left as it is).
 void mixValueTargets(nn::TrainingBatch& batch, double q_ratio);
 
+// Mixes the value teacher's values into the value targets of `batch` (after q_ratio): value =
+// (1 - teacher_ratio) value + teacher_ratio teacher_value, on the rows that have one (not NaN).
+void mixTeacherValues(nn::TrainingBatch& batch, double teacher_ratio);
+
 // The victory-point margin at which the victory level is total (V-LEVEL-1: 4 or more).
 inline constexpr double kTotalVictoryMargin = 4;
 
@@ -60,6 +64,9 @@ struct TrainSettings {
   // The value target of a training row: (1 - q_ratio) x the game's result + q_ratio x the
   // search's root value there (lc0's q_ratio); validation rows keep the result.
   double q_ratio = 0;
+  // The share of the value teacher's value in the value target (mixTeacherValues, after
+  // q_ratio; rows without one keep theirs); validation rows keep the result.
+  double teacher_ratio = 0;
   // The share of the victory level in the value target (mixVictoryLevels, before q_ratio);
   // validation rows keep the result.
   double level_ratio = 0;

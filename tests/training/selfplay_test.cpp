@@ -141,6 +141,56 @@ TEST_F(SelfPlayTest, RowsOfAgentsThatDoNotSearchHoldTheResultAsTheirSearchValue)
     EXPECT_EQ(g.search_value, g.value) << "game " << id;
 }
 
+// --value-teacher: a search of the teacher values every recorded position beside the game's
+// own; it changes nothing of the play, its values are the same whatever the jobs, NaN where it
+// did not search, and a bad teacher spec fails before any file.
+TEST_F(SelfPlayTest, AValueTeacherRecordsItsSearchValuesAndPlaysNothing) {
+  SelfPlayConfig plain = config("plain");
+  plain.agent = "rule";
+  SelfPlayConfig taught = plain;
+  taught.prefix = "taught";
+  taught.value_teacher = "mcts:sims=32";
+  SelfPlayConfig taught_one = taught;
+  taught_one.prefix = "taught-one";
+  taught_one.jobs = 1;
+  const auto without = readGames(runSelfPlay(plain, nullptr, nullptr).shards);
+  const auto with = readGames(runSelfPlay(taught, nullptr, nullptr).shards);
+  const auto with_one = readGames(runSelfPlay(taught_one, nullptr, nullptr).shards);
+  ASSERT_EQ(with.size(), without.size());
+  int searched = 0, differs = 0;
+  for (const auto& [id, g] : with) {
+    const GameData& h = without.at(id);
+    EXPECT_EQ(g.planes, h.planes) << "game " << id;
+    EXPECT_EQ(g.winner, h.winner);
+    for (float t : h.teacher_value) EXPECT_TRUE(std::isnan(t)) << "no teacher: unknown";
+    ASSERT_EQ(g.teacher_value.size(), static_cast<size_t>(g.rows));
+    const GameData& one = with_one.at(id);
+    for (int r = 0; r < g.rows; ++r) {
+      const float t = g.teacher_value[static_cast<size_t>(r)];
+      const float t1 = one.teacher_value[static_cast<size_t>(r)];
+      EXPECT_TRUE(std::isnan(t) ? std::isnan(t1) : t == t1) << "game " << id << " row " << r;
+      if (std::isnan(t)) continue;
+      ++searched;
+      EXPECT_GE(t, -1.0f);
+      EXPECT_LE(t, 1.0f);
+      differs += t != g.value[static_cast<size_t>(r)];
+    }
+  }
+  EXPECT_GT(searched, 20);
+  EXPECT_GT(differs, searched / 2) << "a search's values are not the results";
+
+  SelfPlayConfig bad = config("bad");
+  bad.value_teacher = "mcts:simz=3";
+  fs::remove_all(dir_);
+  try {
+    runSelfPlay(bad, nullptr, nullptr);
+    ADD_FAILURE() << "a bad teacher was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("--value-teacher"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir_));
+}
+
 TEST_F(SelfPlayTest, SameSeedSameDataWhateverTheJobs) {
   SelfPlayConfig one = config("one");
   one.jobs = 1;

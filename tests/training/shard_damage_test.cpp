@@ -139,7 +139,7 @@ class ShardDamageTest : public test::TempDirTest {
 // values, the auxiliary targets as unknown (NaN), in whole games and in rows for the learner;
 // before version 4 the handicap reads as none.
 TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
-  for (const int version : {1, 2, 3}) {
+  for (const int version : {1, 2, 3, 4}) {
     const std::string old = damaged("v" + std::to_string(version) + ".h5", [&](H5::H5File& f) {
       for (const ShardDataset& d : shardDatasets())
         if (d.since > version) f.unlink(std::string(d.group) + "/" + d.name);
@@ -154,8 +154,12 @@ TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
       ASSERT_EQ(g.control.size(), static_cast<size_t>(g.rows * kDamageShape.area()));
       ASSERT_EQ(g.short_value.size(), static_cast<size_t>(g.rows) * kShortValueHorizons.size());
       ASSERT_EQ(g.margin.size(), static_cast<size_t>(g.rows));
-      EXPECT_EQ(g.handicap_half, 0);
-      if (version == 3) continue;
+      ASSERT_EQ(g.teacher_value.size(), static_cast<size_t>(g.rows));
+      for (float t : g.teacher_value) EXPECT_TRUE(std::isnan(t));
+      if (version < 4) {
+        EXPECT_EQ(g.handicap_half, 0);
+      }
+      if (version >= 3) continue;
       for (float m : g.margin) EXPECT_TRUE(std::isnan(m));
       for (float x : g.control) EXPECT_TRUE(std::isnan(x));
     }
@@ -175,11 +179,16 @@ TEST_F(ShardDamageTest, OlderShardsAreReadWithTheirStandIns) {
     poke(f, "positions/search_value", 4, 1.5f, H5::PredType::NATIVE_FLOAT);
   });
   EXPECT_NE(firstProblem(bad).find("search value 1.5"), std::string::npos) << firstProblem(bad);
-  const std::string future = damaged("v5.h5", [](H5::H5File& f) {
-    const int five = 5;
-    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &five);
+  const std::string teacher = damaged("tv.h5", [](H5::H5File& f) {
+    poke(f, "positions/teacher_value", 4, -1.25f, H5::PredType::NATIVE_FLOAT);
   });
-  EXPECT_NE(readError(future).find("reads versions 1 to 4"), std::string::npos)
+  EXPECT_NE(firstProblem(teacher).find("teacher value -1.25"), std::string::npos)
+      << firstProblem(teacher);
+  const std::string future = damaged("v6.h5", [](H5::H5File& f) {
+    const int six = 6;
+    f.openAttribute("format_version").write(H5::PredType::NATIVE_INT, &six);
+  });
+  EXPECT_NE(readError(future).find("reads versions 1 to 5"), std::string::npos)
       << readError(future);
 }
 

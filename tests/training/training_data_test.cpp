@@ -148,6 +148,27 @@ TEST(ValueTargets, SearchValuesMixIntoTheResultsByTheRatio) {
   EXPECT_EQ(none.value, std::vector<float>{1});
 }
 
+// --teacher-ratio: the value target is (1 - t) x the target so far + t x the teacher's value,
+// by hand; rows the teacher did not search (NaN) keep theirs.
+TEST(ValueTargets, TeacherValuesMixIntoTheTargetsByTheRatio) {
+  nn::TrainingBatch b;
+  b.size = 3;
+  b.value = {1, -1, 1};
+  b.teacher_value = {-0.4f, std::nanf(""), 0.6f};
+  nn::TrainingBatch unmixed = b;
+  mixTeacherValues(unmixed, 0);
+  EXPECT_EQ(unmixed.value, b.value);
+  mixTeacherValues(b, 0.75);
+  EXPECT_NEAR(b.value[0], 0.25 * 1 + 0.75 * -0.4, 1e-6);  // -0.05: the teacher says losing
+  EXPECT_EQ(b.value[1], -1);                              // no teacher value
+  EXPECT_NEAR(b.value[2], 0.25 * 1 + 0.75 * 0.6, 1e-6);   // 0.7
+  nn::TrainingBatch none;  // a batch without teacher values is left alone
+  none.size = 1;
+  none.value = {1};
+  mixTeacherValues(none, 0.5);
+  EXPECT_EQ(none.value, std::vector<float>{1});
+}
+
 // --level-ratio: the value target is (1 - l) x the result + l x the victory level (the margin
 // over 4 VP, clamped), by hand; rows whose margin is unknown keep their result.
 TEST(ValueTargets, VictoryLevelsMixIntoTheResultsByTheRatio) {
