@@ -30,7 +30,10 @@ namespace morne::agents {
 enum class NetworkPrecision { kAuto, kFloat32, kBFloat16 };
 
 struct NetworkAgentParams {
-  NetworkAgentParams() { search.simulations = 64; }
+  NetworkAgentParams() {
+    search.simulations = 64;
+    search.batch = 8;
+  }
   mcts::SearchParams search;
   std::string model;  // network file
   NetworkPrecision precision = NetworkPrecision::kAuto;

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "agents/agent_spec.h"
+#include "agents/search_spread.h"
 #include "arena/arena_run.h"
 #include "core/number_text.h"
 #include "core/progress.h"
@@ -259,6 +260,15 @@ bool GateRole::gate(int g, double cpu0) {
     }
     candidate = "nets/average-" + generationName(g) + ".pt";
     nn::Network::average(paths, weights)->save(run_.folder.path(candidate));
+  }
+  if (settings.spread_positions > 0) {
+    // The same positions at every generation: those of one rule game with dice seed 1.
+    const std::vector<env::GameState> positions = agents::ruleGamePositions(
+        *run_.scenario, 1, static_cast<size_t>(settings.spread_positions));
+    record.search_spread = agents::searchValueSpread(
+        agents::withModel("az:sims=200,reuse=0", run_.folder.path(candidate)), positions);
+    run_.say(gen + ": search spread " + core::fixedText(record.search_spread, 3) + " over " +
+             std::to_string(positions.size()) + " positions");
   }
   bool promoted = true;
   if (state_.best.empty()) {

@@ -32,6 +32,8 @@ const env::OptionRow<GateRecord> kGateRows[] = {
     {"generation", &GateRecord::generation, env::atLeast(0), "the generation"},
     {"promoted", &GateRecord::promoted, env::anyValue(), "whether its network became the best"},
     {"cpu_hours", &GateRecord::cpu_hours, env::atLeast(0), "the run's CPU time then"},
+    {"search_spread", &GateRecord::search_spread, env::atLeast(0),
+     "the candidate's search spread (0: not measured)", env::kRecorded, env::before("0")},
 };
 
 const env::OptionRow<AveragedNetwork> kAveragedRows[] = {

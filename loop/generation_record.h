@@ -79,6 +79,9 @@ struct GateRecord {
   double cpu_hours = 0;                   // the run's CPU time when it was decided
   std::vector<AveragedNetwork> averaged;  // what was gated, newest first (none: the candidate)
   std::optional<GateMatch> match;         // none for the first network
+  // The candidate's search spread (agents/search_spread.h): az:sims=200 on the run's
+  // spread-positions positions; 0 when not measured.
+  double search_spread = 0;
 };
 
 // ladder/gen-NNN.json: the best network's Elo against fixed references after generation g.

@@ -67,6 +67,10 @@ const env::OptionRow<LoopSettings> kLoopRows[] = {
      env::kRecorded, env::before("\"score\"")},
     {"gate-rounds", &LoopSettings::gate_rounds, env::atLeast(1),
      "duplicate rounds of the gate (2 games each); the SPRT's cap"},
+    {"spread-positions", &LoopSettings::spread_positions, env::atLeast(0),
+     "positions of a rule game on which the gate measures each candidate's search spread "
+     "(the spread of the root children's values in a 200-simulation search; 0: none)",
+     env::kRecorded, env::before("0")},
     {"gate-score",
      &LoopSettings::gate_score,
      {0, 1},

@@ -36,6 +36,8 @@ struct LoopSettings {
   std::string gate_agent = "az:sims=32,noise=0.3";
   std::string gate = "score";  // the promotion rule: score, sprt or none (loop/gate_rule.h)
   int gate_rounds = 16;        // duplicate rounds of the score gate; the SPRT's cap on pairs
+  // Positions of the gate's search-spread probe (agents/search_spread.h; 0: no probe).
+  int spread_positions = 20;
   double gate_score = 0.5;
   double sprt_elo0 = 0;
   double sprt_elo1 = 35;

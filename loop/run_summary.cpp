@@ -139,8 +139,8 @@ std::string loopStatus(const std::string& run_dir) {
       }
     }
   }
-  out << "\ngen  games  step    policy (uniform)  value (0, side)        gate             Elo "
-         "[95%]\n";
+  out << "\ngen  games  step    policy (uniform)  value (0, side)        spread  gate             "
+         "Elo [95%]\n";
   std::optional<nn::LossReport> last_losses;
   int last_trained = 0;
   for (const GenerationRecords& r : readGenerations(folder)) {
@@ -171,12 +171,13 @@ std::string loopStatus(const std::string& run_dir) {
             (r.ladder->elo_high ? core::fixedText(*r.ladder->elo_high, 0) : "inf") + "]";
     }
     std::snprintf(
-        line, sizeof line, "%3d  %5s  %6s  %6s (%6s)  %5s (%5s, %5s)  %-15s  %s\n", r.generation,
-        r.selfplay_games ? std::to_string(*r.selfplay_games).c_str() : "-",
+        line, sizeof line, "%3d  %5s  %6s  %6s (%6s)  %5s (%5s, %5s)  %6s  %-15s  %s\n",
+        r.generation, r.selfplay_games ? std::to_string(*r.selfplay_games).c_str() : "-",
         r.train ? std::to_string(r.train->train_step).c_str() : "-",
         number(losses, v.policy_loss, 3).c_str(), number(losses, v.policy_baseline, 3).c_str(),
         number(losses, v.value_loss, 3).c_str(), number(losses, v.value_baseline, 3).c_str(),
         number(losses && v.value_side_baseline > 0, v.value_side_baseline, 3).c_str(),
+        number(r.gate && r.gate->search_spread > 0, r.gate ? r.gate->search_spread : 0, 3).c_str(),
         verdict.c_str(), elo.c_str());
     out << line;
   }

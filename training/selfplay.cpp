@@ -187,6 +187,7 @@ SelfPlayResult runSelfPlay(const SelfPlayConfig& c,
   // A bad spec, boost, handicap spread or value teacher fails here, before any file is created.
   boostedSide(c);
   handicapSpreadHalf(c);
+  oneLeafAtATime(c.agent);
   if (!c.value_teacher.empty()) {
     try {
       agents::makeAgent(c.value_teacher, 0);

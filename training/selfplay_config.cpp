@@ -16,6 +16,20 @@ std::string cheapSearchSpec(const std::string& spec, int sims) {
   return agents::specText(parsed);
 }
 
+std::string oneLeafAtATime(const std::string& spec) {
+  agents::AgentSpec parsed = agents::parseAgentSpec(spec);
+  if (parsed.name != "az") return spec;
+  const auto batch = parsed.params.find("batch");
+  if (batch != parsed.params.end() && batch->second != "1") {
+    throw ConfigError("selfplay: " + spec +
+                      ": self-play searches one leaf at a time (lock-step games share their "
+                      "network batches instead); drop batch=" +
+                      batch->second);
+  }
+  parsed.params["batch"] = "1";
+  return agents::specText(parsed);
+}
+
 int boostedSide(const SelfPlayConfig& c) {
   if (c.boost_sims <= 0) return -1;
   const std::optional<int> side = env::parseSideColor(c.boost_side);

@@ -84,6 +84,12 @@ struct SelfPlayConfig {
 // and no root noise (they are not recorded, so they need no exploration).
 std::string cheapSearchSpec(const std::string& spec, int sims);
 
+// The spec a self-play agent plays: an "az" spec searches one leaf at a time (batch=1), as
+// lock-step self-play does, so that both give the same data (its policy targets are the visit
+// shares of that search); other specs as given. Throws ConfigError for an "az" spec that asks
+// for another batch.
+std::string oneLeafAtATime(const std::string& spec);
+
 // SelfPlayConfig::handicap_spread in half VP. Throws ConfigError for a spread that is not a
 // whole or half number of VP.
 int handicapSpreadHalf(const SelfPlayConfig& c);

@@ -57,9 +57,13 @@ SelfPlayGame::SelfPlayGame(const SelfPlayConfig& c, const agents::BatchedSearch*
       search_[side].emplace(params, side_seed);
     } else {
       full_[side] = agents::makeAgent(
-          side == boosted ? agents::withBudget(c.agent, "sims", c.boost_sims) : c.agent, side_seed);
-      if (c.cheap_sims > 0)
-        cheap_[side] = agents::makeAgent(cheapSearchSpec(c.agent, c.cheap_sims), side_seed + 1);
+          oneLeafAtATime(side == boosted ? agents::withBudget(c.agent, "sims", c.boost_sims)
+                                         : c.agent),
+          side_seed);
+      if (c.cheap_sims > 0) {
+        cheap_[side] = agents::makeAgent(oneLeafAtATime(cheapSearchSpec(c.agent, c.cheap_sims)),
+                                         side_seed + 1);
+      }
     }
   }
   if (!c.value_teacher.empty())

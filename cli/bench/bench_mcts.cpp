@@ -14,10 +14,9 @@
 
 #include "agents/agent.h"
 #include "agents/agent_kinds.h"
-#include "agents/game_runner.h"
 #include "agents/mcts_agent.h"
 #include "agents/model_library.h"
-#include "agents/rule_agent.h"
+#include "agents/search_spread.h"
 #include "cli/bench/bench.h"
 #include "cli/bench/bench_stats.h"
 #include "cli/commands.h"
@@ -30,27 +29,6 @@
 namespace morne::cli {
 
 namespace {
-
-// Decision positions with a real choice, from a rule-vs-rule game, spread over the game.
-std::vector<env::GameState> samplePositions(const env::Scenario& sc, uint64_t seed, size_t count) {
-  struct Collector : agents::GameObserver {
-    std::vector<env::GameState> all;
-    void onPly(const env::GameState& before, const agents::Ply& ply, const env::GameState&,
-               const env::EventLog&) override {
-      if (ply.chance) return;
-      env::ActionList legal;
-      env::legalActions(before, legal);
-      if (legal.size() > 1) all.push_back(before);
-    }
-  } collector;
-  agents::RuleAgent blue, orange;
-  agents::playGame(sc, blue, orange, seed, &collector);
-  std::vector<env::GameState> out;
-  const size_t n = collector.all.size();
-  for (size_t i = 0; i < std::min(count, n); ++i)
-    out.push_back(collector.all[i * n / std::min(count, n)]);
-  return out;
-}
 
 // Simulations per second over `positions`, `ms_per_position` each.
 double measure(const std::vector<env::GameState>& positions, int rollout, int threads,
@@ -134,7 +112,7 @@ int benchMcts(const BenchConfig& bench) {
             << " interleaved rounds; " << loadText() << "\n";
   for (const std::string& name : names) {
     const auto sc = env::loadScenario(name);
-    const auto positions = samplePositions(*sc, bench.seed, kPositions);
+    const auto positions = agents::ruleGamePositions(*sc, bench.seed, kPositions);
     if (positions.empty())
       throw ConfigError("bench mcts: " + name + " has no position with a choice");
     const double ms = 1000 * budget / repeats / static_cast<double>(positions.size());

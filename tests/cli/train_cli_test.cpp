@@ -128,9 +128,9 @@ TEST_F(TrainCli, AuxiliaryHeadsAreTrainedAndShownAndOldMetricsFilesAreCarriedOve
   ASSERT_EQ(more.exit_code, 0) << more.output;
   const std::string carried = read(run + "/metrics.csv");
   EXPECT_EQ(carried.substr(0, carried.find('\n')), header) << carried;
-  EXPECT_NE(
-      carried.find("\n10,320,0.5,0.02,1,2,0.1,0.5,1,0.6,,,,,,,,1.1,2,0.1,0.6,1,0.5,,,,,,,,3.5\n"),
-      std::string::npos)
+  EXPECT_NE(carried.find(
+                "\n10,320,0.5,0.02,1,2,0.1,0.5,1,0.6,,,,,,,,,,1.1,2,0.1,0.6,1,0.5,,,,,,,,,,3.5\n"),
+            std::string::npos)
       << carried;
   EXPECT_NE(carried.find("\n30,"), std::string::npos) << carried;
 }

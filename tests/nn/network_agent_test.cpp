@@ -9,6 +9,7 @@
 
 #include "agents/agent_kinds.h"
 #include "agents/game_runner.h"
+#include "agents/search_spread.h"
 #include "env/error.h"
 #include "env/io/scenario_library.h"
 #include "env/rules.h"
@@ -148,6 +149,36 @@ TEST(NetworkAgent, ABFloat16AgentPlaysLegalReproducibleGames) {
   const agents::GameSummary a = play(4), b = play(4);
   EXPECT_GT(a.plies.size(), 20u);
   EXPECT_EQ(a.final_hash, b.final_hash);
+}
+
+// The search spread (agents/search_spread.h): no search spreads nothing; a search that tells
+// moves apart spreads its children's values (mcts's rollouts, the shipped duel network); the
+// shipped crossing network, whose value head learned a constant (about +-0.82 for the side to
+// move, docs/learning-results.md), spreads less than half of duel's. (If a new crossing
+// network learns values, this test says so, and its last line should go.)
+TEST(SearchSpread, TheProbeTellsAConstantValueHeadFromATrainedOne) {
+  useNetworkFiles();
+  const auto sc = env::loadScenario("duel");
+  const std::vector<env::GameState> positions = agents::ruleGamePositions(*sc, 1, 8);
+  ASSERT_EQ(positions.size(), 8u);
+  for (const env::GameState& s : positions) {
+    env::ActionList legal;
+    env::legalActions(s, legal);
+    EXPECT_GT(legal.size(), 1u);
+  }
+  EXPECT_EQ(agents::searchValueSpread("random", positions), 0) << "no search, no spread";
+  const std::string shipped = std::string(MORNE_SOURCE_DIR) + "/models/duel.pt";
+  const double trained = agents::searchValueSpread("az:model=" + shipped + ",sims=200", positions);
+  const double rollouts = agents::searchValueSpread("mcts:sims=200", positions);
+  const auto crossing = env::loadScenario("crossing");
+  const double flat = agents::searchValueSpread(
+      "az:model=" + std::string(MORNE_SOURCE_DIR) + "/models/crossing.pt,sims=200",
+      agents::ruleGamePositions(*crossing, 1, 8));
+  std::cout << "search spread on duel, 8 positions: duel.pt " << trained << ", mcts " << rollouts
+            << "; crossing.pt on crossing " << flat << "\n";
+  EXPECT_GT(trained, 0.02);
+  EXPECT_GT(rollouts, 0.02);
+  EXPECT_LT(flat, trained / 2);
 }
 
 }  // namespace

@@ -324,5 +324,14 @@ TEST(CheapSearchSpec, ReplacesTheBudgetAndDropsTheNoise) {
             "az:model=n.pt,sims=16");
 }
 
+// Self-play's az searches take one leaf at a time, as lock-step self-play does (the same data
+// either way); a spec that asks for batches is refused, other kinds are left as they are.
+TEST(OneLeafAtATime, SelfPlaySearchesOneLeafAtATime) {
+  EXPECT_EQ(oneLeafAtATime("az:model=n.pt,sims=32"), "az:batch=1,model=n.pt,sims=32");
+  EXPECT_EQ(oneLeafAtATime("az:batch=1,model=n.pt"), "az:batch=1,model=n.pt");
+  EXPECT_EQ(oneLeafAtATime("mcts:sims=200"), "mcts:sims=200");
+  EXPECT_THROW(oneLeafAtATime("az:model=n.pt,batch=8"), ConfigError);
+}
+
 }  // namespace
 }  // namespace morne::training
