@@ -77,8 +77,8 @@ void networkAgainstRollouts(const std::string& name, const std::vector<env::Game
   const std::string az = "az:model=" + name + "," + budget;
   std::vector<std::pair<std::string, std::string>> rows = {
       {"mcts (rollout=1)", "mcts:" + budget},
-      {"az, one leaf at a time", az + ",batch=1"},
-      {"az, batches of 8 leaves", az + ",batch=8"}};
+      {"az, one leaf at a time", az + ",batch=1,precision=fp32"},
+      {"az, batches of 8 leaves", az + ",batch=8,precision=fp32"}};
   if (nn::cpuHasBFloat16())
     rows.emplace_back("az, batches of 8, bf16", az + ",batch=8,precision=bf16");
   std::vector<std::function<double()>> configs;
@@ -145,7 +145,7 @@ int benchMcts(const BenchConfig& bench) {
          "default); speed-up: against 1 thread in the same round (root-parallel trees).\n"
          "sims per decision: the mean over the first positions (as many as the time per\n"
          "scenario allows a round), 1 thread, no tree reuse; az uses the shipped network of\n"
-         "the scenario's name (models/), fp32 unless marked.\n";
+         "the scenario's name (models/), in fp32 unless marked.\n";
   return 0;
 }
 

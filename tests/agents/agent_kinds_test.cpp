@@ -88,6 +88,19 @@ TEST(AgentKinds, OnlyNetworkAgentsHaveALockstepForm) {
   const auto az = makeBatchedSearch("az:model=net.pt,sims=12");
   ASSERT_TRUE(az);
   EXPECT_EQ(az->search.simulations, 12);
+  // precision=auto loads in float32 in lock-step (data that do not depend on the CPU), as
+  // asked otherwise; a play-time agent hands auto to the loader, which picks by the CPU.
+  std::vector<NetworkPrecision> loaded;
+  setNetworkLoader([&loaded](const NetworkLoad& what) {
+    loaded.push_back(what.precision);
+    return std::make_unique<UnusedNetwork>();
+  });
+  makeBatchedSearch("az:model=net.pt")->make_evaluator(4);
+  makeBatchedSearch("az:model=net.pt,precision=bf16")->make_evaluator(4);
+  makeAgent("az:model=net.pt", 1);
+  EXPECT_EQ(loaded.at(1), NetworkPrecision::kFloat32);
+  EXPECT_EQ(loaded.at(3), NetworkPrecision::kBFloat16);
+  EXPECT_EQ(loaded.at(4), NetworkPrecision::kAuto);
   // The mixed leaf evaluation needs the heuristics at each leaf: play-time search only.
   for (const char* spec : {"az:model=net.pt,mix=0.5", "az:model=net.pt,rule_prior=0.2"}) {
     try {
