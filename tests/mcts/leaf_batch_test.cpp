@@ -8,20 +8,14 @@
 
 #include "mcts/search.h"
 #include "mcts/tree_search.h"
-#include "tests/env/test_map.h"
+#include "tests/mcts/positions.h"
 
 namespace morne::test {
 namespace {
 
-// Uniform priors; the value is a fixed function of the hash, so that different leaves differ.
-// Counts the batches it is handed and their sizes.
-class CountingEvaluator : public mcts::Evaluator {
+// HashEvaluator that counts the batches it is handed and their sizes.
+class CountingEvaluator : public HashEvaluator {
  public:
-  double evaluate(const env::GameState& s, std::span<const env::Action>,
-                  std::span<float> priors) override {
-    for (float& p : priors) p = 1.0f / static_cast<float>(priors.size());
-    return static_cast<double>(s.hash % 2001) / 1000.0 - 1.0;
-  }
   void evaluateBatch(std::span<const mcts::LeafRequest* const> leaves,
                      std::span<double> values) override {
     ++batches;
@@ -31,17 +25,6 @@ class CountingEvaluator : public mcts::Evaluator {
   int batches = 0;
   size_t largest = 0;
 };
-
-env::GameState skirmish(std::shared_ptr<const env::Scenario>& keep) {
-  TestMap m;
-  m.turns(3)
-      .unit({.id = "A", .side = 0, .at = {0, 0}, .vc = 3})
-      .unit({.id = "B", .side = 0, .at = {0, 1}, .vc = 2})
-      .unit({.id = "C", .side = 1, .at = {2, 0}, .vc = 3})
-      .unit({.id = "D", .side = 1, .at = {2, -1}, .vc = 2});
-  keep = m.build();
-  return stateIn(*keep, env::Phase::kMovement, 0);
-}
 
 // Runs `t` on `s` for `simulations` in batches of up to `batch` leaves; returns the largest
 // batch gathered.
@@ -64,6 +47,11 @@ size_t searchInBatches(mcts::TreeSearch& t, const env::GameState& s, int simulat
   return largest;
 }
 
+void expectNothingInFlight(const mcts::Tree& tree) {
+  for (size_t i = 0; i < tree.size(); ++i)
+    EXPECT_EQ(tree.node(static_cast<int>(i)).in_flight, 0) << "node " << i;
+}
+
 std::vector<int> rootVisits(const mcts::Tree& tree) {
   std::vector<int> visits;
   const mcts::Node& root = tree.node(0);
@@ -74,7 +62,7 @@ std::vector<int> rootVisits(const mcts::Tree& tree) {
 
 TEST(LeafBatches, WithoutVirtualLossABatchedSearchIsTheOneAtATimeSearch) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = skirmish(sc);
+  const env::GameState s = skirmishStart(sc);
   mcts::SearchParams p;
   mcts::TreeSearch single(p, 5);
   CountingEvaluator eval;
@@ -98,15 +86,14 @@ TEST(LeafBatches, WithoutVirtualLossABatchedSearchIsTheOneAtATimeSearch) {
 
 TEST(LeafBatches, VirtualLossGathersDistinctLeavesAndSpendsTheBudgetExactly) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = skirmish(sc);
+  const env::GameState s = skirmishStart(sc);
   mcts::SearchParams p;
   p.virtual_loss = 1;
   mcts::TreeSearch t(p, 5);
   EXPECT_GT(searchInBatches(t, s, 403, 8), 1u);
   EXPECT_EQ(t.simulations(), 403);
   EXPECT_EQ(t.tree().node(0).visits, 403);
-  for (size_t i = 0; i < t.tree().size(); ++i)
-    EXPECT_EQ(t.tree().node(static_cast<int>(i)).in_flight, 0) << "node " << i;
+  expectNothingInFlight(t.tree());
   // The next decision re-roots the kept tree and searches on from it.
   EXPECT_GT(searchInBatches(t, s, 100, 8), 1u);
   EXPECT_EQ(t.simulations(), 100);
@@ -114,7 +101,7 @@ TEST(LeafBatches, VirtualLossGathersDistinctLeavesAndSpendsTheBudgetExactly) {
 
 TEST(LeafBatches, AnAbandonedBatchLeavesNothingInFlight) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = skirmish(sc);
+  const env::GameState s = skirmishStart(sc);
   mcts::SearchParams p;
   p.reuse_tree = true;
   mcts::TreeSearch t(p, 5);
@@ -122,13 +109,12 @@ TEST(LeafBatches, AnAbandonedBatchLeavesNothingInFlight) {
   t.begin(s, 50);
   ASSERT_FALSE(t.nextLeaves(4).empty());
   t.begin(s, 50);  // a new decision before the batch came back
-  for (size_t i = 0; i < t.tree().size(); ++i)
-    EXPECT_EQ(t.tree().node(static_cast<int>(i)).in_flight, 0) << "node " << i;
+  expectNothingInFlight(t.tree());
 }
 
 TEST(LeafBatches, TheSearchHandsItsEvaluatorWholeBatches) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = skirmish(sc);
+  const env::GameState s = skirmishStart(sc);
   mcts::SearchParams p;
   p.simulations = 300;
   p.batch = 8;
@@ -150,7 +136,7 @@ TEST(LeafBatches, TheSearchHandsItsEvaluatorWholeBatches) {
 
 TEST(LeafBatches, AGumbelRootGathersOneLeafAtATime) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = skirmish(sc);
+  const env::GameState s = skirmishStart(sc);
   mcts::SearchParams p;
   p.gumbel = true;
   mcts::TreeSearch t(p, 5);

@@ -12,32 +12,10 @@
 #include "mcts/root_noise.h"
 #include "mcts/search.h"
 #include "mcts/tree_search.h"
-#include "tests/env/test_map.h"
 #include "tests/mcts/positions.h"
 
 namespace morne::test {
 namespace {
-
-// Uniform priors; the value is a fixed function of the hash, so that different leaves differ.
-class HashEvaluator : public mcts::Evaluator {
- public:
-  double evaluate(const env::GameState& s, std::span<const env::Action>,
-                  std::span<float> priors) override {
-    for (float& p : priors) p = 1.0f / static_cast<float>(priors.size());
-    return static_cast<double>(s.hash % 2001) / 1000.0 - 1.0;
-  }
-};
-
-env::GameState duelStart(std::shared_ptr<const env::Scenario>& keep) {
-  TestMap m;
-  m.turns(3)
-      .unit({.id = "A", .side = 0, .at = {0, 0}, .vc = 3})
-      .unit({.id = "B", .side = 0, .at = {0, 1}, .vc = 2})
-      .unit({.id = "C", .side = 1, .at = {2, 0}, .vc = 3})
-      .unit({.id = "D", .side = 1, .at = {2, -1}, .vc = 2});
-  keep = m.build();
-  return stateIn(*keep, env::Phase::kMovement, 0);
-}
 
 // Runs `t` on `s` for `simulations`, evaluating its leaves one by one with `HashEvaluator`.
 void searchToTheEnd(mcts::TreeSearch& t, const env::GameState& s, int simulations,
@@ -51,7 +29,7 @@ void searchToTheEnd(mcts::TreeSearch& t, const env::GameState& s, int simulation
 
 TEST(TreeSearch, SteppedEqualsSynchronous) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = duelStart(sc);
+  const env::GameState s = skirmishStart(sc);
   mcts::SearchParams p;
   p.simulations = 500;
   mcts::Search search(
@@ -106,7 +84,7 @@ TEST(RootNoise, DirichletMixKeepsADistributionAndFollowsTheSeed) {
 
 TEST(TreeSearch, NoiseChangesTheRootPriorsOnly) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = duelStart(sc);
+  const env::GameState s = skirmishStart(sc);
   mcts::SearchParams p;
   p.noise_alpha = 0.3;
   mcts::TreeSearch t(p, 7);
@@ -133,7 +111,7 @@ TEST(TreeSearch, NoiseChangesTheRootPriorsOnly) {
 
 TEST(GumbelSearch, SpendsTheBudgetBySequentialHalving) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = duelStart(sc);
+  const env::GameState s = skirmishStart(sc);
   env::ActionList legal;
   env::legalActions(s, legal);
   ASSERT_GE(legal.size(), 8u);
@@ -170,7 +148,7 @@ TEST(GumbelSearch, SpendsTheBudgetBySequentialHalving) {
 
 TEST(GumbelSearch, WithoutNoiseTheChoiceIsTheSameForEverySeed) {
   std::shared_ptr<const env::Scenario> sc;
-  const env::GameState s = duelStart(sc);
+  const env::GameState s = skirmishStart(sc);
   std::vector<env::Action> choices;
   for (uint64_t seed = 0; seed < 5; ++seed) {
     mcts::SearchParams p;
