@@ -21,13 +21,6 @@ using nlohmann::json;
 
 std::string percent(double share) { return core::fixedText(100 * share, 1) + "%"; }
 
-std::string shareText(const SideShare& s) {
-  if (s.blue + s.orange == 0) return "no decisive game";
-  return percent(s.share) + " [" + core::fixedText(100 * s.low, 1) + ", " +
-         core::fixedText(100 * s.high, 1) + "] of " + std::to_string(s.blue + s.orange) +
-         " decisive";
-}
-
 // Where the Elo interval is open the JSON holds null.
 json boundJson(double v) { return std::abs(v) >= kEloBoundLimit ? json() : json(v); }
 
@@ -45,8 +38,8 @@ std::string analysisText(const ScenarioAnalysis& a) {
       << ", " << a.turns << " turns\n\n";
   out << "Balance, decisiveness and length (blue's share of decisive games, 95% interval):\n";
   for (const PairFigures& p : a.pairs) {
-    out << "  " << p.agents.text() << ": " << p.games << " games, blue wins " << shareText(p.sides)
-        << ", draws " << p.sides.draws << " ("
+    out << "  " << p.agents.text() << ": " << p.games << " games, blue wins "
+        << core::sideShareText(p.sides) << ", draws " << p.sides.draws << " ("
         << percent(p.games ? static_cast<double>(p.sides.draws) / p.games : 0)
         << "), minor victories " << p.minor << ", " << core::fixedText(p.mean_turns, 1)
         << " turns and " << core::fixedText(p.mean_plies, 0) << " plies a game\n";

@@ -131,9 +131,9 @@ std::string unbalancedVerdict(const std::string& name, const std::string& agents
   std::ostringstream out;
   out << "no handicap balances " << name << " between " << agents << ". Tried:";
   for (const HandicapTrial& t : trials) {
-    out << " " << env::handicapText(t.handicap) << ": blue " << core::fixedText(100 * t.share, 1)
-        << "% [" << core::fixedText(100 * t.low, 1) << ", " << core::fixedText(100 * t.high, 1)
-        << "] of " << (t.blue + t.orange) << " decisive, " << t.draws << " draws;";
+    out << " " << env::handicapText(t.handicap) << ": blue "
+        << core::sideShareText(sideShare(t.blue, t.orange, t.draws)) << ", " << t.draws
+        << " draws;";
   }
   int mode = 0, count = 0;
   for (const auto& [margin, n] : best.margins) {
@@ -274,9 +274,7 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
     if (same != out.trials.end()) out.trials.erase(same);
     out.trials.push_back(t);
     progress({handicap, done, games,
-              "  blue wins " + core::fixedText(100 * t.share, 1) + "% [" +
-                  core::fixedText(100 * t.low, 1) + ", " + core::fixedText(100 * t.high, 1) +
-                  "] of " + std::to_string(t.blue + t.orange) + " decisive games, " +
+              "  blue wins " + core::sideShareText(sideShare(t.blue, t.orange, t.draws)) + ", " +
                   std::to_string(t.draws) + " draws"});
     ++tries;
     settled = true;
@@ -324,10 +322,8 @@ BalanceOutcome balanceScenario(const BalanceRequest& r,
     out.verdict = "stopped before the search ended; the same command continues it";
   } else if (out.balanced) {
     out.verdict = base->name() + " is balanced at " + env::handicapText(best.handicap) +
-                  " between " + against + ": blue wins " + core::fixedText(100 * best.share, 1) +
-                  "% [" + core::fixedText(100 * best.low, 1) + ", " +
-                  core::fixedText(100 * best.high, 1) + "] of " +
-                  std::to_string(best.blue + best.orange) + " decisive games (" +
+                  " between " + against + ": blue wins " +
+                  core::sideShareText(sideShare(best.blue, best.orange, best.draws)) + " (" +
                   std::to_string(best.draws) + " draws of " + std::to_string(best.games) + ")";
   } else {
     out.verdict = unbalancedVerdict(base->name(), against, out.trials, best);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/number_text.h"
+
 namespace morne::core {
 
 SideShare sideShare(int blue, int orange, int draws) {
@@ -17,6 +19,13 @@ SideShare sideShare(int blue, int orange, int draws) {
   s.low = std::max(0.0, centre - half);
   s.high = std::min(1.0, centre + half);
   return s;
+}
+
+std::string sideShareText(const SideShare& s) {
+  if (s.blue + s.orange == 0) return "no decisive game";
+  return fixedText(100 * s.share, 1) + "% [" + fixedText(100 * s.low, 1) + ", " +
+         fixedText(100 * s.high, 1) + "] of " + std::to_string(s.blue + s.orange) +
+         " decisive games";
 }
 
 }  // namespace morne::core

@@ -1,4 +1,6 @@
 #pragma once
+
+#include <string>
 // Blue's share of the decisive games of a set of games, with its 95% Wilson interval: how the
 // balance of a scenario is stated wherever it is measured or shown.
 
@@ -12,5 +14,9 @@ struct SideShare {
 // Blue's share of `blue` + `orange` decisive games with Wilson's score interval (z = 1.96);
 // with no decisive game, 0.5 in [0, 1].
 SideShare sideShare(int blue, int orange, int draws);
+
+// The share as the project states it: "75.0% [30.1, 95.4] of 4 decisive games"; with none,
+// "no decisive game". Draws are the caller's to add.
+std::string sideShareText(const SideShare& s);
 
 }  // namespace morne::core

@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -190,6 +191,8 @@ def match_figures(morne, folders):
 
 
 def main():
+    # A termination unwinds like an interrupt, so that the pooling folder is removed.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--morne", required=True, help="the morne binary")
     p.add_argument("--net", required=True, help="the shipped network file (models/NAME.pt)")

@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/number_text.h"
 #include "core/side_share.h"
 #include "env/io/scenario_json.h"
 #include "env/victory.h"
@@ -28,9 +27,7 @@ std::string balanceText(const Scenario& sc) {
     const std::string pair = vs == std::string::npos
                                  ? m.agents + " against itself"
                                  : m.agents.substr(0, vs) + " against " + m.agents.substr(vs + 4);
-    line += std::string(i == 0 ? ": blue wins " : ", ") + core::fixedText(100 * s.share, 1) +
-            "% [" + core::fixedText(100 * s.low, 1) + ", " + core::fixedText(100 * s.high, 1) +
-            "] of " + std::to_string(m.blue + m.orange) + (i == 0 ? " decisive games" : "") +
+    line += (i == 0 ? ": blue wins " : ", ") + core::sideShareText(s) +
             (m.draws ? " (" + std::to_string(m.draws) + " drawn)" : "") + " of " + pair;
   }
   return line;

@@ -194,7 +194,8 @@ TEST(Victory, AMeasuredHandicapReadsAsOneLine) {
   EXPECT_EQ(sc->balanceMeasurements()[1].seed, 1u);  // the default
   EXPECT_EQ(env::balanceText(*sc),
             "handicap +1.5 VP to orange: blue wins 75.0% [30.1, 95.4] of 4 decisive games of "
-            "mcts:sims=64 against itself, 50.0% [9.5, 90.5] of 2 (2 drawn) of rule against random");
+            "mcts:sims=64 against itself, 50.0% [9.5, 90.5] of 2 decisive games (2 drawn) of rule "
+            "against random");
   // Another handicap drops the measurements, which were of this one.
   EXPECT_TRUE(env::withHandicap(*sc, 2)->balanceMeasurements().empty());
 }
