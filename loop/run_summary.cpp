@@ -181,7 +181,7 @@ std::string loopStatus(const std::string& run_dir) {
         verdict.c_str(), elo.c_str());
     out << line;
   }
-  if (last_losses && valueLearnsOnlyTheSide(*last_losses)) {
+  if (last_losses && nn::valueLearnsOnlyTheSide(*last_losses)) {
     out << "\nvalue head: generation " << last_trained << "'s value loss "
         << core::fixedText(last_losses->value_loss, 3) << " is no better than "
         << core::fixedText(last_losses->value_side_baseline, 3)
@@ -189,7 +189,7 @@ std::string loopStatus(const std::string& run_dir) {
            "not which positions are better (a one-sided scenario, or too few games: "
            "docs/training.md, \"A value that predicts a constant\")\n";
   }
-  if (last_losses && valuePredictsAConstant(*last_losses)) {
+  if (last_losses && nn::valuePredictsAConstant(*last_losses)) {
     out << "\nvalue head: generation " << last_trained << "'s values vary by "
         << core::fixedText(last_losses->value_variance, 4)
         << " (variance) where the targets vary by "
@@ -198,14 +198,6 @@ std::string loopStatus(const std::string& run_dir) {
            "(docs/training.md, \"A value that predicts a constant\")\n";
   }
   return out.str();
-}
-
-bool valuePredictsAConstant(const nn::LossReport& r) {
-  return r.value_target_variance > 0 && r.value_variance < 0.1 * r.value_target_variance;
-}
-
-bool valueLearnsOnlyTheSide(const nn::LossReport& r) {
-  return r.value_side_baseline > 0 && r.value_loss >= 0.9 * r.value_side_baseline;
 }
 
 }  // namespace morne::loop

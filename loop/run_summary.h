@@ -40,16 +40,8 @@ void writeRunSummary(const RunFolder& folder, const LoopConfig& config);
 
 // `morne loop status RUN`: where each role stands, the workers, and a table of the
 // generations; a line of warning when the newest network's value head has learned no more than
-// who usually wins (valueLearnsOnlyTheSide), and one when it predicts nearly a constant
-// (valuePredictsAConstant).
+// who usually wins (nn::valueLearnsOnlyTheSide), and one when it predicts nearly a constant
+// (nn::valuePredictsAConstant).
 std::string loopStatus(const std::string& run_dir);
-
-// Whether validation losses `r` show a value head no better than predicting each side's
-// average result: its loss is at least 90% of value_side_baseline (false when not measured).
-bool valueLearnsOnlyTheSide(const nn::LossReport& r);
-
-// Whether validation losses `r` show a value head whose outputs vary by less than a tenth of
-// the targets' variance (false when not measured).
-bool valuePredictsAConstant(const nn::LossReport& r);
 
 }  // namespace morne::loop

@@ -128,6 +128,14 @@ struct LossFigure {
 };
 std::span<const LossFigure> lossFigures();
 
+// Whether `r` (validation losses) shows a value head no better than predicting each side's
+// average result: its loss is at least 90% of value_side_baseline (false when not measured).
+bool valueLearnsOnlyTheSide(const LossReport& r);
+
+// Whether `r` shows a value head whose outputs vary by less than a tenth of the targets'
+// variance: it predicts nearly a constant (false when not measured).
+bool valuePredictsAConstant(const LossReport& r);
+
 // The total loss of `r` under `config`'s weights (what step() minimises, less weight decay).
 double totalLoss(const LossReport& r, const LearnerConfig& config);
 

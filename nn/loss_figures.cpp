@@ -26,6 +26,14 @@ constexpr LossFigure kFigures[] = {
 
 std::span<const LossFigure> lossFigures() { return kFigures; }
 
+bool valueLearnsOnlyTheSide(const LossReport& r) {
+  return r.value_side_baseline > 0 && r.value_loss >= 0.9 * r.value_side_baseline;
+}
+
+bool valuePredictsAConstant(const LossReport& r) {
+  return r.value_target_variance > 0 && r.value_variance < 0.1 * r.value_target_variance;
+}
+
 double totalLoss(const LossReport& r, const LearnerConfig& c) {
   return r.policy_loss + c.value_weight * r.value_loss + c.margin_weight * r.margin_loss +
          c.control_weight * r.control_loss + c.short_value_weight * r.short_value_loss;
