@@ -15,7 +15,8 @@ one seed or fewer games is refused: a figure that holds on one seed may not hold
       --config configs/loop-duel.cfg --trained "morne loop ..." \\
       --match RAW-SEED1 RAW-SEED2 --match MS50-SEED1 MS50-SEED2 --out models/duel.json
 
-`--matches-only` replaces the measured matches of the existing card --out and keeps the rest
+`--matches-only` replaces the measured matches of the existing card --out (and its note, given
+`--note`) and keeps the rest
 (a network measured again).
 
 A network rewritten in place (`morne nn upgrade models/NAME.pt --out models/NAME.pt --force`)
@@ -206,7 +207,8 @@ def main():
     p.add_argument("--match", nargs="+", action="append", metavar="ARENA",
                    help="the arena folders of one match, one per seed (repeatable)")
     p.add_argument("--matches-only", action="store_true",
-                   help="replace the matches of the existing card --out only")
+                   help="replace the matches of the existing card --out only (and its note, "
+                        "given --note)")
     p.add_argument("--out", required=True, help="the card to write (models/NAME.json)")
     a = p.parse_args()
     if a.matches_only:
@@ -214,6 +216,8 @@ def main():
             fail("--matches-only: give the matches (--match)")
         card = read_card(a.out)
         card["strength"] = [match_figures(a.morne, folders) for folders in a.match]
+        if a.note:
+            card["note"] = a.note
         write_card(card, a.out)
         return
     if not a.refresh and not (a.run and a.config and a.trained and a.match):
