@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the model card of a shipped network (models/NAME.json, docs/models.md).
+"""Writes the model card of a shipped network (models/NAME.json; the list is models/README.md).
 
 The card is made from the files alone, never typed by hand: the network file (its size, CRC-32
 and what `morne nn info` reads from it: scenario, encoder version, shape, weights checksum,
