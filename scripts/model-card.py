@@ -111,6 +111,12 @@ def run_figures(morne, run, generation):
             fail(f"{run}: morne data inspect failed: {out.stdout}{out.stderr}")
         positions = sum(int(n) for n in re.findall(r"^\s*positions:\s*(\d+) rows", out.stdout,
                                                    re.M))
+    # A warm start's network is recorded as the run saw it, an absolute path: the card keeps
+    # it relative to where the script runs (the checkout), or its file name, never a machine's path.
+    init = settings.get("loop", {}).get("init")
+    if init and os.path.isabs(init):
+        relative = os.path.relpath(init)
+        settings["loop"]["init"] = os.path.basename(init) if relative.startswith("..") else relative
     return {
         "cpu_hours": round(made[0]["cpu_hours"], 2),
         "selfplay_games": games,
