@@ -16,8 +16,13 @@ one seed or fewer games is refused: a figure that holds on one seed may not hold
       --match RAW-SEED1 RAW-SEED2 --match MS50-SEED1 MS50-SEED2 --out models/duel.json
 
 `--matches-only` replaces the measured matches of the existing card --out (and its note, given
-`--note`) and keeps the rest
-(a network measured again).
+`--note`) and keeps the rest (a network measured again). `--add-matches` keeps the card's
+matches too: each new one replaces a match of the same two agents on the same scenario, or is
+added after them (a network measured against one more opponent, without playing the others
+again).
+
+  scripts/model-card.py --morne build/morne --net models/pyramids.pt --add-matches \\
+      --match MS200-SEED1 MS200-SEED2 --out models/pyramids.json
 
 A network rewritten in place (`morne nn upgrade models/NAME.pt --out models/NAME.pt --force`)
 keeps its training and its measured matches: `--refresh` rewrites only what is read from the
@@ -215,13 +220,22 @@ def main():
     p.add_argument("--matches-only", action="store_true",
                    help="replace the matches of the existing card --out only (and its note, "
                         "given --note)")
+    p.add_argument("--add-matches", action="store_true",
+                   help="add the matches (--match) to those of the existing card --out, each "
+                        "replacing one of the same agents on the same scenario (and its note, "
+                        "given --note)")
     p.add_argument("--out", required=True, help="the card to write (models/NAME.json)")
     a = p.parse_args()
-    if a.matches_only:
+    if a.matches_only and a.add_matches:
+        fail("give --matches-only or --add-matches, not both")
+    if a.matches_only or a.add_matches:
         if not a.match:
-            fail("--matches-only: give the matches (--match)")
+            fail(f"{'--matches-only' if a.matches_only else '--add-matches'}: give the matches "
+                 f"(--match)")
         card = read_card(a.out)
-        card["strength"] = [match_figures(a.morne, folders) for folders in a.match]
+        measured = [match_figures(a.morne, folders) for folders in a.match]
+        card["strength"] = measured if a.matches_only else merged_matches(card["strength"],
+                                                                           measured)
         if a.note:
             card["note"] = a.note
         write_card(card, a.out)
@@ -257,6 +271,18 @@ def main():
         "note": a.note,
     }
     write_card(card, a.out)
+
+
+def same_match(a, b):
+    """Whether two measured matches play the same two agents on the same scenario."""
+    return all(a[k] == b[k] for k in ("agent", "opponent", "scenario"))
+
+
+def merged_matches(kept, measured):
+    """The card's matches `kept` with `measured` in: each replaces the kept match of the same
+    agents on the same scenario, in its place, or comes after them."""
+    merged = [next((m for m in measured if same_match(m, k)), k) for k in kept]
+    return merged + [m for m in measured if not any(same_match(m, k) for k in kept)]
 
 
 def read_card(path):

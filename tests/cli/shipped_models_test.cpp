@@ -110,7 +110,8 @@ TEST(ShippedModels, EveryModelMatchesItsCardAndPlaysAGameByName) {
 }
 
 // scripts/model-card.py pools a match over arenas of several seeds and refuses one that rests on
-// a single seed, repeats a seed, mixes pairs or counts fewer than 200 games.
+// a single seed, repeats a seed, mixes pairs or counts fewer than 200 games; --add-matches adds
+// a match to a card's own.
 TEST(ShippedModels, TheCardScriptPoolsSeedsAndRefusesAMatchOfOneSeed) {
   const std::string dir = freshTestDir("model-card");
   const auto arena = [&](const std::string& out, int seed, int rounds) {
@@ -152,6 +153,24 @@ TEST(ShippedModels, TheCardScriptPoolsSeedsAndRefusesAMatchOfOneSeed) {
   EXPECT_EQ(
       rounds.at("won").get<int>() + rounds.at("split").get<int>() + rounds.at("lost").get<int>(),
       100);
+
+  // --add-matches keeps the card's matches: a new pair comes after them, a pair measured again
+  // replaces its match in place.
+  fs::copy_file(kModels + "/duel.json", dir + "/card.json", fs::copy_options::overwrite_existing);
+  const json shipped = json::parse(fileBytes(dir + "/card.json")).at("strength");
+  const auto add = [&]() {
+    return runShell("python3 " + std::string(MORNE_SOURCE_DIR) +
+                    "/scripts/model-card.py --morne MORNE --net unused --add-matches --match " +
+                    dir + "/a1 " + dir + "/a2 --out " + dir + "/card.json");
+  };
+  for (int time = 0; time < 2; ++time) {
+    r = add();
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const json added = json::parse(fileBytes(dir + "/card.json")).at("strength");
+    ASSERT_EQ(added.size(), shipped.size() + 1) << "time " << time;
+    for (size_t i = 0; i < shipped.size(); ++i) EXPECT_EQ(added[i], shipped[i]);
+    EXPECT_EQ(added.back(), match);
+  }
   fs::remove_all(dir);
 }
 
