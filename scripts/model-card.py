@@ -217,17 +217,16 @@ def main():
     p.add_argument("--note", default="", help="what else a user should know")
     p.add_argument("--match", nargs="+", action="append", metavar="ARENA",
                    help="the arena folders of one match, one per seed (repeatable)")
-    p.add_argument("--matches-only", action="store_true",
-                   help="replace the matches of the existing card --out only (and its note, "
-                        "given --note)")
-    p.add_argument("--add-matches", action="store_true",
-                   help="add the matches (--match) to those of the existing card --out, each "
-                        "replacing one of the same agents on the same scenario (and its note, "
-                        "given --note)")
+    rewrite = p.add_mutually_exclusive_group()
+    rewrite.add_argument("--matches-only", action="store_true",
+                         help="replace the matches of the existing card --out only (and its "
+                              "note, given --note)")
+    rewrite.add_argument("--add-matches", action="store_true",
+                         help="add the matches (--match) to those of the existing card --out, "
+                              "each replacing one of the same agents on the same scenario (and "
+                              "its note, given --note)")
     p.add_argument("--out", required=True, help="the card to write (models/NAME.json)")
     a = p.parse_args()
-    if a.matches_only and a.add_matches:
-        fail("give --matches-only or --add-matches, not both")
     if a.matches_only or a.add_matches:
         if not a.match:
             fail(f"{'--matches-only' if a.matches_only else '--add-matches'}: give the matches "
