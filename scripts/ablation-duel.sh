@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The learning ablation of docs/learning-results.md ("Ablations at equal CPU-hours"): runs of
+# The learning ablation of docs/learning-duel.md ("Ablations at equal CPU-hours"): runs of
 # configs/loop-duel.cfg that differ in one setting each, every one stopped by the same
 # --max-cpu-hours, then their final best networks rated together.
 #

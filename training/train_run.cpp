@@ -412,7 +412,7 @@ TrainingRun::TrainingRun(nn::Learner& learner, const TrainSettings& s, const std
   }
   // A sample of the whole window: the most recent rows alone (self-play of one network, many
   // games resigned early) gave batch-norm statistics under which the network played far
-  // worse (docs/learning-results.md); of several scenarios, each its share.
+  // worse (docs/learning-duel.md); of several scenarios, each its share.
   // (Rank 0 alone measures and exports.)
   if (s.calibration_rows > 0 && writesFiles()) {
     for (size_t i = 0; i < st.sources.size(); ++i) {
