@@ -106,12 +106,18 @@ json PlayedGame::play(const env::RecordedPly& ply) {
       applied = {{"type", applied["type"]}, {"hidden", true}};
     out["applied"] = applied;
   }
-  record_.plies.resize(ply_);  // a new ply replaces any taken back or ahead in a replay
-  record_.plies.push_back(ply);
+  // The record's own next ply (a takeback played again the same way) keeps the plies after it;
+  // another ply replaces them, a takeback the record notes.
+  if (ply_ < record_.plies.size() && !(record_.plies[ply_] == ply)) {
+    record_.takebacks.push_back({ply_, record_.plies.size() - ply_});
+    record_.plies.resize(ply_);
+  }
+  if (ply_ == record_.plies.size()) record_.plies.push_back(ply);
   ++ply_;
   out["events"] = eventsJson(s, log, bound_side_);
   out["status"] = status();
   out["ply"] = ply_;
+  out["plies"] = record_.plies.size();
   if (s.isTerminal()) out["result"] = resultJson(s);
   return out;
 }
@@ -130,7 +136,13 @@ json PlayedGame::roll() {
   const env::GameState& s = position();
   if (!s.isChanceNode())
     throw RequestError::refused({R::kNoChancePending, "RNG-5", "no chance event is pending"});
-  const int value = env::sampleChance(s, rng_);
+  int value = 0;
+  if (record_.free_rerolls) {
+    value = env::sampleChance(s, rng_);
+  } else {  // the position's own dice: the same whenever the game comes back to it
+    env::Rng dice(env::deriveSeed(seed_, ply_, s.hash));
+    value = env::sampleChance(s, dice);
+  }
   json out = play({.chance = true, .action = {}, .outcome = value});
   out["outcome"] = value;
   return out;
@@ -142,6 +154,7 @@ json PlayedGame::setState(const json& req) {
   state_ = env::stateFromJson(current.sc(), req["state"], "state");
   record_.start = state_;
   record_.plies.clear();
+  record_.takebacks.clear();
   ply_ = 0;
   return {{"status", status()}, {"ply", ply_}};
 }
@@ -167,6 +180,7 @@ json PlayedGame::undo(const json& req) {
   }
   const size_t taken_back = ply_ - to;
   rewind(to);
+  if (record_.plies.size() > to) record_.takebacks.push_back({to, record_.plies.size() - to});
   record_.plies.resize(to);
   return {{"taken_back", taken_back}, {"ply", ply_}, {"status", status()}};
 }
@@ -240,6 +254,12 @@ json PlayedGame::load(const json& req, bool files) {
                        "give exactly one of \"scenario\" (built-in name), \"path\" (file) or "
                        "\"json\" (inline scenario object)"};
   }
+  bool free_rerolls = false;
+  if (req.contains("free_rerolls")) {
+    if (!req["free_rerolls"].is_boolean())
+      throw RequestError{"bad_request", "\"free_rerolls\" must be true or false"};
+    free_rerolls = req["free_rerolls"].get<bool>();
+  }
   std::shared_ptr<const env::Scenario> sc;
   if (req.contains("json")) {
     if (!req["json"].is_object())
@@ -271,6 +291,7 @@ json PlayedGame::load(const json& req, bool files) {
   record_ = env::GameRecord{};
   record_.scenario = scenario_;
   record_.seed = seed_;
+  record_.free_rerolls = free_rerolls;
   ply_ = 0;
   json out = scenarioInfo();
   out.erase("scenario");

@@ -21,7 +21,9 @@ class PlayedGame {
  public:
   using json = nlohmann::json;
 
-  // `seed` seeds the dice ("roll") and the agents until a "load" gives another.
+  // `seed` seeds the dice ("roll") and the agents until a "load" gives another. A position's
+  // dice are drawn from the seed, the ply and the position, so that a takeback played again the
+  // same way meets the same dice; a game loaded with "free_rerolls" draws on from one stream.
   explicit PlayedGame(uint64_t seed) : rng_(seed), seed_(seed) {}
 
   // Starts a game of the scenario the request names ("scenario", "path" or "json"; "seed").

@@ -87,7 +87,7 @@ std::span<const EngineSession::Command> EngineSession::commands() {
                  {"commands", commandNames()}};
        }},
       {"load",
-       {"scenario", "path", "json", "seed"},
+       {"scenario", "path", "json", "seed", "free_rerolls"},
        "start a game of a scenario",
        [](S& e, const json& r) {
          e.agents_.clear();

@@ -221,6 +221,14 @@ async function apply(fields) {
   return reply;
 }
 
+// Throws the pending dice with the server's; shows their events; returns the reply.
+async function roll() {
+  const reply = await app.engine.must("roll");
+  notePly(reply);
+  logEvents(reply.events);
+  return reply;
+}
+
 // A player's action begins at this ply: undo takes it back whole; the AI's marks go.
 function beginAction() {
   app.actionStarts = app.actionStarts.filter((p) => p < app.ply);
@@ -241,9 +249,7 @@ async function advance() {
       if (generation !== app.generation) return;
       if (app.status.terminal) break;
       if (app.status.chance) {
-        const r = await app.engine.must("roll");
-        notePly(r);
-        logEvents(r.events);
+        await roll();
         continue;
       }
       const side = sideOf(app.status.side);
@@ -407,7 +413,8 @@ async function loadFile(file) {
   if (!(await mayDiscard(refuse))) return;
   await startGame(readMode(), async () => {
     if (doc.format === "morne-state/1") {
-      await app.engine.must("load", { scenario: doc.scenario, seed: Number($("seed").value) });
+      await app.engine.must("load", { scenario: doc.scenario, seed: Number($("seed").value),
+        free_rerolls: $("free-rerolls").checked });
       return app.engine.must("set_state", { state: doc });
     }
     return app.engine.must("load_game", { record: doc });
@@ -503,7 +510,8 @@ async function newGame() {
     refuse("No scenario to start: the server sent no list (see the message above).");
     return;
   }
-  await startGame(readMode(), () => app.engine.must("load", { scenario, seed: Number($("seed").value) }));
+  await startGame(readMode(), () => app.engine.must("load", { scenario, seed: Number($("seed").value),
+    free_rerolls: $("free-rerolls").checked }));
 }
 
 async function toggleReview() {
@@ -525,7 +533,7 @@ async function toggleReview() {
 
 async function init() {
   onRender(drawPage);
-  useGameFlow({ act, apply, ask, refuse, refresh, advance, beginAction, isHuman, sideOf });
+  useGameFlow({ act, apply, ask, refuse, refresh, roll, advance, beginAction, isHuman, sideOf });
   // The scenario list comes from a short-lived session.
   const probe = new Engine(socketUrl());
   try {

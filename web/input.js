@@ -6,7 +6,7 @@
 import { app, view, show } from "./state.js";
 import { describeUnit } from "./panels.js";
 
-let flow = null;  // {act, apply, ask, refuse, refresh, advance, beginAction, isHuman, sideOf}
+let flow = null;  // {act, apply, ask, refuse, refresh, roll, advance, beginAction, isHuman, sideOf}
 
 // Hands in the game flow this module drives; called once by app.js before any click.
 export function useGameFlow(gameFlow) {
@@ -130,10 +130,13 @@ async function actOnHex(hex) {
 }
 
 // Walks a path step by step, as one action of the player; a step that draws reaction fire is
-// shown first and waits for the player's word (F-REACT-2).
+// shown first and waits for the player's word (F-REACT-2). A marsh test on the way is thrown
+// at once: passed, the walk goes on; failed, the unit stays and the message says why
+// (MV-MARSH-1).
 async function walk(path) {
   let from = app.map.units.get(app.selected).state.hex;
   const unitId = app.selected;
+  let stuck = null;  // the failed marsh test that stopped the walk
   flow.beginAction();
   app.busy = true;
   show({ path: [from, ...path] });
@@ -152,13 +155,23 @@ async function walk(path) {
     from = to;
     if (to === path[path.length - 1]) break;  // advance() below refreshes once
     await flow.refresh();
+    if (app.status.chance && (await flow.ask("chance")).event.kind === "marsh_test") {
+      const test = (await flow.roll()).events.find((e) => e.event === "marsh_test");
+      if (test && test.stuck) stuck = { hex: to, test };
+      await flow.refresh();
+    }
     const us = app.map.units.get(unitId).state;
-    if (app.status.chance || !us || us.hex !== to || app.legal.every((a) => a.action.from !== to ||
-      a.action.type !== "move")) break;  // dice, a stop, or a charge decision: the engine leads
+    if (stuck || app.status.chance || !us || us.hex !== to || app.legal.every((a) =>
+      a.action.from !== to || a.action.type !== "move")) break;  // dice, a stop, or a charge: the engine leads
   }
   app.busy = false;
   clearSelection();
   await flow.advance();
+  if (stuck) {
+    show({ message: { kind: "warning", text: `${unitId} stopped in ${stuck.hex}, short of ` +
+      `${path[path.length - 1]}: stuck in the marsh (d4 = ${stuck.test.die}, not above ` +
+      `${stuck.test.threshold}; MV-MARSH-1).` } });
+  }
 }
 
 function confirmStep(text) {

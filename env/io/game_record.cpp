@@ -126,6 +126,22 @@ void readPlies(JsonReader& in, const json& plies, GameRecord& r) {
   }
 }
 
+void readTakebacks(JsonReader& in, const json& takebacks, GameRecord& r) {
+  if (!in.expectArray(takebacks, "/takebacks")) return;
+  constexpr int kMaxPly = 1 << 30;
+  for (size_t i = 0; i < takebacks.size(); ++i) {
+    const std::string path = JsonReader::child("/takebacks", i);
+    if (!in.expectObject(takebacks[i], path, {"ply", "taken_back"})) return;
+    const json* ply = in.required(takebacks[i], path, "ply");
+    const json* taken_back = in.required(takebacks[i], path, "taken_back");
+    if (!ply || !taken_back) return;
+    const auto at = in.integer(*ply, path + "/ply", 0, kMaxPly);
+    const auto count = in.integer(*taken_back, path + "/taken_back", 1, kMaxPly);
+    if (!at || !count) return;
+    r.takebacks.push_back({static_cast<size_t>(*at), static_cast<size_t>(*count)});
+  }
+}
+
 }  // namespace
 
 GameState replayRecord(const GameRecord& record, size_t plies, EventLog* log) {
@@ -162,20 +178,30 @@ json recordToJson(const GameRecord& record) {
     const std::string& spec = record.agents[static_cast<size_t>(side)];
     agents[sideColor(side)] = spec.empty() ? json(nullptr) : json(spec);
   }
-  return {{"format", kGameRecordFormat},
-          {"scenario", isUnchangedBuiltin(sc) ? json(sc.name()) : json::parse(sc.sourceText())},
-          {"seed", record.seed},
-          {"agents", agents},
-          {"start", record.start ? stateToJson(*record.start) : json(nullptr)},
-          {"plies", plies},
-          {"result", s.isTerminal() ? resultJson(gameResult(s)) : json(nullptr)}};
+  json out = {{"format", kGameRecordFormat},
+              {"scenario", isUnchangedBuiltin(sc) ? json(sc.name()) : json::parse(sc.sourceText())},
+              {"seed", record.seed},
+              {"agents", agents},
+              {"start", record.start ? stateToJson(*record.start) : json(nullptr)},
+              {"plies", plies},
+              {"result", s.isTerminal() ? resultJson(gameResult(s)) : json(nullptr)}};
+  if (record.free_rerolls) out["free_rerolls"] = true;
+  if (!record.takebacks.empty()) {
+    json takebacks = json::array();
+    for (const Takeback& t : record.takebacks)
+      takebacks.push_back({{"ply", t.ply}, {"taken_back", t.taken_back}});
+    out["takebacks"] = takebacks;
+  }
+  return out;
 }
 
 GameRecord recordFromJson(const json& j, const std::string& source) {
   std::vector<Problem> problems;
   JsonReader in(problems);
   GameRecord r;
-  if (!in.expectObject(j, "", {"format", "scenario", "seed", "agents", "start", "plies", "result"}))
+  if (!in.expectObject(j, "",
+                       {"format", "scenario", "seed", "agents", "start", "plies", "result",
+                        "free_rerolls", "takebacks"}))
     throw ValidationError(source, problems);
   if (const json* f = in.required(j, "", "format")) {
     if (!f->is_string() || f->get<std::string>() != kGameRecordFormat)
@@ -199,6 +225,15 @@ GameRecord recordFromJson(const json& j, const std::string& source) {
       }
     }
   }
+  if (const json* free = JsonReader::optional(j, "free_rerolls")) {
+    if (free->is_boolean()) {
+      r.free_rerolls = free->get<bool>();
+    } else {
+      in.fail("/free_rerolls", "expected true or false");
+    }
+  }
+  if (const json* takebacks = JsonReader::optional(j, "takebacks"))
+    readTakebacks(in, *takebacks, r);
   if (!in.ok() || !r.scenario) throw ValidationError(source, problems);
   if (const json* start = JsonReader::optional(j, "start"); start && !start->is_null()) {
     try {

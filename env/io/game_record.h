@@ -28,6 +28,17 @@ struct RecordedPly {
   bool chance = false;
   Action action;
   int outcome = 0;
+
+  friend bool operator==(const RecordedPly&, const RecordedPly&) = default;
+};
+
+// A takeback: at ply `ply` the game went on differently after `taken_back` plies (actions and
+// dice) had been taken back.
+struct Takeback {
+  size_t ply = 0;
+  size_t taken_back = 0;
+
+  friend bool operator==(const Takeback&, const Takeback&) = default;
 };
 
 struct GameRecord {
@@ -36,6 +47,10 @@ struct GameRecord {
   std::array<std::string, kNumSides> agents;  // agent specs, "human", or empty when unknown
   std::optional<GameState> start;             // nullopt: the scenario's own start (newGame)
   std::vector<RecordedPly> plies;
+  // An analysis game: a chance event met again after a takeback draws new dice. Otherwise the
+  // dice of a position are fixed by the seed, so a takeback cannot re-roll them.
+  bool free_rerolls = false;
+  std::vector<Takeback> takebacks;  // in the order they happened
 };
 
 // The record's position after its first `plies` plies (all of them by default), with the
@@ -45,7 +60,7 @@ GameState replayRecord(const GameRecord& record, size_t plies, EventLog* log = n
 
 // The record's JSON form: actions in their text form, dice as {"chance", "outcome"}; the
 // scenario by name when it is a built-in one unchanged, else the scenario document itself;
-// "result" once the last ply ends the game.
+// "result" once the last ply ends the game; "free_rerolls" and "takebacks" only when set.
 nlohmann::json recordToJson(const GameRecord& record);
 
 // Reads and validates a record: a built-in scenario's name or a scenario document (never a

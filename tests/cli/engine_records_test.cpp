@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/cli/test_process.h"
 #include "tests/engine/session_client.h"
 
@@ -75,14 +77,107 @@ TEST(EngineRecords, SaveLoadAndReplayToAnyPly) {
     EXPECT_EQ(other.ok({{"cmd", "replay"}, {"ply", ply}})["ply"], ply);
     EXPECT_EQ(other.ok({{"cmd", "state"}})["state"], states[static_cast<size_t>(ply)]) << ply;
   }
-  // A new ply from the middle of a replay replaces the rest of the record.
+  // The record's own next ply from the middle of a replay moves on and keeps the rest.
   other.ok({{"cmd", "replay"}, {"ply", 25}});
-  if (other.ok({{"cmd", "chance"}})["chance"]) {
-    other.ok({{"cmd", "roll"}});
+  const json& next = record["plies"][25];
+  const json same = next.is_string() ? json{{"cmd", "apply"}, {"text", next}}
+                                     : json{{"cmd", "apply"}, {"outcome", next["outcome"]}};
+  const json kept = other.ok(same);
+  EXPECT_EQ(kept["ply"], 26);
+  EXPECT_EQ(kept["plies"], plies);
+  // Another ply replaces the rest of the record, a takeback the record notes.
+  other.ok({{"cmd", "replay"}, {"ply", 25}});
+  json different;
+  const json chance = other.ok({{"cmd", "chance"}});
+  if (chance["chance"]) {
+    for (const json& o : chance["outcomes"]) {
+      if (o["value"] != next["outcome"]) different = {{"cmd", "apply"}, {"outcome", o["value"]}};
+    }
   } else {
-    other.ok({{"cmd", "apply"}, {"text", "end"}});
+    const json legal = other.ok({{"cmd", "legal"}});
+    for (const json& a : legal["actions"]) {
+      if (a["text"] != next) different = {{"cmd", "apply"}, {"text", a["text"]}};
+    }
   }
-  EXPECT_EQ(other.ok({{"cmd", "save"}})["record"]["plies"].size(), 26u);
+  ASSERT_FALSE(different.is_null()) << "ply 25 has another choice";
+  EXPECT_EQ(other.ok(different)["plies"], 26);
+  const json replaced = other.ok({{"cmd", "save"}})["record"];
+  EXPECT_EQ(replaced["plies"].size(), 26u);
+  EXPECT_EQ(replaced["takebacks"],
+            json::parse(R"([{"ply": 25, "taken_back": )" + std::to_string(plies - 25) + "}]"));
+}
+
+// Honest takebacks: an attack taken back and made again meets the same dice, on every seed
+// tried, so undo cannot re-roll; a game loaded with free_rerolls (an analysis game) draws new
+// dice. The record notes each takeback and says which game it was, through save and load_game.
+TEST(EngineRecords, AnAttackTakenBackAndMadeAgainMeetsTheSameDice) {
+  // B-C1 at 0707 walks north into duel's marsh at 0704, whose test is a d4 (MV-MARSH-1).
+  const auto marshDice = [](SessionClient& c, bool free_rerolls, uint64_t seed, int tries) {
+    c.ok({{"cmd", "load"}, {"scenario", "duel"}, {"seed", seed}, {"free_rerolls", free_rerolls}});
+    c.ok({{"cmd", "apply"}, {"text", "move 0707>0706"}});
+    c.ok({{"cmd", "apply"}, {"text", "move 0706>0705"}});
+    std::vector<int> dice;
+    for (int i = 0; i < tries; ++i) {
+      if (i > 0) {
+        EXPECT_EQ(c.ok({{"cmd", "undo"}})["taken_back"], 2) << "the step and its die";
+      }
+      c.ok({{"cmd", "apply"}, {"text", "move 0705>0704"}});
+      EXPECT_EQ(c.ok({{"cmd", "chance"}})["event"]["kind"], "marsh_test");
+      dice.push_back(c.ok({{"cmd", "roll"}})["outcome"].get<int>());
+    }
+    return dice;
+  };
+  std::set<int> first_dice;
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    SessionClient c;
+    const std::vector<int> dice = marshDice(c, false, seed, 6);
+    EXPECT_EQ(std::set<int>(dice.begin(), dice.end()).size(), 1u) << "seed " << seed;
+    first_dice.insert(dice[0]);
+  }
+  EXPECT_GT(first_dice.size(), 1u) << "the seed still decides the dice";
+
+  SessionClient analysis;
+  const std::vector<int> rerolled = marshDice(analysis, true, 1, 12);
+  EXPECT_GT(std::set<int>(rerolled.begin(), rerolled.end()).size(), 1u);
+  const json record = analysis.ok({{"cmd", "save"}})["record"];
+  EXPECT_EQ(record["free_rerolls"], true);
+  ASSERT_EQ(record["takebacks"].size(), 11u);
+  EXPECT_EQ(record["takebacks"][0], json::parse(R"({"ply": 2, "taken_back": 2})"));
+
+  SessionClient reloaded;
+  reloaded.ok({{"cmd", "load_game"}, {"record", record}});
+  EXPECT_EQ(reloaded.ok({{"cmd", "save"}})["record"], record);
+
+  SessionClient plain;
+  marshDice(plain, false, 1, 1);
+  const json unmarked = plain.ok({{"cmd", "save"}})["record"];
+  EXPECT_FALSE(unmarked.contains("free_rerolls")) << "written only when set";
+  EXPECT_FALSE(unmarked.contains("takebacks"));
+}
+
+// A record's takeback notes and analysis mark are checked like the rest of it.
+TEST(EngineRecords, DamagedTakebackNotesAreRefusedWithTheirPlace) {
+  SessionClient c;
+  playSome(c, 10);
+  const json record = c.ok({{"cmd", "save"}})["record"];
+  const auto refusal = [&](const json& takebacks, const json& free_rerolls) {
+    json bad = record;
+    bad["takebacks"] = takebacks;
+    bad["free_rerolls"] = free_rerolls;
+    const json r = c.send({{"cmd", "load_game"}, {"record", bad}});
+    EXPECT_EQ(errorCode(r), "invalid_input") << r.dump();
+    return r["error"]["details"][0]["path"].get<std::string>();
+  };
+  EXPECT_EQ(refusal(json::parse(R"([{"ply": 3, "taken_back": 0}])"), false),
+            "/takebacks/0/taken_back");
+  EXPECT_EQ(
+      refusal(json::parse(R"([{"ply": 3, "taken_back": 1}, {"ply": -1, "taken_back": 1}])"), false),
+      "/takebacks/1/ply");
+  EXPECT_EQ(refusal(json::parse(R"([{"ply": 3}])"), false), "/takebacks/0");
+  EXPECT_EQ(refusal(json::array(), "yes"), "/free_rerolls");
+  EXPECT_EQ(errorCode(c.send({{"cmd", "load"}, {"scenario", "duel"}, {"free_rerolls", 1}})),
+            "bad_request");
+  EXPECT_EQ(c.ok({{"cmd", "save"}})["record"], record) << "the refusals changed nothing";
 }
 
 TEST(EngineRecords, RecordsThatCannotBeReplayedAreRefusedWithThePly) {

@@ -168,6 +168,75 @@ def test_previews(c):
     check(sum(1 for *_, t in rows if "eliminated" in t) <= 1, f"'eliminated' twice: {rows}")
 
 
+def attack_results(c, free_rerolls, tries):
+    """The positions after B-I3's attack on O-I1 in the crossing battle, made `tries` times,
+    each after an undo of the one before; with or without the set-up's analysis game."""
+    c.start("crossing", "two")
+    box = c.d.find_element(By.ID, "free-rerolls")
+    if box.is_selected() != free_rerolls:
+        box.click()
+    c.load_file(CROSSING_BATTLE)
+    c.wait(lambda: c.shown("game"), "the crossing battle")
+    c.idle()
+    before = c.state_hash()
+    after = []
+    for i in range(tries):
+        if i:
+            c.key("u")
+            c.idle()
+            check(c.state_hash() == before, "undo did not take the attack back")
+        c.click_unit("B-I3")
+        c.click_unit("O-I1")
+        c.click_unit("O-I1")  # the second click attacks
+        c.idle()
+        check(c.state_hash() != before, "the attack was not made")
+        after.append(c.state_hash())
+    return after
+
+
+def test_honest_takebacks(c):
+    """Undo then the same attack draws the same dice; an analysis game's takebacks re-roll."""
+    kept = attack_results(c, False, 4)
+    check(len(set(kept)) == 1, f"the attack made again met other dice: {kept}")
+    record = c.js("return window.morne.engine.must('save').then(r => r.record)")
+    check("free_rerolls" not in record, "a game without free re-rolls is marked as one")
+    rerolled = attack_results(c, True, 8)
+    check(len(set(rerolled)) > 1, f"8 takebacks in an analysis game met the same dice: {rerolled}")
+    record = c.js("return window.morne.engine.must('save').then(r => r.record)")
+    check(record.get("free_rerolls") is True and len(record.get("takebacks", [])) == 7,
+          f"the analysis game's record: free_rerolls {record.get('free_rerolls')}, "
+          f"takebacks {record.get('takebacks')}")
+
+
+def marsh_walk(c, seed):
+    """B-C1 of duel sent from 0707 to 0803 through the marsh at 0704 (MV-MARSH-1) in a game of
+    `seed`; returns where it stopped and the message shown."""
+    c.start("duel", "two")
+    seed_box = c.d.find_element(By.ID, "seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
+    c.d.find_element(By.ID, "start").click()
+    c.idle()
+    c.click_unit("B-C1")
+    c.click_hex("0803")
+    c.idle()
+    return c.unit_hex("B-C1"), c.text("message")
+
+
+def test_marsh_walks(c):
+    """A walk through a marsh goes on when the marsh test passes, and stops there, saying why,
+    when it fails. (The dice of each seed are fixed: seed 1 passes the test, seed 2 fails it.)"""
+    where, _ = marsh_walk(c, 1)
+    check(where == "0803", f"the walk through the marsh stopped at {where}, not 0803")
+    check(any("marsh test" in line and "not stuck" in line for line in
+              c.js("return [...document.querySelectorAll('#log .event')].map(e => e.textContent)")),
+          "the log does not show the marsh test passed")
+    where, text = marsh_walk(c, 2)
+    check(where == "0704", f"a unit stuck in the marsh is at {where}, not 0704")
+    check("stuck in the marsh" in text and "MV-MARSH-1" in text,
+          f"the message does not say why the walk stopped: {text!r}")
+
+
 def test_orange_sees_blues_moves(c):
     """On duel blue places nothing at set-up: orange sees blue's first moves and their reasons."""
     c.begin("duel", "orange", blue="rule")
@@ -612,6 +681,8 @@ def main():
         ("map", test_map_reach_refusal_undo_redo),
         ("charge", test_charge_prompt),
         ("previews", test_previews),
+        ("takebacks", test_honest_takebacks),
+        ("marsh", test_marsh_walks),
         ("orange", test_orange_sees_blues_moves),
         ("setup", test_setup_phase),
         ("errors", lambda c: test_setup_errors(c, morne, models)),
