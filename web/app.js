@@ -58,7 +58,10 @@ function renderToolbar() {
   const inGame = view.screen === "game" && !!app.engine && !!app.map;
   const blocked = inGame ? endPhaseBlocked() : "no game";
   $("end-phase").disabled = blocked !== "";
-  $("end-phase").title = blocked ? `End phase is not possible: ${blocked}` : "end the phase (E)";
+  // The button names the phase it ends: E never ends a phase the player has not seen named.
+  const phase = inGame && app.status && !app.status.terminal ? app.status.phase : "";
+  $("end-phase-name").textContent = phase ? `End ${phase}` : "End phase";
+  $("end-phase").title = blocked ? `End phase is not possible: ${blocked}` : `end the ${phase} phase (E)`;
   // Watching two agents: nothing to take back.
   const noUndo = !inGame || app.busy || !!app.review || app.mode.humans.size === 0;
   $("undo").disabled = noUndo || app.ply === 0;
@@ -77,6 +80,8 @@ function drawPage() {
     box.className = view.message.kind;
   }
   $("setup-message").hidden = !view.message.text;
+  $("banner").hidden = !view.banner;
+  $("banner").textContent = view.banner;
   $("connection").hidden = !view.connection;
   $("connection-text").textContent = view.connection || "";
   renderBudgetNote();
@@ -168,6 +173,8 @@ async function ask(cmd, fields = {}, onUpdate = null) {
 function logEvents(events) {
   const lines = [];
   for (const e of events || []) {
+    if (e.event === "phase_ends" && e.automatic) app.autoEnded = e.phase;
+    if (e.event === "turn_begins") app.autoEnded = null;  // another player-turn
     if (e.event === "phase_skipped") continue;
     if (e.event === "turn_begins" && app.result && app.status) {  // G-TURN-2, step 6
       const vp = app.result.vp;
@@ -231,6 +238,8 @@ async function roll() {
 
 // A player's action begins at this ply: undo takes it back whole; the AI's marks go.
 function beginAction() {
+  app.autoEnded = null;
+  view.banner = "";
   app.actionStarts = app.actionStarts.filter((p) => p < app.ply);
   app.actionStarts.push(app.ply);
   app.turnDecisions = [];
@@ -278,7 +287,10 @@ function prompt() {
   const p = decisionPrompt(app.status, app.legal, app.state,
     (hex) => app.map.unitAt(hex).id, (id) => app.map.units.get(id).side);
   const changes = { message: p.message,
-    buttons: p.buttons.map((b) => ({ ...b, onClick: () => act(b.action) })) };
+    buttons: p.buttons.map((b) => ({ ...b, onClick: () => act(b.action) })),
+    banner: app.autoEnded && app.autoEnded !== app.status.phase
+      ? `Your ${app.autoEnded} phase ended by itself: no decision was left in it. This is your ` +
+        `${app.status.phase} phase.` : "" };
   if (p.marks) changes.marks = p.marks;
   show(changes);
 }
@@ -330,6 +342,21 @@ async function endPhase() {
     if (app.status && !app.status.terminal) message(`End phase is not possible: ${endPhaseBlocked()}.`, "warning");
     return;
   }
+  const phase = app.status.phase;
+  if (app.autoEnded && app.autoEnded !== phase) {  // E meant for the phase that ended by itself
+    show({
+      message: { text: `Your ${app.autoEnded} phase has already ended by itself. End the ` +
+        `${phase} phase too, without acting in it?`, kind: "warning" },
+      buttons: [
+        { text: `End ${phase}`, id: "confirm-end", key: "Enter", onClick: () => act("end") },
+        { text: `Stay in ${phase}`, id: "cancel-end", key: "Esc", onClick: () => {
+          app.autoEnded = null;
+          prompt();
+        } },
+      ],
+    });
+    return;
+  }
   await act("end");
 }
 
@@ -367,6 +394,7 @@ async function goToPly(ply, line) {
   if (!reply) return;
   notePly(reply);
   app.turnDecisions = [];
+  app.autoEnded = null;
   logLine(line);
   show({ result: null, arrows: [] });
   await advance();
@@ -457,11 +485,13 @@ async function startGame(mode, loadIt, actionStarts = []) {
   app.selected = null;
   app.pending = null;
   app.turnDecisions = [];
+  app.autoEnded = null;
   app.ply = 0;
   app.plies = 0;
   notePly(loaded || {});
   app.actionStarts = actionStarts.filter((p) => p <= app.plies);
   show({ screen: "game", connection: null, log: [], result: null, ai: null, marks: [], path: null,
+    banner: "",
     arrows: [], buttons: [], preview: null, selection: "" });
   app.map.zoom.fit();  // now that the map has its place on the screen
   logLine(`${app.info.title}: ${app.info.sides[0]} (blue) against ${app.info.sides[1]} (orange), ` +

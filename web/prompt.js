@@ -38,6 +38,6 @@ export function decisionPrompt(status, legal, state, unitAt, sideOf) {
     return prompt(`Your move (${who}). Cavalry in contact may charge (MV-CHG-5): a button ` +
       `below, or go on.`, charges.map(chargeButton));
   }
-  return { message: { kind: "info", text: `Your move (${who}): click a unit, or End phase (E).` },
+  return { message: { kind: "info", text: `Your move (${who}): click a unit, or End ${status.phase} (E).` },
     buttons: [], marks: null };
 }

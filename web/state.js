@@ -24,12 +24,14 @@ export const app = {
   turnDecisions: [], // the agents' decisions since a player last acted: [{color, reply}]
   generation: 0,     // bumped on every new game: a stale AI loop stops
   review: null,      // the review mode (review.js) while it is open
+  autoEnded: null,   // the phase of the player's that ended by itself since he last acted
 };
 
 // Everything the page shows, drawn by render().
 export const view = {
   screen: "setup",                     // "setup" or "game"
   message: { text: "", kind: "info" }, // kind: info, warning, refused, prompt
+  banner: "",                          // a phase that ended by itself: shown until the player acts
   connection: null,                    // the lost connection's text, with a Reconnect button
   selection: "",                       // the selected (or shown) unit, described
   marks: [],                           // map highlights: [{kind, hexes: [{hex, text}]}]

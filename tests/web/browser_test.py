@@ -208,6 +208,38 @@ def test_honest_takebacks(c):
           f"takebacks {record.get('takebacks')}")
 
 
+def test_end_after_an_automatic_end(c):
+    """A phase that ends by itself says so until the player acts, the button names the phase it
+    ends, and the E meant for the phase gone asks before ending the next one."""
+    open_position(c, "duel", "two", BOMBARDMENT)
+    check(c.text("end-phase").startswith("End bombardment"), f"the button reads {c.text('end-phase')!r}")
+    gun = next(u for u in c.state()["units"] if u["hex"] == "0506")["id"]
+    target = next(u for u in c.state()["units"] if u["hex"] == "0604")["id"]
+    c.click_unit(gun)
+    c.click_unit(target)
+    c.click_unit(target)  # the second click fires: the last gun, so bombardment ends by itself
+    c.idle()
+    phase = lambda: c.js("return window.morne.status.phase")
+    check(phase() == "movement", f"after the last fire the phase is {phase()}")
+    check(c.shown("banner") and "bombardment phase ended by itself" in c.text("banner"),
+          f"no banner says the bombardment ended: {c.text('banner')!r}")
+    check(c.text("end-phase").startswith("End movement"), f"the button reads {c.text('end-phase')!r}")
+    c.shot("client-auto-end.png")
+    c.click_unit(gun)  # looking at a unit is not acting: the banner stays
+    check(c.shown("banner"), "the banner went before the player acted")
+    c.key("\ue00c")  # Esc: unselect
+    c.key("e")
+    check(phase() == "movement" and c.shown("confirm-end"),
+          "E after the automatic end ended movement without asking")
+    c.key("\ue00c")  # Esc: stay
+    c.idle()
+    check(phase() == "movement", "Esc at the question ended movement")
+    check(not c.shown("banner"), "the banner stays after the player answered")
+    c.key("e")
+    c.idle()
+    check(phase() != "movement", "E after the answer did not end movement")
+
+
 def marsh_walk(c, seed):
     """B-C1 of duel sent from 0707 to 0803 through the marsh at 0704 (MV-MARSH-1) in a game of
     `seed`; returns where it stopped and the message shown."""
@@ -683,6 +715,7 @@ def main():
         ("previews", test_previews),
         ("takebacks", test_honest_takebacks),
         ("marsh", test_marsh_walks),
+        ("autoend", test_end_after_an_automatic_end),
         ("orange", test_orange_sees_blues_moves),
         ("setup", test_setup_phase),
         ("errors", lambda c: test_setup_errors(c, morne, models)),
