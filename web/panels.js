@@ -147,20 +147,34 @@ export function renderStepPreview(box, p) {
 // variation; after the move, "why": the alternatives it weighed.
 export function renderAnalysis(box, r, info, final) {
   box.innerHTML = "";
+  // An agent that does not search (rule) ranks its candidates by its own heuristic scores,
+  // which are not values in -1..+1: they are shown as scores, without visits or priors.
+  const searched = r.simulations > 0;
   const value = r.value >= 0 ? `+${r.value.toFixed(2)}` : r.value.toFixed(2);
-  box.append(node("p", { class: "summary" }, `${final ? "chose" : "leaning to"} ${r.text} · value ` +
-    `${value} for the side to move · ${r.simulations} simulations in ${r.seconds.toFixed(1)} s`));
+  box.append(node("p", { class: "summary" }, searched
+    ? `${final ? "chose" : "leaning to"} ${r.text} · value ${value} for the side to move (-1 a ` +
+      `sure loss, +1 a sure win) · ${r.simulations} simulations in ${r.seconds.toFixed(1)} s`
+    : `chose ${r.text}, the highest of its heuristic scores (points of its own, not a value ` +
+      `in -1..+1; it does not search)`));
   const table = node("table", { class: "candidates" });
   const head = node("tr");
-  head.append(node("th", {}, "candidate"), node("th", {}, "visits"), node("th", {}, "value"),
-    node("th", {}, "prior"), node("th", {}, "attack"));
+  head.append(node("th", {}, "candidate"));
+  if (searched) head.append(node("th", {}, "visits"), node("th", {}, "value"), node("th", {}, "prior"));
+  else head.append(node("th", {}, "score"));
+  head.append(node("th", {}, "attack"));
   table.append(head);
   for (const c of r.children) {
     const tr = node("tr", c.text === r.text ? { class: "chosen" } : {});
     const a = c.attack ? `${c.attack.odds}: defender out ${pct(c.attack.defender_eliminated)}, ` +
       `retreats ${pct(c.attack.defender_retreats)}; attacker retreats ${pct(c.attack.attacker_retreats)}` : "";
-    tr.append(node("td", {}, c.text), node("td", {}, String(c.visits)),
-      node("td", {}, c.value.toFixed(2)), node("td", {}, c.prior.toFixed(2)), node("td", {}, a));
+    tr.append(node("td", {}, c.text));
+    if (searched) {
+      tr.append(node("td", {}, String(c.visits)), node("td", {}, c.value.toFixed(2)),
+        node("td", {}, c.prior.toFixed(2)));
+    } else {
+      tr.append(node("td", {}, c.value.toFixed(2)));
+    }
+    tr.append(node("td", {}, a));
     table.append(tr);
   }
   box.append(table);
@@ -168,7 +182,8 @@ export function renderAnalysis(box, r, info, final) {
   if (pv) box.append(node("p", { class: "pv" }, `expected line: ${pv}`));
   if (final && r.children.length > 1) {
     const rejected = r.children.filter((c) => c.text !== r.text).slice(0, 3)
-      .map((c) => `${c.text} (value ${c.value.toFixed(2)}, ${c.visits} visits)`);
+      .map((c) => searched ? `${c.text} (value ${c.value.toFixed(2)}, ${c.visits} visits)`
+        : `${c.text} (score ${c.value.toFixed(2)})`);
     box.append(node("p", { class: "why" }, `rejected: ${rejected.join("; ")}`));
   }
 }

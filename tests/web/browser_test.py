@@ -475,6 +475,20 @@ def test_ai_panel_and_move_now(c):
     c.js("window.morne.generation++")  # stop watching
 
 
+def test_rule_scores_are_not_values(c):
+    """The rule agent's panel shows its heuristic scores as scores: no visits, priors or values
+    on the -1..+1 scale of the searching agents."""
+    c.start("duel", "watch", blue="rule", orange="rule", think=100)
+    c.d.find_element(By.ID, "start").click()
+    c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, "#ai table.candidates tr"), "candidates")
+    heads = [e.text for e in c.d.find_elements(By.CSS_SELECTOR, "#ai table.candidates th")]
+    c.js("window.morne.generation++")  # stop watching
+    check("score" in heads and "visits" not in heads and "value" not in heads,
+          f"the rule agent's candidates are headed {heads}")
+    summary = c.d.find_element(By.CSS_SELECTOR, "#ai .summary").text
+    check("not a value" in summary, f"the summary does not say what the scores are: {summary!r}")
+
+
 def test_vp_track(c):
     c.begin("crossing", "two")
     check("VP now" in c.text("score"), f"no VP track: {c.text('score')!r}")
@@ -726,6 +740,7 @@ def main():
         ("help", test_help),
         ("timings", test_click_timings),
         ("ai", test_ai_panel_and_move_now),
+        ("scores", test_rule_scores_are_not_values),
         ("games", test_full_games_and_review),
     ]
     try:
