@@ -15,6 +15,8 @@ import { onHexClick, clearSelection, useGameFlow } from "./input.js";
 import { Engine } from "./protocol.js";
 import { MapView, decisionArrows } from "./map.js";
 import { onKey } from "./keys.js";
+import { watchGate, togglePause, stepOnce, resetWatch, renderWatchControls,
+  initWatchControls } from "./watch.js";
 import { decisionPrompt } from "./prompt.js";
 import { renderCombatPreview, renderFirePreview, renderStepPreview, renderAnalysis,
   renderResult, renderTargets, renderScore, renderTurnDecisions } from "./panels.js";
@@ -86,6 +88,7 @@ function drawPage() {
   $("connection-text").textContent = view.connection || "";
   renderBudgetNote();
   renderToolbar();
+  renderWatchControls();
   renderReview(view.review, app.review, app.info);
   if (view.screen !== "game" || !app.map) return;
 
@@ -266,6 +269,8 @@ async function advance() {
         prompt();
         break;
       }
+      await watchGate();
+      if (generation !== app.generation) return;
       await agentMove(app.status.side);
       if (app.mode.delayMs > 0) await new Promise((r) => setTimeout(r, app.mode.delayMs));
       if (generation !== app.generation) return;
@@ -313,9 +318,13 @@ async function agentMove(color) {
   if (reply.hidden) {
     show({ ai: { title: `${color} moved (hidden until game turn 2, S-4)`, reply: null } });
   } else {
+    // The arrows of the last player-turn only: the other side's turn begins a new list.
+    const last = app.turnDecisions[app.turnDecisions.length - 1];
+    if (last && last.color !== color) app.turnDecisions = [];
     app.turnDecisions.push({ color, reply });
     show({ ai: { title: `${color} played ${reply.text}${reply.stopped ? " (moved now)" : ""}`,
-      reply, final: true }, arrows: decisionArrows(app.turnDecisions.map((d) => d.reply.applied || d.reply.action)) });
+      reply, final: true }, arrows: decisionArrows(app.turnDecisions.map((d) => d.reply.applied ||
+      d.reply.action), color) });
   }
   logEvents(reply.events);
 }
@@ -486,6 +495,7 @@ async function startGame(mode, loadIt, actionStarts = []) {
   app.pending = null;
   app.turnDecisions = [];
   app.autoEnded = null;
+  resetWatch();
   app.ply = 0;
   app.plies = 0;
   notePly(loaded || {});
@@ -583,6 +593,7 @@ async function init() {
   $("save").onclick = save;
   $("review").onclick = toggleReview;
   $("move-now").onclick = () => app.engine.request("stop").catch(() => {});
+  initWatchControls();
   $("help-button").onclick = () => showHelp(app.engine);
   $("help-close").onclick = () => $("help").close();
   $("zoom-in").onclick = () => app.map.zoom.zoomBy(1.25);
@@ -609,6 +620,7 @@ async function init() {
 const ACTIONS = {
   endPhase, undo, redo, review: toggleReview, help: () => showHelp(app.engine),
   moveNow: () => app.thinking && app.engine.request("stop").catch(() => {}),
+  pauseWatch: togglePause, stepWatch: stepOnce,
   zoomIn: () => app.map && app.map.zoom.zoomBy(1.25),
   zoomOut: () => app.map && app.map.zoom.zoomBy(0.8),
   zoomFit: () => app.map && app.map.zoom.fit(),

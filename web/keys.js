@@ -14,6 +14,8 @@ export const KEYMAP = [
   { label: "C / H", help: "charge / hold, when cavalry must decide", bind: {} },
   { label: "Enter / Esc", help: "go on / stop a step under reaction fire", bind: {} },
   { label: "M", help: "the AI moves now", bind: { m: "moveNow" } },
+  { label: "P / N", help: "watching two AIs: pause or go on / the next move while paused",
+    bind: { p: "pauseWatch", n: "stepWatch" } },
   { label: "V", help: "review the game (← → step through it)", bind: { v: "review" } },
   { label: "+ − 0", help: "zoom in, out, the whole map",
     bind: { "+": "zoomIn", "=": "zoomIn", "-": "zoomOut", 0: "zoomFit" } },

@@ -48,10 +48,10 @@ export function label(col, row) {
   return String(col + 1).padStart(2, "0") + String(row + 1).padStart(2, "0");
 }
 
-// The arrows of a side's decisions (the protocol's JSON actions, in order): a walk as one arrow
-// from its first hex to its last, a fire or an attack from the unit to its target, a placement
-// as a ring; ends of phases and holds draw nothing.
-export function decisionArrows(actions) {
+// The arrows of a side's decisions (the protocol's JSON actions, in order), in the side's
+// colour (`color`): a walk as one arrow from its first hex to its last, a fire or an attack
+// from the unit to its target, a placement as a ring; ends of phases and holds draw nothing.
+export function decisionArrows(actions, color) {
   const arrows = [];
   for (const a of actions) {
     if (!a || !a.type || a.type === "end" || a.type === "hold") continue;
@@ -60,7 +60,8 @@ export function decisionArrows(actions) {
       last.to = a.to;
       continue;
     }
-    arrows.push({ from: a.from || a.to, to: a.to, kind: `ai ${a.type}`, unit: a.unit, type: a.type });
+    arrows.push({ from: a.from || a.to, to: a.to, kind: `ai ${a.type} ${color}`, unit: a.unit,
+      type: a.type });
   }
   return arrows;
 }

@@ -179,9 +179,11 @@ class Client:
         ActionChains(self.d).move_to_element(element).click().perform()
         self.idle()
 
-    def key(self, key):
+    def key(self, key, wait=True):
+        """Presses `key`; with `wait`, until the client is idle again (not while watching)."""
         ActionChains(self.d).send_keys(key).perform()
-        self.idle()
+        if wait:
+            self.idle()
 
     def button(self, element_id):
         self.d.find_element(By.ID, element_id).click()

@@ -489,6 +489,37 @@ def test_rule_scores_are_not_values(c):
     check("not a value" in summary, f"the summary does not say what the scores are: {summary!r}")
 
 
+def test_watch_pause_and_step(c):
+    """Watching two AIs: P pauses after the move in progress, N plays one move, P goes on; the
+    arrows are the last player-turn's only, in the colour of its side."""
+    c.start("duel", "watch", blue="rule", orange="rule", think=100)
+    c.d.find_element(By.ID, "start").click()
+    c.wait(lambda: c.js("return window.morne.ply") >= 6, "six plies watched")
+    check(c.shown("watch-controls"), "no watch controls while watching")
+    c.key("p", wait=False)
+    time.sleep(1.0)  # the move in progress ends
+    paused_at = c.js("return window.morne.ply")
+    time.sleep(1.5)
+    check(c.js("return window.morne.ply") == paused_at, "the watch went on while paused")
+    decisions = c.js("return window.morne.turnDecisions.length")
+    c.key("n", wait=False)
+    c.wait(lambda: c.js("return window.morne.turnDecisions.length") != decisions, "the next move")
+    time.sleep(1.0)
+    stepped = c.js("return window.morne.ply")
+    check(stepped > paused_at, "N played no move")
+    time.sleep(1.0)
+    check(c.js("return window.morne.ply") == stepped, "N played more than one move")
+    colours = set(c.js("return window.morne.turnDecisions.map(d => d.color)"))
+    check(len(colours) == 1, f"the decisions listed span two sides: {colours}")
+    arrows = c.d.find_elements(By.CSS_SELECTOR, "#map g.arrow.ai")
+    check(arrows and all(colours.pop() in a.get_attribute("class") for a in arrows[:1]),
+          "the arrows are not coloured by their side")
+    c.shot("client-watch-paused.png")
+    c.key("p", wait=False)
+    c.wait(lambda: c.js("return window.morne.ply") > stepped + 2, "the watch going on")
+    c.js("window.morne.generation++")  # stop watching
+
+
 def test_vp_track(c):
     c.begin("crossing", "two")
     check("VP now" in c.text("score"), f"no VP track: {c.text('score')!r}")
@@ -741,6 +772,7 @@ def main():
         ("timings", test_click_timings),
         ("ai", test_ai_panel_and_move_now),
         ("scores", test_rule_scores_are_not_values),
+        ("watch", test_watch_pause_and_step),
         ("games", test_full_games_and_review),
     ]
     try:
