@@ -11,7 +11,8 @@
 // refuse().
 
 import { app, view, show, render, onRender } from "./state.js";
-import { onHexClick, clearSelection, useGameFlow } from "./input.js";
+import { onHexClick, clearSelection, useGameFlow, selectNextUnit, typeDigit, confirmPending,
+  unselect } from "./input.js";
 import { Engine } from "./protocol.js";
 import { MapView, decisionArrows } from "./map.js";
 import { onKey } from "./keys.js";
@@ -82,6 +83,8 @@ function drawPage() {
     box.className = view.message.kind;
   }
   $("setup-message").hidden = !view.message.text;
+  $("typed").hidden = !view.typed;
+  $("typed").textContent = view.typed;
   $("banner").hidden = !view.banner;
   $("banner").textContent = view.banner;
   $("connection").hidden = !view.connection;
@@ -628,7 +631,11 @@ const ACTIONS = {
   right: () => (app.review ? app.review.step(1) : app.map && app.map.zoom.panBy(0.2, 0)),
   up: () => app.map && app.map.zoom.panBy(0, -0.2),
   down: () => app.map && app.map.zoom.panBy(0, 0.2),
-  unselect: clearSelection,
+  unselect,
+  nextUnit: () => selectNextUnit(1),
+  previousUnit: () => selectNextUnit(-1),
+  typeDigit,
+  confirm: confirmPending,
 };
 
 init();

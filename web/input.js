@@ -1,7 +1,9 @@
 // The player's input on the map: a click selects a unit (its reach, its targets with their
 // odds), previews an action and confirms it with a second click, walks a path step by step
 // (a step under reaction fire waits for the player's word), or places a unit in set-up. The
-// game flow it drives (act, apply, advance...) comes from app.js through useGameFlow().
+// keyboard does the same: Tab selects the units that can act in turn, a typed hex number is a
+// click on that hex, Enter confirms. The game flow it drives (act, apply, advance...) comes
+// from app.js through useGameFlow().
 
 import { app, view, show } from "./state.js";
 import { describeUnit } from "./panels.js";
@@ -124,8 +126,9 @@ async function actOnHex(hex) {
   app.pending = { text, hex };
   show({
     preview: { kind: kind === "fire" ? "fire" : "combat", data: preview },
-    message: { text: `Click ${hex} again (or the button) to ${kind}.`, kind: "info" },
-    buttons: [{ text, id: kind === "fire" ? "do-fire" : "do-attack", onClick: () => onHexClick(hex) }],
+    message: { text: `Click ${hex} again, or press Enter (or the button), to ${kind}.`, kind: "info" },
+    buttons: [{ text, id: kind === "fire" ? "do-fire" : "do-attack", key: "Enter",
+      onClick: () => onHexClick(hex) }],
   });
 }
 
@@ -187,3 +190,63 @@ function confirmStep(text) {
   });
 }
 
+
+// --- the keyboard ---------------------------------------------------------------------------
+
+let typed = "";  // the digits of a hex number being typed
+
+// The units of the side to move that have a legal action now, in hex order.
+function unitsThatCanAct() {
+  const hexes = new Set(app.legal.map((a) => a.action.from).filter(Boolean));
+  return [...app.map.units.values()]
+    .filter((u) => u.side === app.status.side && u.state && hexes.has(u.state.hex))
+    .sort((a, b) => a.state.hex.localeCompare(b.state.hex));
+}
+
+// Tab: selects the next (`step` 1) or previous (-1) unit that can act, as a click on it.
+export async function selectNextUnit(step) {
+  if (app.review || app.busy || !app.status || app.status.chance || app.status.terminal ||
+    !flow.isHuman(flow.sideOf(app.status.side))) return;
+  const units = unitsThatCanAct();
+  if (!units.length) {
+    show({ message: { text: "None of your units can act in this phase: E ends it.", kind: "info" } });
+    return;
+  }
+  const at = units.findIndex((u) => u.id === app.selected);
+  const next = units[(at + step + units.length * 2) % units.length];
+  typed = "";
+  await onHexClick(next.state.hex);
+}
+
+// A digit of a hex number: four make a hex, then it is clicked.
+export async function typeDigit(digit) {
+  if (!app.map || app.busy) return;
+  typed += digit;
+  if (typed.length < 4) {
+    show({ typed: `hex ${typed.padEnd(4, "_")}` });
+    return;
+  }
+  const hex = typed;
+  typed = "";
+  if (!app.map.centers.has(hex)) {
+    show({ typed: "", message: { text: `There is no hex ${hex} on this map.`, kind: "refused" } });
+    return;
+  }
+  show({ typed: "" });
+  await onHexClick(hex);
+}
+
+// Enter: confirms the fire or attack previewed (as its second click).
+export async function confirmPending() {
+  if (app.pending) await onHexClick(app.pending.hex);
+}
+
+// Esc: forgets a half-typed hex number, then the selection.
+export function unselect() {
+  if (typed) {
+    typed = "";
+    show({ typed: "" });
+    return;
+  }
+  clearSelection();
+}

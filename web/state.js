@@ -32,6 +32,7 @@ export const view = {
   screen: "setup",                     // "setup" or "game"
   message: { text: "", kind: "info" }, // kind: info, warning, refused, prompt
   banner: "",                          // a phase that ended by itself: shown until the player acts
+  typed: "",                           // a hex number being typed ("hex 08__")
   connection: null,                    // the lost connection's text, with a Reconnect button
   selection: "",                       // the selected (or shown) unit, described
   marks: [],                           // map highlights: [{kind, hexes: [{hex, text}]}]

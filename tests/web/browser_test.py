@@ -520,6 +520,79 @@ def test_watch_pause_and_step(c):
     c.js("window.morne.generation++")  # stop watching
 
 
+def test_keyboard_turn(c):
+    """A whole player-turn of crossing as blue against rule by keyboard alone: Tab selects a
+    unit that can act, a typed hex number walks it or aims at a target, Enter confirms, E ends
+    each phase (Enter when it asks), until orange is to move. The page's state is read to
+    choose hexes; every input is a key."""
+    c.begin("crossing", "blue")
+    js = c.js
+    moved, acted, struck, keys = 0, 0, 0, 0
+    for _ in range(60):
+        status = js("return window.morne.status")
+        if status["side"] != "blue" or status["turn"] != 1:
+            break
+        keyed = js("return window.morneView.buttons.filter(b => b.key).map(b => b.key)")
+        if keyed:
+            c.key("\ue007" if "Enter" in keyed else keyed[0].lower())
+            continue
+        if status["phase"] == "movement" and moved < 3:
+            c.key("\ue004")  # Tab
+            unit = js("return window.morne.selected")
+            check(unit, "Tab selected no unit")
+            reach = js("return window.morne.reach ? [...window.morne.reach.keys()] : []")
+            if not reach:
+                moved += 1
+                continue
+            before = c.unit_hex(unit)
+            target = sorted(reach)[len(reach) // 2]
+            for digit in target:
+                c.key(digit)
+            check(c.unit_hex(unit) != before, f"typing {target} did not move {unit}")
+            moved += 1
+            continue
+        if status["phase"] in ("bombardment", "combat") and acted < 1:
+            targets = []
+            for _ in range(12):
+                c.key("\ue004")
+                targets = js("return (window.morneView.marks.find(m => m.kind === 'target') || "
+                             "{hexes: []}).hexes.map(h => h.hex)")
+                if targets:
+                    break
+            if targets:
+                before = c.state_hash()
+                for digit in targets[0]:
+                    c.key(digit)
+                c.key("\ue007")  # Enter confirms
+                check(c.state_hash() != before, f"Enter did not fire or attack at {targets[0]}")
+                struck += 1
+            acted += 1
+            continue
+        c.key("e")
+    status = js("return window.morne.status")
+    check(status["side"] == "orange" or status["turn"] > 1,
+          f"the keyboard did not finish blue's player-turn: {status}")
+    check(moved >= 3, f"only {moved} units were moved by keyboard")
+    print(f"keyboard: blue's first player-turn of crossing, {moved} units moved, {struck} "
+          f"fire or attack, by keys alone", flush=True)
+    # An attack by keys: the attacker's hex selects it, the defender's shows the odds, Enter.
+    open_position(c, "crossing", "two", CROSSING_BATTLE)
+    hexes = {u["id"]: u["hex"] for u in c.state()["units"]}
+    for digit in hexes["B-I3"]:
+        c.key(digit)
+    check(js("return window.morne.selected") == "B-I3", "typing B-I3's hex did not select it")
+    for digit in hexes["O-I1"][:2]:
+        c.key(digit)
+    check("hex " + hexes["O-I1"][:2] in c.text("typed"), "the digits typed are not shown")
+    for digit in hexes["O-I1"][2:]:
+        c.key(digit)
+    check(c.shown("do-attack"), "typing O-I1's hex did not preview the attack")
+    c.shot("client-keyboard.png")
+    before = c.state_hash()
+    c.key("\ue007")
+    check(c.state_hash() != before, "Enter did not make the attack")
+
+
 def test_vp_track(c):
     c.begin("crossing", "two")
     check("VP now" in c.text("score"), f"no VP track: {c.text('score')!r}")
@@ -558,8 +631,8 @@ def test_zoom_hit_testing(c):
         break
     else:
         raise AssertionError("no blue unit in view after zooming")
-    c.key("0")
-    check(c.d.find_element(By.ID, "map").get_attribute("data-scale") == "1.00", "0 did not fit")
+    c.key("f")
+    check(c.d.find_element(By.ID, "map").get_attribute("data-scale") == "1.00", "F did not fit")
     # The wheel zooms at the pointer: the counter under it stays under it.
     where = ("const r = document.querySelector(\"#map g.unit[data-unit='B-I1'] rect\")"
              ".getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]")
@@ -571,7 +644,7 @@ def test_zoom_hit_testing(c):
     scale = float(c.d.find_element(By.ID, "map").get_attribute("data-scale"))
     check(scale > 1.9 and abs(x2 - x) < 2 and abs(y2 - y) < 2,
           f"the wheel zoomed to {scale} and moved the counter under the pointer from {(x, y)} to {(x2, y2)}")
-    c.key("0")
+    c.key("f")
 
 
 def test_click_timings(c):
@@ -773,6 +846,7 @@ def main():
         ("ai", test_ai_panel_and_move_now),
         ("scores", test_rule_scores_are_not_values),
         ("watch", test_watch_pause_and_step),
+        ("keyboard", test_keyboard_turn),
         ("games", test_full_games_and_review),
     ]
     try:
