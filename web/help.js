@@ -26,7 +26,7 @@ const LEGEND = [
   ["X, LX, /, •, •/, ★, D", "infantry, light infantry, cavalry, artillery, horse artillery, " +
     "general, dromedaries"],
   ["4-5 on a counter", "VC (strength) - MO (morale); a general shows its VC"],
-  ["red border", "demoralised (MO 0)"], ["faded counter", "out of command (CMD-2): MA halved"],
+  ["red border", "demoralised (MO 0)"], ["dashed border", "out of command (CMD-2): MA halved"],
   ["F, A, C badges", "fired, attacked, charged this turn"],
   ["R, P, H badges", "routed, pursuing, held by a halt (variant modules)"],
   ["grey bar", "victorious (C-VIC-1)"],

@@ -593,6 +593,36 @@ def test_keyboard_turn(c):
     check(c.state_hash() != before, "Enter did not make the attack")
 
 
+def contrast(fg, bg):
+    """WCAG's contrast ratio of two CSS colours given as rgb(r, g, b)."""
+    def luminance(css):
+        channels = [int(v) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3]]
+        lin = [v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4 for v in channels]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def test_counter_contrast(c):
+    """Counter text against its counter, from the page's computed styles, for every unit of both
+    sides on crossing (out of command ones included): WCAG AA, 4.5:1, and nothing faded."""
+    c.begin("crossing", "two")
+    rows = c.js("""return [...document.querySelectorAll('#map g.unit')].map(g => {
+        const rect = g.querySelector('rect'), text = g.querySelector('.values');
+        let opacity = 1;
+        for (let e = text; e && e.tagName !== 'svg'; e = e.parentElement)
+          opacity *= Number(getComputedStyle(e).opacity);
+        return [g.dataset.unit, getComputedStyle(rect).fill, getComputedStyle(text).fill, opacity,
+                g.classList.contains('out-of-command')];
+    })""")
+    check(rows, "no counters drawn")
+    worst = min(rows, key=lambda r: contrast(r[2], r[1]))
+    check(contrast(worst[2], worst[1]) >= 4.5,
+          f"{worst[0]}: its text has a contrast of {contrast(worst[2], worst[1]):.2f}:1")
+    faded = [r[0] for r in rows if r[3] < 1]
+    check(not faded, f"faded counters: {faded}")
+
+
 def test_vp_track(c):
     c.begin("crossing", "two")
     check("VP now" in c.text("score"), f"no VP track: {c.text('score')!r}")
@@ -847,6 +877,7 @@ def main():
         ("scores", test_rule_scores_are_not_values),
         ("watch", test_watch_pause_and_step),
         ("keyboard", test_keyboard_turn),
+        ("contrast", test_counter_contrast),
         ("games", test_full_games_and_review),
     ]
     try:
