@@ -16,6 +16,7 @@ import { onHexClick, clearSelection, useGameFlow, selectNextUnit, typeDigit, con
 import { Engine } from "./protocol.js";
 import { MapView, decisionArrows } from "./map.js";
 import { onKey } from "./keys.js";
+import { drawCoordinates, followPointer } from "./coordinates.js";
 import { watchGate, togglePause, stepOnce, resetWatch, renderWatchControls,
   initWatchControls } from "./watch.js";
 import { decisionPrompt } from "./prompt.js";
@@ -490,7 +491,9 @@ async function startGame(mode, loadIt, actionStarts = []) {
   app.map.zoom.onChange = () => {
     $("zoom-level").textContent = `${app.map.zoom.scale.toFixed(1)}×`;
     app.map.fitLabels();
+    drawCoordinates(app.map);
   };
+  followPointer(app.map);
   app.state = null;
   app.status = null;
   app.result = null;

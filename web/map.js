@@ -358,6 +358,12 @@ export class MapView {
     this.svg.classList.toggle("tiny", SIZE * k < 20);
   }
 
+  // The name of a hex's terrain ("woods").
+  terrainName(hex) {
+    const t = TERRAIN[this.terrain.get(hex)];
+    return t ? t[0] : "clear";
+  }
+
   // The centre of a hex in map units (for zooming onto it).
   centre(hex) {
     return this.centers.get(hex);

@@ -23,8 +23,8 @@ import sys
 import tempfile
 import time
 
-from browser_client import (GOLDEN, By, Client, Select, Server, browser, check, missing_tools,
-                            set_viewport, ws_client)
+from browser_client import (GOLDEN, ActionChains, By, Client, Select, Server, browser, check,
+                            missing_tools, set_viewport, ws_client)
 
 CHARGE_WINDOW = os.path.join(GOLDEN, "duel_charge_window.json")
 CROSSING_BATTLE = os.path.join(GOLDEN, "crossing_battle.json")
@@ -623,6 +623,41 @@ def test_counter_contrast(c):
     check(not faded, f"faded counters: {faded}")
 
 
+def test_coordinates(c):
+    """Coordinates at every zoom: the edge labels name the columns and rows of the hexes they
+    stand at, fit and zoomed in; the hex under the pointer is named with its terrain."""
+    c.begin("crossing", "two")
+    read = """const m = document.getElementById('map'), b = document.getElementById('board')
+        .getBoundingClientRect(), pos = (e) => e.getBoundingClientRect();
+      return [[...document.querySelectorAll('#edge-cols span')].map(s => [s.textContent,
+                (pos(s).left + pos(s).right) / 2 - b.left]),
+              [...document.querySelectorAll('#edge-rows span')].map(s => [s.textContent,
+                (pos(s).top + pos(s).bottom) / 2 - b.top])]"""
+    centre = """const r = document.querySelector(`#map g.hex[data-hex='${arguments[0]}']`)
+        .getBoundingClientRect(), b = document.getElementById('board').getBoundingClientRect();
+      return [(r.left + r.right) / 2 - b.left, (r.top + r.bottom) / 2 - b.top]"""
+    for zoom in ("fit", "in"):
+        if zoom == "in":
+            for _ in range(3):
+                c.key("+")
+        cols, rows = c.js(read)
+        check(len(cols) >= 5 and len(rows) >= 5, f"{zoom}: {len(cols)} column and {len(rows)} row labels")
+        hexes = set(e.get_attribute("data-hex") for e in c.d.find_elements(By.CSS_SELECTOR, "#map g.hex"))
+        for text, x in cols[1:4]:
+            row = next(h[2:] for h in sorted(hexes) if h[:2] == text)
+            hx, _ = c.js(centre, text + row)
+            check(abs(hx - x) < 12, f"{zoom}: column label {text} at {x:.0f}, its hex at {hx:.0f}")
+        for text, y in rows[1:4]:
+            col = next(h[:2] for h in sorted(hexes) if h[2:] == text)
+            _, hy = c.js(centre, col + text)
+            check(abs(hy - y) < 12, f"{zoom}: row label {text} at {y:.0f}, its hex at {hy:.0f}")
+    c.shot("client-coordinates.png")
+    c.key("f")
+    target = c.d.find_element(By.CSS_SELECTOR, "#map g.hex[data-hex='0805']")
+    ActionChains(c.d).move_to_element(target).perform()
+    check(c.text("hover-hex").startswith("hex 0805 · "), f"the pointer's hex reads {c.text('hover-hex')!r}")
+
+
 def test_vp_track(c):
     c.begin("crossing", "two")
     check("VP now" in c.text("score"), f"no VP track: {c.text('score')!r}")
@@ -878,6 +913,7 @@ def main():
         ("watch", test_watch_pause_and_step),
         ("keyboard", test_keyboard_turn),
         ("contrast", test_counter_contrast),
+        ("coordinates", test_coordinates),
         ("games", test_full_games_and_review),
     ]
     try:
