@@ -100,7 +100,7 @@ export class MapView {
     this.zoom.fit();
     svg.classList.toggle("tiny", false);
     for (const layer of ["hexes", "contours", "roads", "water", "marks", "highlights", "counters",
-      "overlay", "arrows"]) {
+      "objectives", "overlay", "arrows"]) {
       this[layer] = el("g", { class: layer }, svg);
     }
     this.drawHexes();
@@ -240,11 +240,13 @@ export class MapView {
     for (const o of this.doc.objectives || []) {
       if (!this.centers.has(o.hex)) continue;
       const [x, y] = this.centers.get(o.hex);
-      const g = el("g", { class: `objective ${o.kind}`, "data-objective": o.hex }, this.marks);
-      // Below the counter's place, so that a unit on the objective leaves it readable.
-      el("text", { x: x - 10, y: y + SIZE * 0.8, class: "star" }, g).textContent =
+      // Above the counters, on a plate below the counter's place: a unit on the objective
+      // leaves it readable, and its holder's colour shows.
+      const g = el("g", { class: `objective ${o.kind}`, "data-objective": o.hex }, this.objectives);
+      el("rect", { x: x - 14, y: y + 17, width: 28, height: 10, rx: 3, class: "plate" }, g);
+      el("text", { x: x - 7, y: y + 26, class: "star" }, g).textContent =
         o.kind === "passing" ? "⚑" : "★";
-      el("text", { x: x + 4, y: y + SIZE * 0.78, class: "vp" }, g).textContent =
+      el("text", { x: x + 6, y: y + 25, class: "vp" }, g).textContent =
         `${o.vp.blue}/${o.vp.orange}`;
       el("title", {}, g).textContent =
         `${o.kind} objective: ${o.vp.blue} VP blue, ${o.vp.orange} VP orange`;
@@ -255,7 +257,7 @@ export class MapView {
   // `holders` is the "result" reply's `objectives`, [{hex, holder}] with holder null for none.
   drawHolders(holders) {
     for (const { hex, holder } of holders) {
-      const g = this.marks.querySelector(`g.objective[data-objective='${hex}']`);
+      const g = this.objectives.querySelector(`g.objective[data-objective='${hex}']`);
       if (!g) continue;
       g.dataset.holder = holder || "none";
       g.querySelector(".star").style.fill = holder ? SIDE_COLOR[holder === "blue" ? 0 : 1] : "#777";

@@ -605,7 +605,8 @@ def contrast(fg, bg):
 
 def test_counter_contrast(c):
     """Counter text against its counter, from the page's computed styles, for every unit of both
-    sides on crossing (out of command ones included): WCAG AA, 4.5:1, and nothing faded."""
+    sides on crossing (out of command ones included): WCAG AA, 4.5:1, and nothing faded; the
+    objectives drawn over the counters with their holders."""
     c.begin("crossing", "two")
     rows = c.js("""return [...document.querySelectorAll('#map g.unit')].map(g => {
         const rect = g.querySelector('rect'), text = g.querySelector('.values');
@@ -621,6 +622,11 @@ def test_counter_contrast(c):
           f"{worst[0]}: its text has a contrast of {contrast(worst[2], worst[1]):.2f}:1")
     faded = [r[0] for r in rows if r[3] < 1]
     check(not faded, f"faded counters: {faded}")
+    # Objectives are drawn over the counters, each with its holder's colour.
+    order = c.js("return [...document.querySelectorAll('#map > g')].map(g => g.getAttribute('class'))")
+    check(order.index("objectives") > order.index("counters"), f"the layers: {order}")
+    holders = c.js("return [...document.querySelectorAll('#map g.objective')].map(g => g.dataset.holder)")
+    check(holders and all(holders), f"objectives without their holder: {holders}")
 
 
 def test_coordinates(c):
