@@ -21,7 +21,7 @@ import { watchGate, togglePause, stepOnce, resetWatch, renderWatchControls,
   initWatchControls } from "./watch.js";
 import { decisionPrompt } from "./prompt.js";
 import { renderCombatPreview, renderFirePreview, renderStepPreview, renderAnalysis,
-  renderResult, renderTargets, renderScore, renderTurnDecisions } from "./panels.js";
+  renderResult, renderTargets, renderScore, renderTurnDecisions, actionInWords } from "./panels.js";
 import { saveGame, savedGame, forgetGame, downloadRecord, readGameFile } from "./storage.js";
 import { Review, renderReview } from "./review.js";
 import { ownBudget, showHelp } from "./help.js";
@@ -326,7 +326,8 @@ async function agentMove(color) {
     const last = app.turnDecisions[app.turnDecisions.length - 1];
     if (last && last.color !== color) app.turnDecisions = [];
     app.turnDecisions.push({ color, reply });
-    show({ ai: { title: `${color} played ${reply.text}${reply.stopped ? " (moved now)" : ""}`,
+    show({ ai: { title: `${color}: ${actionInWords(reply.applied, reply.text)}` +
+      `${reply.stopped ? " (moved now)" : ""}`,
       reply, final: true }, arrows: decisionArrows(app.turnDecisions.map((d) => d.reply.applied ||
       d.reply.action), color) });
   }

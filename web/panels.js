@@ -276,15 +276,32 @@ export function renderScore(box, r, state, info) {
 }
 
 // The agents' decisions since the player last acted, oldest first.
+// A decision in players' words, by unit name (the protocol's `applied` form), with the
+// action's text when the form says no more: "B-I3 attacks O-I1 at 1307".
+export function actionInWords(applied, text) {
+  const a = applied || {};
+  switch (a.type) {
+    case "move": return `${a.unit} moves ${a.from} to ${a.to}`;
+    case "fire": return `${a.unit} fires at ${a.target} at ${a.to}`;
+    case "attack": return `${a.unit} attacks ${a.target} at ${a.to}`;
+    case "charge": return `${a.unit} charges${a.target ? ` ${a.target}` : ""} at ${a.to}`;
+    case "hold": return `${a.unit || "the cavalry"} holds`;
+    case "place": return `${a.unit} is placed at ${a.to}`;
+    case "end": return `ends the ${a.phase ? `${a.phase} phase` : "phase"}`;
+    default: return text;
+  }
+}
+
 export function renderTurnDecisions(box, decisions) {
   box.innerHTML = "";
   if (decisions.length < 2) return;
   box.append(node("h4", {}, "Its decisions since your last action"));
   const list = node("ol", { class: "turn-decisions" });
   for (const { color, reply } of decisions) {
-    const value = reply.value >= 0 ? `+${reply.value.toFixed(2)}` : reply.value.toFixed(2);
-    list.append(node("li", {}, `${color}: ${reply.text} (value ${value}` +
-      (reply.simulations ? `, ${reply.simulations} simulations)` : ")")));
+    const number = reply.value >= 0 ? `+${reply.value.toFixed(2)}` : reply.value.toFixed(2);
+    const how = reply.simulations ? `value ${number}, ${reply.simulations} simulations`
+      : `score ${number}`;
+    list.append(node("li", {}, `${color}: ${actionInWords(reply.applied, reply.text)} (${how})`));
   }
   box.append(list);
 }

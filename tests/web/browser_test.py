@@ -18,6 +18,7 @@ Selenium or PIL is missing (`scripts/setup.sh` installs them)."""
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -273,7 +274,11 @@ def test_orange_sees_blues_moves(c):
     """On duel blue places nothing at set-up: orange sees blue's first moves and their reasons."""
     c.begin("duel", "orange", blue="rule")
     title = c.text("ai-title")
-    check("played" in title and "hidden" not in title, f"blue's move as orange sees it: {title!r}")
+    check(title.startswith("blue: ") and "hidden" not in title, f"blue's move as orange sees it: {title!r}")
+    # The AI's decisions by unit name, as a player says them.
+    listed = [e.text for e in c.d.find_elements(By.CSS_SELECTOR, "#ai-turn li")]
+    check(listed and all(re.search(r"blue: (B-\w+ (moves|fires|attacks|charges|holds)|ends the)", t)
+                         for t in listed), f"blue's decisions listed: {listed}")
 
 
 def setup_record(folder):
