@@ -95,6 +95,7 @@ json builtinScenarioList() {
     const auto sc = env::loadScenario(b.name);
     list.push_back({{"name", sc->name()},
                     {"title", sc->title()},
+                    {"description", sc->description()},
                     {"turns", sc->turns()},
                     {"sides", {sc->sideNames()[0], sc->sideNames()[1]}},
                     {"balance", env::balanceText(*sc)}});

@@ -15,12 +15,15 @@ function option(list, value, text) {
   $(list).appendChild(o);
 }
 
-// The card line of each scenario offered: its handicap and blue's measured share of wins.
-const balanceOf = new Map();
+// The card of each scenario offered: its briefing (who must do what) and its balance (the
+// handicap and blue's measured share of wins).
+const cardOf = new Map();
 
-// Shows the chosen scenario's card line under the list.
+// Shows the chosen scenario's card under the list.
 function renderScenarioCard() {
-  $("scenario-card").textContent = balanceOf.get($("scenario").value) || "";
+  const card = cardOf.get($("scenario").value) || { briefing: "", balance: "" };
+  $("scenario-briefing").textContent = card.briefing;
+  $("scenario-card").textContent = card.balance;
 }
 
 // Fills the form from a probe session: the scenarios and the trained networks, offered as
@@ -29,9 +32,12 @@ export async function fillSetup(probe) {
   const list = await probe.must("scenarios");
   for (const s of list.scenarios) {
     option("scenario", s.name, `${s.title} (${s.name}, ${s.turns} turns: ${s.sides[0]} v ${s.sides[1]})`);
-    balanceOf.set(s.name, s.balance ? `Balance: ${s.balance}.` : "");
+    cardOf.set(s.name, { briefing: s.description || "",
+      balance: s.balance ? `Balance: ${s.balance}.` : "" });
   }
-  $("scenario").value = "duel";
+  // The README's scenario, against the Medium level, unless the player chooses otherwise.
+  $("scenario").value = list.scenarios.some((s) => s.name === "crossing") ? "crossing"
+    : list.scenarios[0].name;
   $("scenario").addEventListener("change", renderScenarioCard);
   renderScenarioCard();
   const models = await probe.must("models");
@@ -47,13 +53,18 @@ export async function fillSetup(probe) {
 // the level "custom". `onChange` redraws the page.
 export function offerLevels(onChange) {
   for (const l of LEVELS) option("level", l.name, l.title);
-  $("level").onchange = () => {
+  const choose = () => {
     const level = LEVELS.find((l) => l.name === $("level").value);
     if (level && level.spec) {
       $("agent-blue").value = level.spec;
       $("agent-orange").value = level.spec;
       $("think-ms").value = level.ms;
     }
+  };
+  $("level").value = "medium";
+  choose();
+  $("level").onchange = () => {
+    choose();
     onChange();
   };
   for (const id of ["agent-blue", "agent-orange", "think-ms"]) {
@@ -103,6 +114,7 @@ export function offerSaved(refuse) {
   } catch (error) {
     refuse(error.message);
   }
+  if (game && game.record.result) game = null;  // a finished game is not resumed
   $("resume").hidden = !game;
   if (game) {
     $("resume").textContent = `Resume the saved game (${savedName(game)}, ply ${game.ply}, ` +

@@ -45,6 +45,14 @@ TEST(EngineQueries, TheScenarioListStatesEachHandicapAndItsMeasurement) {
       << balance["duel"];
   EXPECT_NE(balance["duel"].find("of rule against itself"), std::string::npos) << balance["duel"];
   EXPECT_EQ(balance["duel-unbalanced"], "");
+  // Each with its briefing, as the set-up screen shows it.
+  for (const json& s : list) {
+    if (s["name"] == "crossing") {
+      EXPECT_NE(s["description"].get<std::string>().find("must take the bridgehead village"),
+                std::string::npos)
+          << s.dump();
+    }
+  }
 }
 
 TEST(EngineQueries, ZonesOfControlAndReachableHexesOfAnyUnit) {

@@ -433,13 +433,20 @@ def test_games_survive(c, server):
 
 def test_levels_and_budget(c):
     c.fresh_page()
+    # A new page offers the README's scenario against a named level, with its briefing.
+    check(Select(c.d.find_element(By.ID, "scenario")).first_selected_option
+          .get_attribute("value") == "crossing", "the page does not open on crossing")
+    check(Select(c.d.find_element(By.ID, "level")).first_selected_option
+          .get_attribute("value") == "medium", "the page does not open on the Medium level")
+    check("must take the bridgehead village" in c.text("scenario-briefing"),
+          f"crossing's briefing reads {c.text('scenario-briefing')!r}")
     # The scenario card states the chosen scenario's handicap and how even it measured.
+    check("+0.5 VP to orange" in c.text("scenario-card"),
+          f"crossing's card reads {c.text('scenario-card')!r}")
+    Select(c.d.find_element(By.ID, "scenario")).select_by_value("duel")
     card = c.text("scenario-card")
     check(card.startswith("Balance: handicap +1.5 VP to orange: blue wins ") and "rule" in card,
           f"duel's card reads {card!r}")
-    Select(c.d.find_element(By.ID, "scenario")).select_by_value("crossing")
-    check("+0.5 VP to orange" in c.text("scenario-card"),
-          f"crossing's card reads {c.text('scenario-card')!r}")
     Select(c.d.find_element(By.ID, "scenario")).select_by_value("duel-unbalanced")
     check(c.text("scenario-card") == "", "a scenario without a handicap shows a card line")
     Select(c.d.find_element(By.ID, "scenario")).select_by_value("duel")
