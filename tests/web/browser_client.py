@@ -24,6 +24,8 @@ except ImportError:
 
 GOLDEN = os.path.join(HERE, "..", "golden")
 REFERENCES = os.path.join(HERE, "references")
+CROSSING_BATTLE = os.path.join(GOLDEN, "crossing_battle.json")
+BOMBARDMENT = os.path.join(GOLDEN, "duel_bombardment.json")
 
 
 def check(condition, message):
@@ -219,3 +221,11 @@ class Client:
         check(difference <= tolerance, f"the screen differs from {name} by {difference:.1f} grey "
               f"levels on average (at most {tolerance}); see {shot}")
         return difference
+
+
+def open_position(c, scenario, mode, path):
+    """The page playing the saved position (or record) in `path`."""
+    c.start(scenario, mode)
+    c.load_file(path)
+    c.wait(lambda: c.shown("game"), f"the position of {os.path.basename(path)}")
+    c.idle()
