@@ -38,18 +38,22 @@ export function drawCoordinates(mapView) {
   const pane = svg.getBoundingClientRect();
   const box = board.getBoundingClientRect();
   const within = (p, lo, hi) => (p >= lo && p <= hi ? p : null);
-  const anyCentre = (pick) => {  // a hex centre of the column or row, whichever row or column
-    for (const [hex, centre] of mapView.centers) if (pick(hex)) return centre;
-    return null;
-  };
+  // A hex centre of each column and of each row (any row of a column, any column of a row),
+  // in one pass over the map.
+  const colCentre = new Map(), rowCentre = new Map();
+  for (const [hex, centre] of mapView.centers) {
+    const col = Number(hex.slice(0, 2)) - 1, row = Number(hex.slice(2)) - 1;
+    if (!colCentre.has(col)) colCentre.set(col, centre);
+    if (!rowCentre.has(row)) rowCentre.set(row, centre);
+  }
   edgeLabels($("edge-cols"), width, (c) => {
-    const centre = anyCentre((hex) => Number(hex.slice(0, 2)) === c + 1);
+    const centre = colCentre.get(c);
     if (!centre) return null;
     const [x] = onScreen(zoom, svg, board, centre[0], centre[1]);
     return within(x, pane.left - box.left + 8, pane.right - box.left - 8);
   }, (c) => String(c + 1).padStart(2, "0"));
   edgeLabels($("edge-rows"), height, (r) => {
-    const centre = anyCentre((hex) => Number(hex.slice(2)) === r + 1);
+    const centre = rowCentre.get(r);
     if (!centre) return null;
     const [, y] = onScreen(zoom, svg, board, centre[0], centre[1]);
     return within(y, pane.top - box.top + 8, pane.bottom - box.top - 8);
